@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+//
+// arcapture: a geo-AR camera pipeline for Linux. No outside Swift packages:
+// everything below is the toolchain plus C libraries from Debian
+// (libv4l-dev, libturbojpeg0-dev), reached through small C targets.
+import PackageDescription
+
+let package = Package(
+    name: "arcapture",
+    products: [
+        .executable(name: "arcapture", targets: ["arcapture"]),
+        .library(name: "CaptureKit", targets: ["CaptureKit"]),
+        .library(name: "ARCompositor", targets: ["ARCompositor"]),
+    ],
+    targets: [
+        // C shims: request codes, FourCCs and wrappers for variadic calls.
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        .target(name: "CTurboJPEG", linkerSettings: [.linkedLibrary("turbojpeg")]),
+
+        .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
+        .target(name: "ARCompositor", dependencies: ["CaptureKit"]),
+        .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
+
+        .testTarget(
+            name: "CaptureKitTests",
+            dependencies: ["CaptureKit"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "ARCompositorTests", dependencies: ["ARCompositor"]),
+        .testTarget(name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,18 @@
+/// Which of a node's buffer queues a call addresses (`enum v4l2_buf_type`).
+///
+/// CaptureKit streams from the single-planar capture queue; the multi-planar one is modelled so
+/// that devices offering only it can be described and refused with a clear reason.
+enum BufferQueue: Sendable {
+    /// `V4L2_BUF_TYPE_VIDEO_CAPTURE`.
+    case capture
+    /// `V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE`.
+    case captureMultiplanar
+
+    /// The `v4l2_buf_type` value (kernel ABI).
+    var rawType: UInt32 {
+        switch self {
+        case .capture: 1
+        case .captureMultiplanar: 9
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Glibc
+
+/// Small, allocation-light file system helpers over Glibc, for /dev, /proc and /sys, where
+/// Foundation's FileManager adds nothing and hides errno.
+enum FileSystem {
+    /// The names in `directory` (without `.` and `..`), or nil with the reason when it cannot be read.
+    static func entries(of directory: String) -> Result<[String], Errno> {
+        guard let handle = opendir(directory) else { return .failure(.current) }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = stringFromCArray(entry.pointee.d_name)
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return .success(names)
+    }
+
+    /// `stat(2)`, following symbolic links.
+    static func status(of path: String) -> Result<stat, Errno> {
+        var info = stat()
+        return stat(path, &info) == 0 ? .success(info) : .failure(.current)
+    }
+
+    /// Whether `info` describes a character device (what V4L2 nodes are).
+    static func isCharacterDevice(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFCHR }
+
+    /// The target of a symbolic link, resolved to an absolute, canonical path, or nil.
+    static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Reads a small text file such as `/proc/PID/comm` (at most `limit` bytes), or nil.
+    static func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var total = 0
+        while total < limit {
+            let count = bytes.withUnsafeMutableBytes { raw in
+                read(descriptor, raw.baseAddress.map { $0 + total }, limit - total)
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            total += count
+        }
+        return String(decoding: bytes.prefix(total), as: UTF8.self)
+    }
+
+    /// The `rwx` string of a mode, as `ls -l` prints it after the type letter: `rw-rw----`.
+    static func permissionString(_ mode: UInt32) -> String {
+        let letters: [(UInt32, Character)] = [
+            (0o400, "r"), (0o200, "w"), (0o100, "x"), (0o040, "r"), (0o020, "w"), (0o010, "x"),
+            (0o004, "r"), (0o002, "w"), (0o001, "x"),
+        ]
+        return String(letters.map { mode & $0.0 != 0 ? $0.1 : "-" })
+    }
+}

@@ -1,0 +1,155 @@
+internal import CTurboJPEG
+
+/// Decodes JPEG images to planar YCbCr at their own chroma subsampling, with libjpeg-turbo.
+///
+/// One decoder keeps one TurboJPEG handle for all the frames it decodes; create one per thread
+/// (a decoder is not `Sendable`). Truncated and corrupt images throw ``JPEGError``: libjpeg's default
+/// error handler would call `exit()`, so CaptureKit uses the TurboJPEG API, which returns errors, and
+/// turns libjpeg's warnings (how truncation shows) into errors.
+public final class JPEGDecoder {
+    private let handle: tjhandle
+
+    /// Creates a decoder.
+    ///
+    /// - Throws: ``JPEGError/handleUnavailable`` when libjpeg-turbo cannot allocate a handle.
+    public init() throws(JPEGError) {
+        guard let handle = tjInitDecompress() else { throw .handleUnavailable }
+        self.handle = handle
+    }
+
+    deinit { tjDestroy(handle) }
+
+    /// Reads the size and chroma layout from a JPEG's header without decoding it.
+    ///
+    /// - Throws: ``JPEGError/invalidHeader(_:)`` or ``JPEGError/unsupportedColorspace(_:)``.
+    public func readHeader(_ data: UnsafeRawBufferPointer) throws(JPEGError) -> JPEGHeader {
+        guard let base = data.baseAddress, data.count > 2 else { throw .invalidHeader("no data") }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let status = tjDecompressHeader3(
+            handle, base.assumingMemoryBound(to: UInt8.self), UInt(data.count), &width, &height, &subsampling,
+            &colorspace)
+        guard status == 0 else { throw .invalidHeader(lastError) }
+        switch Int(colorspace) {
+        case Int(TJCS_YCbCr.rawValue), Int(TJCS_GRAY.rawValue): break
+        case Int(TJCS_CMYK.rawValue): throw .unsupportedColorspace("CMYK")
+        case Int(TJCS_YCCK.rawValue): throw .unsupportedColorspace("YCCK")
+        default: throw .unsupportedColorspace("RGB")
+        }
+        guard let layout = ChromaSubsampling(turboJPEG: subsampling) else {
+            throw .invalidHeader("unknown chroma subsampling")
+        }
+        return JPEGHeader(width: Int(width), height: Int(height), subsampling: layout)
+    }
+
+    /// Decodes a JPEG into a new image.
+    ///
+    /// - Throws: ``JPEGError`` when the data is not a whole, readable YCbCr or greyscale JPEG.
+    public func decode(_ data: UnsafeRawBufferPointer) throws(JPEGError) -> YCbCrImage {
+        let header = try readHeader(data)
+        var image = YCbCrImage(width: header.width, height: header.height, subsampling: header.subsampling)
+        try decode(data, header: header, into: &image)
+        return image
+    }
+
+    /// Decodes a JPEG into `image`, reusing its planes when the geometry matches (the common case for
+    /// a stream of frames) and replacing them when it does not.
+    ///
+    /// - Throws: ``JPEGError`` when the data is not a whole, readable YCbCr or greyscale JPEG; `image`
+    ///   is then in an unspecified state.
+    public func decode(_ data: UnsafeRawBufferPointer, into image: inout YCbCrImage) throws(JPEGError) {
+        let header = try readHeader(data)
+        if image.width != header.width || image.height != header.height || image.subsampling != header.subsampling {
+            image = YCbCrImage(width: header.width, height: header.height, subsampling: header.subsampling)
+        }
+        try decode(data, header: header, into: &image)
+    }
+
+    /// Decodes a JPEG held in an array.
+    public func decode(_ data: [UInt8]) throws(JPEGError) -> YCbCrImage {
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(JPEGError) in try decode(bytes) }
+        }
+        return try result.get()
+    }
+
+    private func decode(_ data: UnsafeRawBufferPointer, header: JPEGHeader, into image: inout YCbCrImage)
+        throws(JPEGError)
+    {
+        guard let base = data.baseAddress else { throw .invalidHeader("no data") }
+        var strides = image.planes.map { Int32($0.stride) }
+        let status = image.withPlanePointers { pointers in
+            tjDecompressToYUVPlanes(
+                handle, base.assumingMemoryBound(to: UInt8.self), UInt(data.count), pointers, Int32(header.width),
+                &strides, Int32(header.height), TJFLAG_STOPONWARNING)
+        }
+        guard status == 0 else { throw .corrupt(lastError) }
+    }
+
+    private var lastError: String { String(cString: tjGetErrorStr2(handle)) }
+}
+
+extension ChromaSubsampling {
+    /// The layout for a TurboJPEG `TJSAMP_*` value.
+    init?(turboJPEG value: Int32) {
+        switch value {
+        case Int32(TJSAMP_444.rawValue): self = .s444
+        case Int32(TJSAMP_422.rawValue): self = .s422
+        case Int32(TJSAMP_420.rawValue): self = .s420
+        case Int32(TJSAMP_GRAY.rawValue): self = .gray
+        case Int32(TJSAMP_440.rawValue): self = .s440
+        case Int32(TJSAMP_411.rawValue): self = .s411
+        default: return nil
+        }
+    }
+
+    /// The TurboJPEG `TJSAMP_*` value.
+    var turboJPEG: Int32 {
+        switch self {
+        case .s444: Int32(TJSAMP_444.rawValue)
+        case .s422: Int32(TJSAMP_422.rawValue)
+        case .s420: Int32(TJSAMP_420.rawValue)
+        case .gray: Int32(TJSAMP_GRAY.rawValue)
+        case .s440: Int32(TJSAMP_440.rawValue)
+        case .s411: Int32(TJSAMP_411.rawValue)
+        }
+    }
+}
+
+extension YCbCrImage {
+    /// Calls `body` with an array of pointers to the planes' first bytes, as TurboJPEG takes them.
+    ///
+    /// The planes' storage is moved out for the call (no copy) into separate variables, so that all
+    /// of it can be borrowed mutably at once without overlapping accesses, then moved back.
+    mutating func withPlanePointers<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> R) -> R {
+        var luma: [UInt8] = []
+        var blue: [UInt8] = []
+        var red: [UInt8] = []
+        let hasChroma = planes.count == 3
+        swap(&luma, &planes[0].bytes)
+        if hasChroma {
+            swap(&blue, &planes[1].bytes)
+            swap(&red, &planes[2].bytes)
+        }
+        defer {
+            swap(&luma, &planes[0].bytes)
+            if hasChroma {
+                swap(&blue, &planes[1].bytes)
+                swap(&red, &planes[2].bytes)
+            }
+        }
+        return luma.withUnsafeMutableBufferPointer { y in
+            blue.withUnsafeMutableBufferPointer { cb in
+                red.withUnsafeMutableBufferPointer { cr in
+                    var pointers = hasChroma ? [y.baseAddress, cb.baseAddress, cr.baseAddress] : [y.baseAddress]
+                    return pointers.withUnsafeMutableBufferPointer { buffer in
+                        // A non-empty array always has a base address.
+                        body(buffer.baseAddress.unsafelyUnwrapped)
+                    }
+                }
+            }
+        }
+    }
+}

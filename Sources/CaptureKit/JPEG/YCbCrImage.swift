@@ -1,0 +1,108 @@
+/// A planar YCbCr image (or a greyscale one) in full-range BT.601, JPEG's colour model.
+///
+/// Planes are stored tightly (stride = plane width) unless created otherwise. This is what
+/// ``JPEGDecoder`` produces and ``JPEGEncoder`` consumes, so a frame goes from decode to encode
+/// without an RGB round trip.
+public struct YCbCrImage: Hashable, Sendable {
+    /// One plane of samples.
+    public struct Plane: Hashable, Sendable {
+        /// Samples per row.
+        public var width: Int
+        /// Rows.
+        public var height: Int
+        /// Bytes from one row to the next (at least ``width``).
+        public var stride: Int
+        /// The samples, `stride × height` bytes.
+        public var bytes: [UInt8]
+
+        /// Creates a plane filled with `value`.
+        public init(width: Int, height: Int, stride: Int? = nil, filledWith value: UInt8 = 0) {
+            self.width = width
+            self.height = height
+            self.stride = stride ?? width
+            self.bytes = [UInt8](repeating: value, count: (stride ?? width) * height)
+        }
+
+        /// The sample at (`x`, `y`).
+        public subscript(x: Int, y: Int) -> UInt8 {
+            get { bytes[y * stride + x] }
+            set { bytes[y * stride + x] = newValue }
+        }
+    }
+
+    /// Width in pixels (of the luma plane).
+    public var width: Int
+    /// Height in pixels (of the luma plane).
+    public var height: Int
+    /// How the chroma planes are sampled.
+    public var subsampling: ChromaSubsampling
+    /// Y, then Cb and Cr (absent for ``ChromaSubsampling/gray``).
+    public var planes: [Plane]
+
+    /// Creates a mid-grey image (Y 128, Cb and Cr 128) of the given size and layout.
+    ///
+    /// - Precondition: `width` and `height` are positive.
+    public init(width: Int, height: Int, subsampling: ChromaSubsampling) {
+        precondition(width > 0 && height > 0, "an image needs a positive size")
+        self.width = width
+        self.height = height
+        self.subsampling = subsampling
+        let chroma = Self.chromaSize(width: width, height: height, subsampling: subsampling)
+        var planes = [Plane(width: width, height: height, filledWith: 128)]
+        if subsampling != .gray {
+            planes.append(Plane(width: chroma.width, height: chroma.height, filledWith: 128))
+            planes.append(Plane(width: chroma.width, height: chroma.height, filledWith: 128))
+        }
+        self.planes = planes
+    }
+
+    /// The size of each chroma plane for an image of this size and layout (rounded up).
+    public static func chromaSize(width: Int, height: Int, subsampling: ChromaSubsampling) -> (width: Int, height: Int)
+    {
+        let h = subsampling.horizontalFactor
+        let v = subsampling.verticalFactor
+        return ((width + h - 1) / h, (height + v - 1) / v)
+    }
+
+    /// This image with its chroma resampled to `target`: box-filter averaging where resolution
+    /// drops, sample repetition where it rises. Luma is untouched. Converting to
+    /// ``ChromaSubsampling/gray`` drops chroma; converting from it gives neutral chroma.
+    public func resampled(to target: ChromaSubsampling) -> YCbCrImage {
+        if target == subsampling { return self }
+        var result = YCbCrImage(width: width, height: height, subsampling: target)
+        result.planes[0] = planes[0]
+        guard target != .gray, subsampling != .gray else { return result }
+        for index in 1...2 {
+            let source = planes[index]
+            var destination = result.planes[index]
+            let sourceH = subsampling.horizontalFactor
+            let sourceV = subsampling.verticalFactor
+            let targetH = target.horizontalFactor
+            let targetV = target.verticalFactor
+            for y in 0..<destination.height {
+                // The luma rows this destination sample covers, clipped to the image.
+                let lumaTop = y * targetV
+                let lumaBottom = min(lumaTop + targetV, height)
+                for x in 0..<destination.width {
+                    let lumaLeft = x * targetH
+                    let lumaRight = min(lumaLeft + targetH, width)
+                    var sum = 0
+                    var count = 0
+                    var sourceY = lumaTop / sourceV
+                    while sourceY * sourceV < lumaBottom {
+                        var sourceX = lumaLeft / sourceH
+                        while sourceX * sourceH < lumaRight {
+                            sum += Int(source[sourceX, sourceY])
+                            count += 1
+                            sourceX += 1
+                        }
+                        sourceY += 1
+                    }
+                    destination[x, y] = UInt8((sum + count / 2) / max(count, 1))
+                }
+            }
+            result.planes[index] = destination
+        }
+        return result
+    }
+}

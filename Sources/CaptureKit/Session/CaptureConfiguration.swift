@@ -1,0 +1,27 @@
+/// Everything a ``CaptureSession`` needs to open and stream from a camera.
+///
+/// Change it between ``CaptureSession/beginConfiguration()`` and
+/// ``CaptureSession/commitConfiguration()`` to apply several changes at once; a running session
+/// restarts its stream once, on commit, when a change needs it.
+public struct CaptureConfiguration: Hashable, Sendable {
+    /// The device node, such as `/dev/video0` or a `/dev/v4l/by-id/…` link.
+    public var devicePath: String?
+    /// The format, size and rate wanted.
+    public var format: FormatRequest
+    /// How many buffers to ask the driver for. More buffers ride out longer stalls in the consumer at
+    /// the cost of memory and latency; the driver may allocate a different number.
+    public var bufferCount: UInt32
+    /// How long to wait for a frame before failing with ``CaptureError/timeout(path:seconds:framesReceived:)``.
+    public var frameTimeout: Duration
+
+    /// Creates a configuration with 4 buffers and a 5-second frame timeout.
+    public init(
+        devicePath: String? = nil, format: FormatRequest = FormatRequest(), bufferCount: UInt32 = 4,
+        frameTimeout: Duration = .seconds(5)
+    ) {
+        self.devicePath = devicePath
+        self.format = format
+        self.bufferCount = bufferCount
+        self.frameTimeout = frameTimeout
+    }
+}

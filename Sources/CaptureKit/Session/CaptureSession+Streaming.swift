@@ -1,0 +1,380 @@
+import Dispatch
+import Foundation
+
+extension CaptureSession {
+    /// Executes the state machine's actions in order.
+    ///
+    /// - Important: Must be called on the session queue.
+    func perform(_ actions: [CaptureStateMachine.Action]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for action in actions {
+            switch action {
+            case .openStream:
+                switch openStream() {
+                case .success(let opened):
+                    stream = opened
+                    perform(machine.streamOpened(opened.negotiated))
+                case .failure(let error):
+                    perform(machine.streamFailed(error))
+                }
+            case .closeStream:
+                closeStream()
+            case .publish(let phase):
+                publish(phase)
+            }
+        }
+    }
+
+    /// Calls `body` on the session queue once every closing device has been closed.
+    ///
+    /// - Important: Must be called on the session queue.
+    func whenClosed(_ body: @escaping @Sendable () -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        // A cancelled readiness source closes its descriptor in its cancel handler, which Dispatch
+        // runs on this queue some time after `cancel()`; wait for those still outstanding.
+        if pendingCloses == 0 { body() } else { closeWaiters.append(body) }
+    }
+
+    /// Closes a stream's driver once its readiness source is cancelled, then wakes close waiters.
+    ///
+    /// - Important: Must be called on the session queue.
+    private func finishClose(_ driver: any VideoDeviceDriver) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        driver.close()
+        pendingCloses -= 1
+        guard pendingCloses == 0 else { return }
+        let waiters = closeWaiters
+        closeWaiters = []
+        for waiter in waiters { waiter() }
+    }
+
+    private func publish(_ phase: CapturePhase) {
+        let observers = shared.withLock { state in
+            state.phase = phase
+            return Array(state.phaseObservers.sorted { $0.key < $1.key }.map(\.value))
+        }
+        for observer in observers { observer(phase) }
+    }
+
+    // MARK: Opening
+
+    /// Opens the configured device, negotiates format, rate and buffers, and starts streaming.
+    ///
+    /// - Important: Must be called on the session queue.
+    private func openStream() -> Result<ActiveStream, CaptureError> {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let configuration = appliedConfiguration
+        guard let path = configuration.devicePath else {
+            return .failure(.invalidConfiguration("no capture device chosen"))
+        }
+        var usesLibV4L2 = configuration.format.conversion == .libv4l2
+        var driver: any VideoDeviceDriver
+        switch openAndCheck(path, usesLibV4L2: usesLibV4L2) {
+        case .success(let opened): driver = opened
+        case .failure(let error): return .failure(error)
+        }
+        var choice = chooseFormat(driver, request: configuration.format, usesLibV4L2: usesLibV4L2)
+        if case .failure(.needsConversion) = choice {
+            // Nothing native: let libv4l2 convert (a Bayer-only sensor, for instance).
+            driver.close()
+            usesLibV4L2 = true
+            switch openAndCheck(path, usesLibV4L2: true) {
+            case .success(let opened): driver = opened
+            case .failure(let error): return .failure(error)
+            }
+            choice = chooseFormat(driver, request: configuration.format, usesLibV4L2: true)
+        }
+        let chosen: FormatChoice
+        switch choice {
+        case .success(let value):
+            chosen = value
+        case .failure(.unsupported(_, let available)), .failure(.needsConversion(let available)):
+            driver.close()
+            let name = configuration.format.pixelFormat?.description ?? "auto"
+            return .failure(.unsupportedFormat(path: path, requested: name, available: available))
+        }
+        do {
+            let stream = try negotiateAndStart(
+                driver, path: path, choice: chosen, configuration: configuration,
+                usesLibV4L2: usesLibV4L2)
+            return .success(stream)
+        } catch {
+            driver.close()
+            return .failure(error)
+        }
+    }
+
+    /// Opens `path` and checks that it is a streaming, single-planar capture node.
+    private func openAndCheck(_ path: String, usesLibV4L2: Bool) -> Result<any VideoDeviceDriver, CaptureError> {
+        let driver: any VideoDeviceDriver
+        do {
+            driver = try openDriver(path, usesLibV4L2)
+        } catch {
+            if error.errno == .noSuchFile { return .failure(.deviceNotFound(path: path)) }
+            guard case .success(let info) = FileSystem.status(of: path) else {
+                return .failure(.deviceNotFound(path: path))
+            }
+            return .failure(
+                probe.classifyOpenFailure(error, path: path, node: info).problem
+                    ?? .streamingFailed(path: path, error))
+        }
+        do {
+            let capability = try driver.queryCapability()
+            if !capability.isVideoCapture {
+                driver.close()
+                return .failure(.notACaptureDevice(path: path, capabilities: capability.nodeCapabilities.names))
+            }
+            if capability.isMultiplanarOnly {
+                driver.close()
+                return .failure(.multiplanarUnsupported(path: path))
+            }
+            if !capability.nodeCapabilities.contains(.streaming) {
+                driver.close()
+                return .failure(.streamingUnsupported(path: path))
+            }
+        } catch {
+            driver.close()
+            return .failure(streamError(error, path: path, streaming: false))
+        }
+        return .success(driver)
+    }
+
+    private func chooseFormat(_ driver: any VideoDeviceDriver, request: FormatRequest, usesLibV4L2: Bool)
+        -> Result<FormatChoice, FormatSelector.Failure>
+    {
+        let formats = DeviceInspector(driver: driver).formats(.capture)
+        let current = try? driver.currentFormat(.capture)
+        return FormatSelector.choose(request, from: formats, currentSize: current?.size, throughLibV4L2: usesLibV4L2)
+    }
+
+    /// Sets format and rate, allocates and maps buffers, queues them and starts streaming. On
+    /// failure, releases what it took (the caller closes the driver).
+    private func negotiateAndStart(
+        _ driver: any VideoDeviceDriver, path: String, choice: FormatChoice, configuration: CaptureConfiguration,
+        usesLibV4L2: Bool
+    ) throws(CaptureError) -> ActiveStream {
+        let request = configuration.format
+        var adjustments: [String] = []
+        let wanted = V4L2Format(pixelFormat: choice.pixelFormat, width: choice.size.width, height: choice.size.height)
+        let applied: V4L2Format
+        do {
+            applied = try driver.setFormat(wanted, .capture)
+        } catch {
+            throw streamError(error, path: path, streaming: false)
+        }
+        if applied.pixelFormat != choice.pixelFormat {
+            // V4L2 drivers substitute a format they support instead of failing (vivid does for MJPG).
+            if request.pixelFormat != nil {
+                let available = DeviceInspector(driver: driver).formats(.capture).map(\.fourCC)
+                throw .unsupportedFormat(path: path, requested: choice.pixelFormat.description, available: available)
+            }
+            adjustments.append("the driver substituted \(applied.pixelFormat) for \(choice.pixelFormat)")
+        }
+        if applied.size != choice.size {
+            adjustments.append("the driver set \(applied.size) instead of \(choice.size)")
+        }
+        var interval: FrameInterval?
+        do {
+            if let wantedInterval = choice.frameInterval {
+                interval = try driver.setFrameInterval(wantedInterval, .capture)
+                if let interval,
+                    abs(interval.framesPerSecond - wantedInterval.framesPerSecond) > wantedInterval.framesPerSecond
+                        * 0.005
+                {
+                    adjustments.append("the driver set \(interval) instead of \(wantedInterval)")
+                }
+                if interval == nil { adjustments.append("the driver cannot set a frame rate") }
+            } else {
+                interval = try driver.currentFrameInterval(.capture)
+            }
+        } catch {
+            throw streamError(error, path: path, streaming: false)
+        }
+
+        let count: UInt32
+        do {
+            count = try driver.requestBuffers(configuration.bufferCount, .capture)
+        } catch {
+            throw streamError(error, path: path, streaming: false)
+        }
+        guard count > 0 else {
+            throw .streamingFailed(path: path, SystemCallError(call: "VIDIOC_REQBUFS", errno: .noMemory))
+        }
+        var buffers: [UnsafeMutableRawBufferPointer] = []
+        func release() {
+            for buffer in buffers { driver.unmapBuffer(buffer) }
+            _ = try? driver.requestBuffers(0, .capture)
+        }
+        do {
+            for index in 0..<count {
+                buffers.append(try driver.mapBuffer(index, .capture))
+                try driver.queueBuffer(index, .capture)
+            }
+            try driver.startStreaming(.capture)
+        } catch {
+            release()
+            throw streamError(error, path: path, streaming: false)
+        }
+        let negotiated = NegotiatedFormat(
+            request: request, choice: choice, format: applied, frameInterval: interval, bufferCount: count,
+            usesLibV4L2: usesLibV4L2, adjustments: adjustments)
+        let stream = ActiveStream(driver: driver, negotiated: negotiated, buffers: buffers)
+        shared.withLock { $0.statistics = CaptureStatistics() }
+        arm(stream, frameTimeout: configuration.frameTimeout)
+        return stream
+    }
+
+    /// Starts watching the stream's descriptor and its stall timer.
+    private func arm(_ stream: ActiveStream, frameTimeout: Duration) {
+        let source = DispatchSource.makeReadSource(fileDescriptor: stream.driver.readinessDescriptor, queue: queue)
+        source.setEventHandler { [self] in drain(stream) }
+        let driver = stream.driver
+        source.setCancelHandler { [self] in finishClose(driver) }
+        stream.readSource = source
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [self] in
+            guard self.stream === stream else { return }
+            let seconds = Double(frameTimeout.components.seconds) + Double(frameTimeout.components.attoseconds) / 1e18
+            perform(
+                machine.streamFailed(
+                    .timeout(path: driver.path, seconds: seconds, framesReceived: stream.framesSeen)))
+        }
+        timer.schedule(deadline: .now() + frameTimeout.dispatchInterval)
+        stream.stallTimer = timer
+        stream.frameTimeout = frameTimeout
+        source.resume()
+        timer.resume()
+    }
+
+    // MARK: Streaming
+
+    /// Dequeues every ready buffer, delivers or rejects each, and queues it again.
+    ///
+    /// - Important: Must be called on the session queue.
+    private func drain(_ stream: ActiveStream) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        while self.stream === stream {
+            let buffer: DequeuedBuffer?
+            do {
+                buffer = try stream.driver.dequeueBuffer(.capture)
+            } catch {
+                perform(machine.streamFailed(streamError(error, path: stream.driver.path, streaming: true)))
+                return
+            }
+            guard let buffer else { break }
+            let outcome = examine(buffer, in: stream)
+            do {
+                try stream.driver.queueBuffer(buffer.index, .capture)
+            } catch {
+                perform(machine.streamFailed(streamError(error, path: stream.driver.path, streaming: true)))
+                return
+            }
+            deliver(outcome)
+        }
+        if self.stream === stream, let timeout = stream.frameTimeout {
+            stream.stallTimer?.schedule(deadline: .now() + timeout.dispatchInterval)
+        }
+    }
+
+    private enum Outcome {
+        case frame(VideoFrame)
+        case rejected(FrameRejection)
+    }
+
+    /// Copies a dequeued buffer into a frame, or rejects it, and updates the statistics.
+    private func examine(_ buffer: DequeuedBuffer, in stream: ActiveStream) -> Outcome {
+        let now = MonotonicClock.nanoseconds()
+        let dropped = stream.gap(before: buffer.sequence)
+        let format = stream.negotiated.format
+        let isFirst = stream.framesSeen == 0
+        stream.framesSeen += 1
+        let memory = stream.buffers[Int(buffer.index)]
+        let used = min(Int(buffer.bytesUsed), memory.count)
+        let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<used])
+
+        var reason: FrameRejection.Reason?
+        if buffer.flags.contains(.error) {
+            reason = .driverError
+        } else if used == 0 {
+            reason = .empty
+        } else if format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg {
+            reason = JPEGStructure.problem(in: bytes).map(FrameRejection.Reason.malformedJPEG)
+        } else if format.sizeImage > 0 && used < Int(format.sizeImage) {
+            reason = .short(expected: format.sizeImage, received: UInt32(used))
+        }
+        shared.withLock { state in
+            state.statistics.framesDropped += Int(dropped)
+            if isFirst { state.statistics.timeToFirstFrame = .nanoseconds(now - stream.streamOnNanoseconds) }
+            if reason == nil { state.statistics.framesDelivered += 1 } else { state.statistics.framesRejected += 1 }
+        }
+        if let reason {
+            return .rejected(
+                FrameRejection(
+                    sequence: buffer.sequence, droppedBefore: dropped, bytesUsed: buffer.bytesUsed,
+                    timestampNanoseconds: buffer.timestampNanoseconds, reason: reason))
+        }
+        let wallClock = buffer.timestampNanoseconds + stream.realtimeOffsetNanoseconds
+        return .frame(
+            VideoFrame(
+                data: Array(bytes), format: format, sequence: buffer.sequence, droppedBefore: dropped,
+                timestampNanoseconds: buffer.timestampNanoseconds,
+                captureDate: Date(timeIntervalSince1970: Double(wallClock) / 1e9), flags: buffer.flags))
+    }
+
+    private func deliver(_ outcome: Outcome) {
+        switch outcome {
+        case .frame(let frame):
+            shared.withLock { $0.frameHandler }?(frame)
+        case .rejected(let rejection):
+            let observers = shared.withLock { state in state.rejectionObservers.sorted { $0.key < $1.key }.map(\.value)
+            }
+            for observer in observers { observer(rejection) }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Stops streaming and releases everything the stream holds; the descriptor closes when the
+    /// readiness source's cancellation runs.
+    ///
+    /// - Important: Must be called on the session queue.
+    private func closeStream() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let stream else { return }
+        self.stream = nil
+        stream.stallTimer?.cancel()
+        // After an unplug these fail with ENODEV; the resources are released either way.
+        try? stream.driver.stopStreaming(.capture)
+        for buffer in stream.buffers { stream.driver.unmapBuffer(buffer) }
+        _ = try? stream.driver.requestBuffers(0, .capture)
+        if let source = stream.readSource {
+            pendingCloses += 1
+            source.cancel()
+        } else {
+            stream.driver.close()
+        }
+    }
+
+    /// Maps a failed request to the user's situation.
+    func streamError(_ error: SystemCallError, path: String, streaming: Bool) -> CaptureError {
+        switch error.errno {
+        case .noSuchDevice, .noSuchDeviceOrAddress:
+            return streaming ? .disconnected(path: path) : .deviceGone(path: path, errno: error.errno)
+        case .busy:
+            let found = ProcessHolder.holders(ofDeviceAt: path)
+            return .deviceBusy(
+                path: path, holders: found.holders.filter { !$0.isCurrentProcess },
+                uninspectedProcesses: found.uninspected)
+        default:
+            return .streamingFailed(path: path, error)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration as a Dispatch interval (nanosecond resolution).
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+}

@@ -1,0 +1,251 @@
+import Dispatch
+import Synchronization
+
+/// Captures frames from one V4L2 camera, AVCaptureSession's counterpart.
+///
+/// A session owns its device, buffers and state on one private serial queue. Configure it with
+/// ``beginConfiguration()``, changes to ``configuration``, and ``commitConfiguration()``; assign a
+/// ``locationSource``; then ``startRunning()``. Frames arrive at the handler set with
+/// ``setFrameHandler(_:)``; phase changes at every observer added with ``addPhaseObserver(_:)``.
+///
+/// ```swift
+/// let session = CaptureSession()
+/// session.beginConfiguration()
+/// session.configuration.devicePath = "/dev/video0"
+/// session.configuration.format = FormatRequest(size: FrameSize(width: 1280, height: 720), framesPerSecond: 30)
+/// session.commitConfiguration()
+/// session.setFrameHandler { frame in print(frame.sequence) }
+/// session.locationSource = NoPositionSource()   // capture starts only once a source is assigned
+/// session.startRunning()
+/// ```
+///
+/// Rules carried over from AVFoundation and the geo-AR view:
+/// - ``startRunning()`` and ``stopRunning(completion:)`` never block the caller's thread; they
+///   queue the work and return. Both are idempotent.
+/// - Streaming happens only while a location source is assigned. Without one the session waits in
+///   ``CapturePhase/waitingForLocationSource``; removing the source stops capture.
+/// - Stopping releases everything: `VIDIOC_STREAMOFF`, `munmap`, `VIDIOC_REQBUFS` with 0, `close`.
+/// - Observers compose (adding two runs both); the frame handler is a single binding (the last set
+///   wins).
+/// - A running session keeps itself alive until it stops; stop it explicitly.
+///
+/// `@unchecked Sendable`: mutable state is split between the session queue (device and stream:
+/// ``queue``) and a `Mutex` (configuration, observers, handler, phase, statistics), as each
+/// property's comment says.
+public final class CaptureSession: @unchecked Sendable {
+    /// The serial queue that owns the device. Frame handlers and observers run on it.
+    let queue = DispatchQueue(label: "arcapture.capture-session")
+    let openDriver: @Sendable (String, Bool) throws(SystemCallError) -> any VideoDeviceDriver
+    let probe: AccessProbe
+
+    // Guarded by `queue`:
+    var machine = CaptureStateMachine()
+    var stream: ActiveStream?
+    var appliedConfiguration = CaptureConfiguration()
+    var pendingCloses = 0
+    var closeWaiters: [@Sendable () -> Void] = []
+
+    // Guarded by the mutex:
+    let shared = Mutex(SharedState())
+
+    struct SharedState: ~Copyable {
+        var configuration = CaptureConfiguration()
+        var configurationDepth = 0
+        var locationSource: (any LocationSource)?
+        var phase: CapturePhase = .idle
+        var phaseObservers: [Int: @Sendable (CapturePhase) -> Void] = [:]
+        var rejectionObservers: [Int: @Sendable (FrameRejection) -> Void] = [:]
+        var nextObserverID = 0
+        var frameHandler: (@Sendable (VideoFrame) -> Void)?
+        var statistics = CaptureStatistics()
+    }
+
+    /// Creates a session for real V4L2 devices.
+    public convenience init() {
+        self.init(
+            openDriver: { path, libv4l2 throws(SystemCallError) in
+                try KernelVideoDevice.open(path, usesLibV4L2: libv4l2)
+            }, probe: AccessProbe())
+    }
+
+    /// Creates a session over another driver (the scripted fake device in unit tests).
+    init(
+        openDriver: @escaping @Sendable (String, Bool) throws(SystemCallError) -> any VideoDeviceDriver,
+        probe: AccessProbe
+    ) {
+        self.openDriver = openDriver
+        self.probe = probe
+    }
+
+    // MARK: Configuration
+
+    /// The configuration. Setting it outside a begin/commit pair applies it at once.
+    ///
+    /// This property is thread-safe.
+    public var configuration: CaptureConfiguration {
+        get { shared.withLock { $0.configuration } }
+        set {
+            let applyNow = shared.withLock { state in
+                state.configuration = newValue
+                return state.configurationDepth == 0
+            }
+            if applyNow { scheduleConfigurationApply() }
+        }
+    }
+
+    /// Starts a batch of configuration changes, applied together by ``commitConfiguration()``.
+    /// Pairs nest.
+    ///
+    /// This method is thread-safe.
+    public func beginConfiguration() {
+        shared.withLock { $0.configurationDepth += 1 }
+    }
+
+    /// Applies the changes made since the matching ``beginConfiguration()``; a running stream
+    /// restarts once if they change the device or format.
+    ///
+    /// This method is thread-safe.
+    public func commitConfiguration() {
+        let applyNow = shared.withLock { state in
+            precondition(state.configurationDepth > 0, "commitConfiguration() without beginConfiguration()")
+            state.configurationDepth -= 1
+            return state.configurationDepth == 0
+        }
+        if applyNow { scheduleConfigurationApply() }
+    }
+
+    private func scheduleConfigurationApply() {
+        queue.async { [self] in
+            let next = shared.withLock { $0.configuration }
+            guard next != appliedConfiguration else { return }
+            appliedConfiguration = next
+            perform(machine.configurationChanged())
+        }
+    }
+
+    // MARK: Location source
+
+    /// Where the session's position comes from. Streaming happens only while one is assigned:
+    /// assigning one to a started session starts capture, and setting nil stops it.
+    ///
+    /// This property is thread-safe.
+    public var locationSource: (any LocationSource)? {
+        get { shared.withLock { $0.locationSource } }
+        set {
+            let present = newValue != nil
+            shared.withLock { $0.locationSource = newValue }
+            queue.async { [self] in
+                perform(present ? machine.locationSourceAssigned() : machine.locationSourceRemoved())
+            }
+        }
+    }
+
+    // MARK: Running
+
+    /// Starts capture on the session queue and returns at once. Idempotent.
+    ///
+    /// Without a location source the session waits in ``CapturePhase/waitingForLocationSource``.
+    /// Errors arrive as ``CapturePhase/failed(_:)``.
+    ///
+    /// This method is thread-safe.
+    public func startRunning() {
+        queue.async { [self] in
+            appliedConfiguration = shared.withLock { $0.configuration }
+            perform(machine.startRunning())
+        }
+    }
+
+    /// Stops capture on the session queue and returns at once. Idempotent.
+    ///
+    /// This method is thread-safe.
+    ///
+    /// - Parameter completion: called on the session queue once the device is closed.
+    public func stopRunning(completion: (@Sendable () -> Void)? = nil) {
+        queue.async { [self] in
+            perform(machine.stopRunning())
+            whenClosed { completion?() }
+        }
+    }
+
+    /// Stops capture and waits until the device is closed.
+    ///
+    /// This method is thread-safe.
+    public func stop() async {
+        await withCheckedContinuation { continuation in
+            stopRunning { continuation.resume() }
+        }
+    }
+
+    /// The current phase.
+    ///
+    /// This property is thread-safe.
+    public var phase: CapturePhase { shared.withLock { $0.phase } }
+
+    /// Counts for the current (or last) stream.
+    ///
+    /// This property is thread-safe.
+    public var statistics: CaptureStatistics { shared.withLock { $0.statistics } }
+
+    // MARK: Observers and handlers
+
+    /// Adds an observer of phase changes, called on the session queue for every change. Observers
+    /// compose: adding two runs both.
+    ///
+    /// This method is thread-safe.
+    ///
+    /// - Returns: a token for ``removeObserver(_:)``.
+    @discardableResult
+    public func addPhaseObserver(_ observer: @escaping @Sendable (CapturePhase) -> Void) -> ObserverToken {
+        shared.withLock { state in
+            state.nextObserverID += 1
+            state.phaseObservers[state.nextObserverID] = observer
+            return ObserverToken(id: state.nextObserverID)
+        }
+    }
+
+    /// Adds an observer of dropped, damaged frames, called on the session queue. Observers compose.
+    ///
+    /// This method is thread-safe.
+    @discardableResult
+    public func addRejectionObserver(_ observer: @escaping @Sendable (FrameRejection) -> Void) -> ObserverToken {
+        shared.withLock { state in
+            state.nextObserverID += 1
+            state.rejectionObservers[state.nextObserverID] = observer
+            return ObserverToken(id: state.nextObserverID)
+        }
+    }
+
+    /// Removes an observer added by ``addPhaseObserver(_:)`` or ``addRejectionObserver(_:)``.
+    ///
+    /// This method is thread-safe.
+    public func removeObserver(_ token: ObserverToken) {
+        shared.withLock { state in
+            state.phaseObservers[token.id] = nil
+            state.rejectionObservers[token.id] = nil
+        }
+    }
+
+    /// Sets the handler for captured frames, replacing any earlier one (a single binding: two
+    /// handlers would be two owners of each frame). It runs on the session queue after the buffer is
+    /// returned to the driver; a slow handler delays the next dequeue, so hand heavy work off.
+    ///
+    /// This method is thread-safe.
+    public func setFrameHandler(_ handler: (@Sendable (VideoFrame) -> Void)?) {
+        shared.withLock { $0.frameHandler = handler }
+    }
+
+    /// The phases from now on, as an async sequence (an observer that ends with the sequence).
+    ///
+    /// This method is thread-safe.
+    public func phases() -> AsyncStream<CapturePhase> {
+        let (stream, continuation) = AsyncStream.makeStream(of: CapturePhase.self)
+        let token = addPhaseObserver { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in self?.removeObserver(token) }
+        return stream
+    }
+}
+
+/// Identifies an observer for removal.
+public struct ObserverToken: Hashable, Sendable {
+    let id: Int
+}

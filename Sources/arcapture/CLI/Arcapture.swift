@@ -1,0 +1,85 @@
+/// The `arcapture` command: dispatches to subcommands and answers `--help`, `help` and `--version`.
+enum Arcapture {
+    /// The version `--version` prints.
+    static let version = "0.1.0"
+
+    /// The subcommands, in the order the main help lists them.
+    static let commands: [(spec: CommandSpec, run: @Sendable ([String]) async -> ExitStatus)] = [
+        (DevicesCommand.spec, DevicesCommand.run),
+        (CheckCommand.spec, CheckCommand.run),
+    ]
+
+    static var mainHelp: String {
+        var text = """
+            OVERVIEW: arcapture turns a Linux V4L2 camera into a geo-AR camera, and tells you whether a \
+            camera works.
+
+            USAGE: arcapture <subcommand> [options]
+
+            SUBCOMMANDS:
+
+            """
+        for command in commands {
+            text += HelpLayout.entry(command.spec.name, firstSentence(command.spec.overview))
+        }
+        text += """
+
+            OPTIONS:
+              -h, --help                Show this help and exit.
+              --version                 Show the version and exit.
+
+            See 'arcapture help <subcommand>' or 'arcapture <subcommand> --help' for its options.
+            """
+        return text
+    }
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    static func run(_ arguments: [String]) async -> ExitStatus {
+        guard let first = arguments.first else {
+            Terminal.note(mainHelp)
+            Terminal.error("no subcommand given")
+            return .usage
+        }
+        switch first {
+        case "-h", "--help":
+            Terminal.out(mainHelp)
+            return .ok
+        case "--version":
+            Terminal.out("arcapture \(version)")
+            return .ok
+        case "help":
+            guard arguments.count > 1 else {
+                Terminal.out(mainHelp)
+                return .ok
+            }
+            guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
+                Terminal.error("unknown subcommand '\(arguments[1])'\(suggestion(for: arguments[1]))")
+                return .usage
+            }
+            Terminal.out(command.spec.helpText)
+            return .ok
+        default:
+            guard let command = commands.first(where: { $0.spec.name == first }) else {
+                Terminal.error("unknown subcommand '\(first)'\(suggestion(for: first)); see 'arcapture --help'")
+                return .usage
+            }
+            let rest = Array(arguments.dropFirst())
+            if ArgumentParser.wantsHelp(rest) {
+                Terminal.out(command.spec.helpText)
+                return .ok
+            }
+            return await command.run(rest)
+        }
+    }
+
+    private static func suggestion(for word: String) -> String {
+        let nearest = commands.map { ($0.spec.name, EditDistance.between(word, $0.spec.name)) }.min { $0.1 < $1.1 }
+        guard let nearest, nearest.1 <= 2 else { return "" }
+        return " (did you mean '\(nearest.0)'?)"
+    }
+
+    private static func firstSentence(_ text: String) -> String {
+        guard let end = text.firstIndex(of: ".") else { return text }
+        return String(text[...end])
+    }
+}

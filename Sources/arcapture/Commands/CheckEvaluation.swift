@@ -1,0 +1,222 @@
+import CaptureKit
+import Foundation
+
+/// Everything a check run gathered, and the verdicts drawn from it.
+struct CheckEvaluation: Sendable {
+    var options: CheckOptions
+    var path: String
+    var authorization: Authorization
+    var device: CaptureDevice?
+    var locationName: String
+    var outcome: CheckRecorder.Outcome?
+    var records: [FrameRecord] = []
+    var negotiated: NegotiatedFormat?
+    var timeToFirstFrame: Duration?
+    var startToFirstFrame: Duration?
+    var duration: Duration = .zero
+
+    /// The failure that stopped the check before its measurements, if any.
+    var blockingError: CaptureError? {
+        if let problem = authorization.problem { return problem }
+        if case .failed(let error) = outcome { return error }
+        return nil
+    }
+
+    /// The verdicts, in the order they are reported.
+    func checks(_ analysis: CheckAnalysis) -> [CheckItem] {
+        var items: [CheckItem] = []
+        if let problem = authorization.problem {
+            items.append(CheckItem("access", .fail, "\(authorization.status.rawValue): \(problem.reason)"))
+            return items + skipped(after: "access")
+        }
+        items.append(
+            CheckItem("access", .pass, "authorized: '\(path)' opens read-write and no other process streams from it"))
+        if let capability = device?.capability {
+            let planes = capability.isMultiplanarOnly ? "multi-planar" : "single-planar"
+            items.append(
+                CheckItem(
+                    "device", .pass,
+                    "video capture node, \(planes), mmap streaming (\(capability.card), driver \(capability.driver) \(capability.versionString))"
+                ))
+        }
+        guard let negotiated else {
+            let reason = blockingError?.reason ?? "the stream did not start"
+            items.append(CheckItem("format", .fail, reason))
+            return items + skipped(after: "format")
+        }
+        items.append(formatItem(negotiated))
+        items.append(streamItem(analysis))
+        guard analysis.received > 0 else { return items + skipped(after: "stream") }
+        items.append(rateItem(analysis, negotiated))
+        items.append(dropsItem(analysis))
+        items.append(timestampsItem(analysis))
+        items.append(framesItem(analysis))
+        return items
+    }
+
+    private func skipped(after name: String) -> [CheckItem] {
+        let order = ["access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames"]
+        guard let index = order.firstIndex(of: name) else { return [] }
+        return order[(index + 1)...].map { CheckItem($0, .skip, "not run: '\(name)' failed") }
+    }
+
+    private func formatItem(_ negotiated: NegotiatedFormat) -> CheckItem {
+        let format = negotiated.format
+        var detail = "\(format.pixelFormat) \(format.size)"
+        if let interval = negotiated.frameInterval { detail += " at \(interval)" }
+        detail += ", \(format.sizeImage) bytes per frame, \(negotiated.bufferCount) buffers"
+        detail += negotiated.usesLibV4L2 ? " (through libv4l2)" : " (raw ioctls)"
+        let notes = Array(negotiated.choice.explanation.dropFirst()) + negotiated.adjustments
+        return CheckItem("format", .pass, detail, notes: notes)
+    }
+
+    private func streamItem(_ analysis: CheckAnalysis) -> CheckItem {
+        var detail = "\(analysis.received)/\(options.frames) frames"
+        if let first = timeToFirstFrame {
+            detail += String(format: ", first frame %.1f ms after STREAMON", milliseconds(first))
+        }
+        if let start = startToFirstFrame { detail += String(format: " (%.1f ms after start)", milliseconds(start)) }
+        switch outcome {
+        case .completed:
+            return CheckItem("stream", .pass, detail)
+        case .failed(let error):
+            return CheckItem("stream", .fail, detail + ": " + error.reason)
+        case .interrupted:
+            return CheckItem("stream", .fail, detail + ": interrupted")
+        case .outputFailed(let message):
+            return CheckItem("stream", .fail, detail + ": " + message)
+        case nil:
+            return CheckItem("stream", .fail, detail)
+        }
+    }
+
+    private func rateItem(_ analysis: CheckAnalysis, _ negotiated: NegotiatedFormat) -> CheckItem {
+        guard let measured = analysis.measuredFPS else {
+            return CheckItem("frame-rate", .fail, "too few frames with distinct timestamps to measure a rate")
+        }
+        let measuredText = "\(FrameIntervalText.rate(measured)) fps measured"
+        guard let applied = negotiated.frameInterval?.framesPerSecond else {
+            return CheckItem("frame-rate", .skip, "\(measuredText); the driver reports no frame rate to compare with")
+        }
+        let minimum = applied * (1 - options.fpsTolerancePercent / 100)
+        let detail =
+            "\(measuredText), \(FrameIntervalText.rate(applied)) fps applied (at least \(FrameIntervalText.rate(minimum)) required)"
+        return CheckItem("frame-rate", measured >= minimum ? .pass : .fail, detail)
+    }
+
+    private func dropsItem(_ analysis: CheckAnalysis) -> CheckItem {
+        var detail = "\(analysis.dropped) frame\(analysis.dropped == 1 ? "" : "s") dropped"
+        if let first = analysis.firstSequence, let last = analysis.lastSequence {
+            detail += " (sequence \(first) to \(last))"
+        }
+        detail += ", at most \(options.maxDrops) allowed"
+        return CheckItem("drops", analysis.dropped <= options.maxDrops ? .pass : .fail, detail)
+    }
+
+    private func timestampsItem(_ analysis: CheckAnalysis) -> CheckItem {
+        var detail = analysis.monotonic ? "monotonic" : "NOT monotonic: a timestamp went backwards or repeated"
+        if let mean = analysis.intervalMeanMilliseconds, let jitter = analysis.jitterMilliseconds,
+            let deviation = analysis.maxDeviationMilliseconds
+        {
+            detail += String(
+                format: "; interval %.2f ms mean, jitter %.2f ms, max deviation %.2f ms", mean, jitter, deviation)
+        }
+        return CheckItem("timestamps", analysis.monotonic ? .pass : .fail, detail)
+    }
+
+    private func framesItem(_ analysis: CheckAnalysis) -> CheckItem {
+        var detail = "\(analysis.valid)/\(analysis.received) valid"
+        if let format = negotiated?.format {
+            let compressed = format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg
+            detail += compressed ? " (each a JPEG that decodes to \(format.size))" : " (\(format.sizeImage) bytes each)"
+        }
+        if let problem = records.first(where: { $0.problem != nil }) {
+            detail += "; first invalid: frame \(problem.sequence): \(problem.problem ?? "")"
+        }
+        return CheckItem("frames", analysis.invalid == 0 ? .pass : .fail, detail)
+    }
+
+    /// The exit status: the blocking error's class, 130 when interrupted, 1 when a check failed.
+    func exitStatus(_ checks: [CheckItem]) -> ExitStatus {
+        if let error = blockingError { return ExitStatus(error) }
+        switch outcome {
+        case .interrupted: return .interrupted
+        case .outputFailed: return .cannotCreate
+        default: break
+        }
+        return checks.contains { $0.status == .fail } ? .failure : .ok
+    }
+
+    /// The report for `--json`, the text rendering and JUnit.
+    func report() -> CheckReport {
+        let analysis = CheckAnalysis(records, nominalInterval: negotiated?.frameInterval?.seconds)
+        let checks = self.checks(analysis)
+        let status = exitStatus(checks)
+        let result: String
+        switch status {
+        case .ok: result = "pass"
+        case .failure: result = "fail"
+        case .interrupted: result = "interrupted"
+        default: result = "error"
+        }
+        let problem: CheckReport.ProblemReport?
+        if let error = blockingError {
+            problem = CheckReport.ProblemReport(reason: error.reason, fix: Nullable(error.fix))
+        } else if case .outputFailed(let message) = outcome {
+            problem = CheckReport.ProblemReport(reason: message, fix: Nullable(nil))
+        } else {
+            problem = nil
+        }
+        return CheckReport(
+            arcaptureVersion: Arcapture.version, device: path, result: result, exitStatus: status.rawValue,
+            error: Nullable(problem), authorization: DeviceReport.AuthorizationReport(authorization),
+            deviceInfo: Nullable(
+                device?.capability.map { capability in
+                    CheckReport.DeviceInfo(
+                        driver: capability.driver, card: capability.card, busInfo: capability.busInfo,
+                        driverVersion: capability.versionString, capabilities: capability.nodeCapabilities.names,
+                        stablePaths: device?.stablePaths ?? [])
+                }),
+            location: locationName,
+            format: Nullable(negotiated.map(formatSection)),
+            frames: CheckReport.FramesSection(
+                requested: options.frames, received: analysis.received, valid: analysis.valid,
+                invalid: analysis.invalid, dropped: analysis.dropped, firstSequence: Nullable(analysis.firstSequence),
+                lastSequence: Nullable(analysis.lastSequence),
+                bytesPerFrame: Nullable(records.first(where: { $0.problem == nil })?.bytesUsed),
+                problems: records.filter { $0.problem != nil }.prefix(20).map {
+                    CheckReport.FrameProblem(sequence: $0.sequence, problem: $0.problem ?? "")
+                }),
+            timing: CheckReport.TimingSection(
+                timeToFirstFrameMs: Nullable(timeToFirstFrame.map(milliseconds)),
+                startToFirstFrameMs: Nullable(startToFirstFrame.map(milliseconds)),
+                spanS: Nullable(rounded(analysis.spanSeconds)), fpsMeasured: Nullable(rounded(analysis.measuredFPS)),
+                fpsSensor: Nullable(rounded(analysis.sensorFPS)),
+                intervalMeanMs: Nullable(rounded(analysis.intervalMeanMilliseconds)),
+                jitterMs: Nullable(rounded(analysis.jitterMilliseconds)),
+                maxDeviationMs: Nullable(rounded(analysis.maxDeviationMilliseconds)), monotonic: analysis.monotonic),
+            checks: checks,
+            durationS: seconds(duration))
+    }
+
+    private func formatSection(_ negotiated: NegotiatedFormat) -> CheckReport.FormatSection {
+        let format = negotiated.format
+        return CheckReport.FormatSection(
+            pixelFormat: format.pixelFormat.description, width: format.width, height: format.height,
+            bytesPerLine: format.bytesPerLine, sizeImage: format.sizeImage,
+            fpsRequested: Nullable(negotiated.request.framesPerSecond),
+            fpsApplied: Nullable(rounded(negotiated.frameInterval?.framesPerSecond)), buffers: negotiated.bufferCount,
+            libv4l2: negotiated.usesLibV4L2, chosenAutomatically: negotiated.request.pixelFormat == nil,
+            explanation: negotiated.choice.explanation, adjustments: negotiated.adjustments)
+    }
+}
+
+/// A duration in milliseconds, to three decimals.
+func milliseconds(_ duration: Duration) -> Double {
+    (seconds(duration) * 1_000_000).rounded() / 1000
+}
+
+/// A duration in seconds.
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}

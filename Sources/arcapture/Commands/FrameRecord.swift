@@ -1,0 +1,14 @@
+/// What `check` keeps of each frame it received: enough to measure rate, drops, timing and
+/// validity, without holding the pixels.
+struct FrameRecord: Equatable, Sendable {
+    /// The driver's frame counter.
+    var sequence: UInt32
+    /// Frames the driver skipped right before this one.
+    var droppedBefore: UInt32
+    /// The driver's timestamp in nanoseconds.
+    var timestampNanoseconds: Int64
+    /// Bytes of frame data.
+    var bytesUsed: Int
+    /// Why the frame is invalid, or nil when it is valid.
+    var problem: String?
+}

@@ -1,0 +1,86 @@
+import CaptureKit
+
+/// The result of `arcapture check`, as `--json` prints it (schema `arcapture.check/1`, documented in
+/// docs/json.md) and as the text and JUnit renderings read it. Field names are stable; new fields
+/// may be added.
+struct CheckReport: Encodable, Sendable {
+    struct ProblemReport: Encodable, Sendable {
+        let reason: String
+        let fix: Nullable<String>
+    }
+
+    struct DeviceInfo: Encodable, Sendable {
+        let driver: String
+        let card: String
+        let busInfo: String
+        let driverVersion: String
+        let capabilities: [String]
+        let stablePaths: [String]
+    }
+
+    struct FormatSection: Encodable, Sendable {
+        let pixelFormat: String
+        let width: UInt32
+        let height: UInt32
+        let bytesPerLine: UInt32
+        let sizeImage: UInt32
+        let fpsRequested: Nullable<Double>
+        let fpsApplied: Nullable<Double>
+        let buffers: UInt32
+        let libv4l2: Bool
+        let chosenAutomatically: Bool
+        let explanation: [String]
+        let adjustments: [String]
+    }
+
+    struct FrameProblem: Encodable, Sendable {
+        let sequence: UInt32
+        let problem: String
+    }
+
+    struct FramesSection: Encodable, Sendable {
+        let requested: Int
+        let received: Int
+        let valid: Int
+        let invalid: Int
+        let dropped: Int
+        let firstSequence: Nullable<UInt32>
+        let lastSequence: Nullable<UInt32>
+        let bytesPerFrame: Nullable<Int>
+        /// The first 20 invalid frames.
+        let problems: [FrameProblem]
+    }
+
+    struct TimingSection: Encodable, Sendable {
+        let timeToFirstFrameMs: Nullable<Double>
+        let startToFirstFrameMs: Nullable<Double>
+        let spanS: Nullable<Double>
+        let fpsMeasured: Nullable<Double>
+        let fpsSensor: Nullable<Double>
+        let intervalMeanMs: Nullable<Double>
+        let jitterMs: Nullable<Double>
+        let maxDeviationMs: Nullable<Double>
+        let monotonic: Bool
+    }
+
+    let schema = "arcapture.check/1"
+    let arcaptureVersion: String
+    let device: String
+    /// `pass`, `fail` (a check failed), `error` (the check could not run) or `interrupted`.
+    let result: String
+    let exitStatus: Int32
+    let error: Nullable<ProblemReport>
+    let authorization: DeviceReport.AuthorizationReport
+    let deviceInfo: Nullable<DeviceInfo>
+    let location: String
+    let format: Nullable<FormatSection>
+    let frames: FramesSection
+    let timing: TimingSection
+    let checks: [CheckItem]
+    let durationS: Double
+}
+
+/// Rounds figures for reports: three decimals are more than any camera timing deserves.
+func rounded(_ value: Double?) -> Double? {
+    value.map { ($0 * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,5 @@
+import Foundation
+
+// Kept tiny: everything testable lives in `Arcapture.run`.
+let status = await Arcapture.run(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

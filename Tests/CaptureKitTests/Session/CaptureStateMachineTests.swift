@@ -1,0 +1,104 @@
+import Testing
+
+@testable import CaptureKit
+
+@Suite("Capture state machine")
+struct CaptureStateMachineTests {
+    typealias Action = CaptureStateMachine.Action
+
+    static let negotiated = NegotiatedFormat(
+        request: FormatRequest(),
+        choice: FormatChoice(
+            pixelFormat: .yuyv, size: FrameSize(width: 640, height: 480), frameInterval: nil, explanation: []),
+        format: V4L2Format(pixelFormat: .yuyv, width: 640, height: 480), frameInterval: nil, bufferCount: 4,
+        usesLibV4L2: false, adjustments: [])
+
+    @Test("starting without a location source waits and opens nothing")
+    func startWithoutLocation() {
+        var machine = CaptureStateMachine()
+        #expect(machine.startRunning() == [.publish(.waitingForLocationSource)])
+        #expect(machine.phase == .waitingForLocationSource)
+        #expect(!machine.isStreaming)
+    }
+
+    @Test("assigning a location source to a waiting session opens the stream")
+    func assignStarts() {
+        var machine = CaptureStateMachine()
+        _ = machine.startRunning()
+        #expect(machine.locationSourceAssigned() == [.publish(.starting), .openStream])
+        #expect(machine.streamOpened(Self.negotiated) == [.publish(.running(Self.negotiated))])
+        #expect(machine.isStreaming)
+    }
+
+    @Test("a location source assigned before starting streams on start")
+    func assignThenStart() {
+        var machine = CaptureStateMachine()
+        #expect(machine.locationSourceAssigned() == [])
+        #expect(machine.startRunning() == [.publish(.starting), .openStream])
+    }
+
+    @Test("removing the location source stops capture and waits again")
+    func removeStops() {
+        var machine = CaptureStateMachine()
+        _ = machine.locationSourceAssigned()
+        _ = machine.startRunning()
+        _ = machine.streamOpened(Self.negotiated)
+        #expect(machine.locationSourceRemoved() == [.closeStream, .publish(.waitingForLocationSource)])
+        #expect(!machine.isStreaming)
+        #expect(machine.locationSourceAssigned() == [.publish(.starting), .openStream])
+    }
+
+    @Test("start and stop are idempotent")
+    func idempotent() {
+        var machine = CaptureStateMachine()
+        _ = machine.locationSourceAssigned()
+        _ = machine.startRunning()
+        #expect(machine.startRunning() == [])
+        _ = machine.streamOpened(Self.negotiated)
+        #expect(machine.stopRunning() == [.closeStream, .publish(.idle)])
+        #expect(machine.stopRunning() == [])
+        #expect(machine.phase == .idle)
+    }
+
+    @Test("a failure closes the stream and needs a new start")
+    func failure() {
+        var machine = CaptureStateMachine()
+        _ = machine.locationSourceAssigned()
+        _ = machine.startRunning()
+        _ = machine.streamOpened(Self.negotiated)
+        let error = CaptureError.disconnected(path: "/dev/video0")
+        #expect(machine.streamFailed(error) == [.closeStream, .publish(.failed(error))])
+        #expect(!machine.wantsRunning)
+        #expect(machine.startRunning() == [.publish(.starting), .openStream])
+    }
+
+    @Test("a failed open publishes the failure without closing anything")
+    func failedOpen() {
+        var machine = CaptureStateMachine()
+        _ = machine.locationSourceAssigned()
+        _ = machine.startRunning()
+        let error = CaptureError.deviceNotFound(path: "/dev/video9")
+        #expect(machine.streamFailed(error) == [.publish(.failed(error))])
+        #expect(machine.stopRunning() == [.publish(.idle)])
+    }
+
+    @Test("a configuration change restarts a running stream, and only a running one")
+    func configurationChange() {
+        var machine = CaptureStateMachine()
+        #expect(machine.configurationChanged() == [])
+        _ = machine.locationSourceAssigned()
+        _ = machine.startRunning()
+        _ = machine.streamOpened(Self.negotiated)
+        #expect(machine.configurationChanged() == [.closeStream, .publish(.starting), .openStream])
+    }
+
+    @Test("a stream that opens after its reason went away is closed at once")
+    func lateOpen() {
+        var machine = CaptureStateMachine()
+        _ = machine.locationSourceAssigned()
+        _ = machine.startRunning()
+        _ = machine.stopRunning()
+        #expect(machine.streamOpened(Self.negotiated) == [.closeStream])
+        #expect(!machine.isStreaming)
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import Glibc
+import Synchronization
+
+@testable import CaptureKit
+
+/// A fake V4L2 capture node for unit tests: it answers from a script (capability, formats,
+/// controls, faults) and produces frames when the test calls ``emit(_:sequence:flags:timestampNanoseconds:)``.
+///
+/// It keeps V4L2's buffer discipline (buffers must be requested, mapped, queued; a frame fills a
+/// queued buffer; a dequeued buffer must be queued again) and signals readiness through a real pipe,
+/// so the session's dispatch source and drain loop run exactly as on a kernel device. Every call is
+/// logged, so tests can check that stopping released everything in order.
+///
+/// `@unchecked Sendable`: all mutable state is behind `state`, a `Mutex`.
+final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
+    struct Script: Sendable {
+        var capability = V4L2Capability(
+            driver: "scripted", card: "Scripted Camera", busInfo: "usb-test-1", version: 0x06_01_00,
+            capabilities: [.videoCapture, .streaming, .deviceCaps], deviceCapabilities: [.videoCapture, .streaming])
+        var formats: [SupportedFormat] = ScriptedVideoDevice.webcamFormats
+        var controls: [DeviceControl] = []
+        var initialFormat = V4L2Format(pixelFormat: .yuyv, width: 640, height: 480)
+        /// Requests that fail, by name (`VIDIOC_S_FMT`), with the errno to return.
+        var failures: [String: Errno] = [:]
+        /// When set, `VIDIOC_S_FMT` applies this pixel format whatever is asked (as vivid does for MJPG).
+        var substitutedFormat: FourCC?
+        /// Whether the driver supports frame intervals.
+        var supportsFrameIntervals = true
+        /// How many buffers `VIDIOC_REQBUFS` grants at most.
+        var maximumBuffers: UInt32 = 8
+    }
+
+    /// A webcam's usual offer: YUYV up to 1280x720 at 10 fps, MJPEG 1280x720 at 30 fps.
+    static let webcamFormats: [SupportedFormat] = [
+        SupportedFormat(
+            pixelFormat: PixelFormatDescription(fourCC: .yuyv, description: "YUYV 4:2:2"),
+            frameSizes: [
+                SupportedFrameSize(
+                    sizes: .discrete(FrameSize(width: 640, height: 480)), frameIntervals: .discrete(rates([30, 15]))),
+                SupportedFrameSize(
+                    sizes: .discrete(FrameSize(width: 1280, height: 720)), frameIntervals: .discrete(rates([10, 5]))),
+            ]),
+        SupportedFormat(
+            pixelFormat: PixelFormatDescription(fourCC: .mjpeg, description: "Motion-JPEG", isCompressed: true),
+            frameSizes: [
+                SupportedFrameSize(
+                    sizes: .discrete(FrameSize(width: 640, height: 480)), frameIntervals: .discrete(rates([30, 15]))),
+                SupportedFrameSize(
+                    sizes: .discrete(FrameSize(width: 1280, height: 720)), frameIntervals: .discrete(rates([30, 15]))),
+            ]),
+    ]
+
+    static func rates(_ values: [Double]) -> [FrameInterval] {
+        values.compactMap { FrameInterval(framesPerSecond: $0) }
+    }
+
+    private struct State {
+        var script: Script
+        var format: V4L2Format
+        var interval = FrameInterval(numerator: 1, denominator: 30)
+        var buffers: [UnsafeMutableRawBufferPointer] = []
+        var mappedCount = 0
+        var queued: [UInt32] = []
+        var filled: [DequeuedBuffer] = []
+        var streaming = false
+        var closed = false
+        var calls: [String] = []
+    }
+
+    let path: String
+    let usesLibV4L2: Bool
+    private let state: Mutex<State>
+    private let pipeDescriptors: (read: Int32, write: Int32)
+
+    init(path: String = "/dev/video-scripted", script: Script = Script(), usesLibV4L2: Bool = false) {
+        self.path = path
+        self.usesLibV4L2 = usesLibV4L2
+        state = Mutex(State(script: script, format: script.initialFormat))
+        var descriptors: [Int32] = [-1, -1]
+        let created = pipe(&descriptors)
+        precondition(created == 0, "pipe() failed")
+        _ = fcntl(descriptors[0], F_SETFL, O_NONBLOCK)
+        pipeDescriptors = (descriptors[0], descriptors[1])
+    }
+
+    deinit {
+        Glibc.close(pipeDescriptors.read)
+        Glibc.close(pipeDescriptors.write)
+        state.withLock { state in
+            for buffer in state.buffers { buffer.deallocate() }
+        }
+    }
+
+    /// The calls made so far, in order.
+    var calls: [String] { state.withLock { $0.calls } }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Whether the device is streaming.
+    var isStreaming: Bool { state.withLock { $0.streaming } }
+
+    /// The format set now.
+    var format: V4L2Format { state.withLock { $0.format } }
+
+    /// Changes the script while running (to inject a fault mid-stream).
+    func update(_ change: (inout Script) -> Void) { state.withLock { change(&$0.script) } }
+
+    /// Fills a queued buffer with `bytes` and makes it ready to dequeue, as a frame from the sensor.
+    ///
+    /// - Returns: false when no buffer is queued (a real driver would drop the frame).
+    @discardableResult
+    func emit(
+        _ bytes: [UInt8], sequence: UInt32, flags: BufferFlags = .timestampMonotonic, timestampNanoseconds: Int64? = nil
+    )
+        -> Bool
+    {
+        let ready = state.withLock { state -> Bool in
+            guard state.streaming, !state.queued.isEmpty else { return false }
+            let index = state.queued.removeFirst()
+            let buffer = state.buffers[Int(index)]
+            let count = min(bytes.count, buffer.count)
+            bytes.withUnsafeBytes { source in
+                if let from = source.baseAddress { buffer.baseAddress?.copyMemory(from: from, byteCount: count) }
+            }
+            let timestamp = timestampNanoseconds ?? Int64(sequence) * 33_333_333 + 1_000_000_000
+            state.filled.append(
+                DequeuedBuffer(
+                    index: index, bytesUsed: UInt32(count), flags: flags, field: 1, sequence: sequence,
+                    timestampNanoseconds: timestamp))
+            return true
+        }
+        if ready {
+            var byte: UInt8 = 1
+            _ = write(pipeDescriptors.write, &byte, 1)
+        }
+        return ready
+    }
+
+    /// Makes the next `VIDIOC_DQBUF` fail with `errno` (an unplug is `ENODEV`), and wakes the reader.
+    func failNextDequeue(with errno: Errno) {
+        state.withLock { $0.script.failures["VIDIOC_DQBUF"] = errno }
+        var byte: UInt8 = 1
+        _ = write(pipeDescriptors.write, &byte, 1)
+    }
+
+    // MARK: VideoDeviceDriver
+
+    var readinessDescriptor: Int32 { pipeDescriptors.read }
+
+    private func record(_ call: String) throws(SystemCallError) {
+        let failure = state.withLock { state -> Errno? in
+            precondition(!state.closed, "\(call) on a closed device")
+            state.calls.append(call)
+            return state.script.failures[call]
+        }
+        if let failure { throw SystemCallError(call: call, errno: failure) }
+    }
+
+    func queryCapability() throws(SystemCallError) -> V4L2Capability {
+        try record("VIDIOC_QUERYCAP")
+        return state.withLock { $0.script.capability }
+    }
+
+    func enumerateFormats(_ queue: BufferQueue) throws(SystemCallError) -> [PixelFormatDescription] {
+        try record("VIDIOC_ENUM_FMT")
+        return state.withLock { $0.script.formats.map(\.pixelFormat) }
+    }
+
+    func enumerateFrameSizes(_ fourCC: FourCC) throws(SystemCallError) -> [FrameSizeRange] {
+        try record("VIDIOC_ENUM_FRAMESIZES")
+        return state.withLock { state in
+            state.script.formats.first { $0.fourCC == fourCC }?.frameSizes.map(\.sizes) ?? []
+        }
+    }
+
+    func enumerateFrameIntervals(_ fourCC: FourCC, _ size: FrameSize) throws(SystemCallError) -> FrameIntervalRange? {
+        try record("VIDIOC_ENUM_FRAMEINTERVALS")
+        return state.withLock { state in
+            state.script.formats.first { $0.fourCC == fourCC }?.frameSizes.first { $0.sizes.contains(size) }?
+                .frameIntervals
+        }
+    }
+
+    func enumerateControls() throws(SystemCallError) -> [DeviceControl] {
+        try record("VIDIOC_QUERY_EXT_CTRL")
+        return state.withLock { $0.script.controls }
+    }
+
+    func currentFormat(_ queue: BufferQueue) throws(SystemCallError) -> V4L2Format {
+        try record("VIDIOC_G_FMT")
+        return state.withLock { $0.format }
+    }
+
+    func setFormat(_ format: V4L2Format, _ queue: BufferQueue) throws(SystemCallError) -> V4L2Format {
+        try record("VIDIOC_S_FMT")
+        return state.withLock { state in
+            let fourCC = state.script.substitutedFormat ?? format.pixelFormat
+            let bytesPerPixel: UInt32 = fourCC == .nv12 ? 1 : 2
+            var applied = V4L2Format(
+                pixelFormat: fourCC, width: format.width, height: format.height,
+                bytesPerLine: fourCC == .mjpeg ? 0 : format.width * bytesPerPixel,
+                sizeImage: fourCC == .nv12 ? format.width * format.height * 3 / 2 : format.width * format.height * 2)
+            applied.field = 1
+            state.format = applied
+            return applied
+        }
+    }
+
+    func currentFrameInterval(_ queue: BufferQueue) throws(SystemCallError) -> FrameInterval? {
+        try record("VIDIOC_G_PARM")
+        return state.withLock { $0.script.supportsFrameIntervals ? $0.interval : nil }
+    }
+
+    func setFrameInterval(_ interval: FrameInterval, _ queue: BufferQueue) throws(SystemCallError) -> FrameInterval? {
+        try record("VIDIOC_S_PARM")
+        return state.withLock { state in
+            guard state.script.supportsFrameIntervals else { return nil }
+            state.interval = interval
+            return interval
+        }
+    }
+
+    func requestBuffers(_ count: UInt32, _ queue: BufferQueue) throws(SystemCallError) -> UInt32 {
+        try record("VIDIOC_REQBUFS \(count)")
+        return state.withLock { state in
+            precondition(state.mappedCount == 0 || count == 0, "REQBUFS while buffers are mapped")
+            for buffer in state.buffers { buffer.deallocate() }
+            let granted = min(count, state.script.maximumBuffers)
+            let size = Int(max(state.format.sizeImage, 1))
+            state.buffers = (0..<granted).map { _ in
+                UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 64)
+            }
+            state.queued = []
+            state.filled = []
+            return granted
+        }
+    }
+
+    func mapBuffer(_ index: UInt32, _ queue: BufferQueue) throws(SystemCallError) -> UnsafeMutableRawBufferPointer {
+        try record("mmap \(index)")
+        return state.withLock { state in
+            state.mappedCount += 1
+            return state.buffers[Int(index)]
+        }
+    }
+
+    func unmapBuffer(_ buffer: UnsafeMutableRawBufferPointer) {
+        state.withLock { state in
+            state.calls.append("munmap")
+            state.mappedCount -= 1
+        }
+    }
+
+    func queueBuffer(_ index: UInt32, _ queue: BufferQueue) throws(SystemCallError) {
+        try record("VIDIOC_QBUF")
+        state.withLock { $0.queued.append(index) }
+    }
+
+    func dequeueBuffer(_ queue: BufferQueue) throws(SystemCallError) -> DequeuedBuffer? {
+        let result = state.withLock { state -> Result<DequeuedBuffer?, SystemCallError> in
+            if let failure = state.script.failures["VIDIOC_DQBUF"] {
+                return .failure(SystemCallError(call: "VIDIOC_DQBUF", errno: failure))
+            }
+            guard !state.filled.isEmpty else { return .success(nil) }
+            return .success(state.filled.removeFirst())
+        }
+        var byte: UInt8 = 0
+        _ = read(pipeDescriptors.read, &byte, 1)  // one readiness byte per buffer (or per fault)
+        return try result.get()
+    }
+
+    func startStreaming(_ queue: BufferQueue) throws(SystemCallError) {
+        try record("VIDIOC_STREAMON")
+        state.withLock { $0.streaming = true }
+    }
+
+    func stopStreaming(_ queue: BufferQueue) throws(SystemCallError) {
+        try record("VIDIOC_STREAMOFF")
+        state.withLock { state in
+            state.streaming = false
+            state.queued = []
+            state.filled = []
+        }
+    }
+
+    func close() {
+        state.withLock { state in
+            state.calls.append("close")
+            state.closed = true
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// One boot of the vivid VM running Tests/VM/guest-suite.sh with the freshly built binary, shared
+/// by every test in ``VividVMTests`` (booting once keeps the suite to about half a minute).
+struct VividVM: Sendable {
+    /// The guest's /out, as the host sees it.
+    let directory: URL
+    /// The frame the loop scenario feeds into vivid's output node.
+    let pattern: [UInt8]
+    /// Host wall time of the whole VM run, in seconds.
+    let wallSeconds: Double
+
+    /// The run, started by the first test that needs it.
+    static let shared = Task<VividVM, any Error> { try VividVM.boot() }
+
+    /// The loop scenario's frame: 640x480 YUYV, deterministic pseudo-random bytes (an LCG), so
+    /// that any reordering or corruption on the way through the driver changes the bytes.
+    static func makePattern() -> [UInt8] {
+        var state: UInt32 = 0x2545_F491
+        return (0..<(640 * 480 * 2)).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+    }
+
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func boot() throws -> VividVM {
+        let fileManager = FileManager.default
+        guard fileManager.isExecutableFile(atPath: Binary.path) else {
+            throw Unavailable(description: "the built binary is missing at \(Binary.path)")
+        }
+        let which = try Binary.run(
+            executable: "/usr/bin/env", arguments: ["sh", "-c", "command -v qemu-system-x86_64"])
+        guard which.status == 0 else {
+            throw Unavailable(
+                description: "QEMU is not installed: run 'bash scripts/install-deps' (the VM suite never skips)")
+        }
+        let work = fileManager.temporaryDirectory.appendingPathComponent("arcapture-vm-\(UUID().uuidString)")
+        let payload = work.appendingPathComponent("payload")
+        let out = work.appendingPathComponent("out")
+        try fileManager.createDirectory(at: payload, withIntermediateDirectories: true)
+        try fileManager.createDirectory(at: out, withIntermediateDirectories: true)
+        let vmDirectory = Binary.packageRoot.appendingPathComponent("Tests/VM")
+        try fileManager.copyItem(atPath: Binary.path, toPath: payload.appendingPathComponent("arcapture").path)
+        try fileManager.copyItem(
+            at: vmDirectory.appendingPathComponent("guest-suite.sh"),
+            to: payload.appendingPathComponent("guest-suite.sh"))
+        let pattern = makePattern()
+        try Data(pattern).write(to: payload.appendingPathComponent("pattern-640x480.yuyv"))
+
+        let started = Date()
+        let result = try Binary.run(
+            executable: "/bin/bash",
+            arguments: [
+                vmDirectory.appendingPathComponent("vivid-vm.sh").path, payload.path, out.path, "guest-suite.sh",
+            ])
+        let wall = Date().timeIntervalSince(started)
+        FileHandle.standardError.write(
+            Data("vivid VM suite: guest scenarios ran in \(String(format: "%.1f", wall)) s wall time\n".utf8))
+        guard result.status == 0 else {
+            let console = (try? String(contentsOf: out.appendingPathComponent("vm-console.log"), encoding: .utf8)) ?? ""
+            throw Unavailable(
+                description:
+                    "the VM failed with status \(result.status): \(result.stderr)\nconsole:\n\(console.suffix(3000))")
+        }
+        return VividVM(directory: out, pattern: pattern, wallSeconds: wall)
+    }
+
+    /// What one scenario printed and its exit status.
+    func scenario(_ name: String) throws -> Binary.Result {
+        func read(_ suffix: String) throws -> String {
+            try String(contentsOf: directory.appendingPathComponent("\(name).\(suffix)"), encoding: .utf8)
+        }
+        let status = Int32(try read("rc").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        return Binary.Result(status: status, stdout: try read("out"), stderr: try read("err"))
+    }
+
+    /// A scenario's `--json` report.
+    func report(_ name: String) throws -> CheckDocument {
+        try CheckDocument.decode(try scenario(name).stdout)
+    }
+
+    /// The bytes of a file the guest wrote.
+    func file(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+}

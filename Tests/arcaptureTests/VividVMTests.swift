@@ -1,0 +1,257 @@
+import Foundation
+import FoundationXML
+import Testing
+
+/// arcapture against Linux's real vivid driver, in a QEMU VM (Tests/VM). One boot runs every
+/// scenario (Tests/VM/guest-suite.sh); each test asserts on the figures its scenario reported.
+@Suite("vivid in a VM", .serialized, .timeLimit(.minutes(10)))
+struct VividVMTests {
+    func vm() async throws -> VividVM { try await VividVM.shared.value }
+
+    @Test("devices lists vivid with its formats, sizes, rates, controls and stable path")
+    func devices() async throws {
+        let vm = try await vm()
+        let run = try vm.scenario("devices-json")
+        #expect(run.status == 0)
+        let document = try DevicesDocumentSchema.decode(run.stdout)
+        #expect(document.schema == "arcapture.devices/1")
+        let capture = try #require(document.devices.first { $0.path == "/dev/video0" })
+        #expect(capture.driver == "vivid")
+        #expect(capture.busInfo == "platform:vivid-000")
+        #expect(capture.isCaptureNode)
+        #expect(capture.planes == "single")
+        #expect(capture.authorization.status == "authorized")
+        #expect(capture.capabilities.contains("video-capture") && capture.capabilities.contains("streaming"))
+        #expect(capture.stablePaths == ["/dev/v4l/by-path/platform-vivid.0-video-index0"])
+        #expect(capture.formats.count >= 80)
+        let yuyv = try #require(capture.formats.first { $0.fourcc == "YUYV" })
+        #expect(!yuyv.compressed)
+        let sizes = yuyv.frameSizes.map { "\($0.width ?? 0)x\($0.height ?? 0)" }
+        #expect(sizes == ["320x180", "640x360", "640x480", "1280x720", "1920x1080", "3840x2160"])
+        let vga = try #require(yuyv.frameSizes.first { $0.width == 640 && $0.height == 480 })
+        let rates = vga.intervals?.intervals?.map(\.fps) ?? []
+        #expect(Set(rates) == [25, 15, 12.5, 10, 5, 4, 2, 1])
+        #expect(capture.formats.contains { $0.fourcc == "NV12" } && capture.formats.contains { $0.fourcc == "RGB3" })
+
+        let brightness = try #require(capture.controls.first { $0.identifier == "brightness" })
+        #expect((brightness.type, brightness.minimum, brightness.maximum, brightness.default) == ("int", 0, 255, 128))
+        #expect(brightness.value == 128)
+        let pattern = try #require(capture.controls.first { $0.identifier == "test_pattern" })
+        #expect(pattern.type == "menu")
+        #expect(pattern.menu.first?.name == "75% Colorbar")
+        let integerMenu = try #require(capture.controls.first { $0.identifier == "integer_menu" })
+        #expect(integerMenu.type == "intmenu")
+        #expect(integerMenu.menu.contains { $0.value == 42 })
+        #expect(capture.controls.first { $0.identifier == "disconnect" }?.flags.contains("write-only") == true)
+
+        let output = try #require(document.devices.first { $0.path == "/dev/video1" })
+        #expect(!output.isCaptureNode)
+        #expect(output.capabilities.contains("video-output"))
+
+        let text = try vm.scenario("devices-text")
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("/dev/video0: vivid (driver vivid"))
+        #expect(text.stdout.contains("640x480       25, 15, 12.5, 10, 5, 4, 2, 1 fps"))
+        #expect(text.stdout.contains("UYVY  UYVY 4:2:2: same sizes and rates as YUYV"))
+        #expect(text.stdout.contains("Other video nodes (not for video capture):"))
+    }
+
+    @Test(
+        "check passes on two sizes and two pixel formats",
+        arguments: [
+            ("check-yuyv-640x480", "YUYV", 640, 480, 25.0, 30),
+            ("check-nv12-1280x720", "NV12", 1280, 720, 12.5, 15),
+        ])
+    func checkPasses(scenario: String, fourCC: String, width: Int, height: Int, fps: Double, frames: Int) async throws {
+        let vm = try await vm()
+        let run = try vm.scenario(scenario)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.schema == "arcapture.check/1")
+        #expect(report.result == "pass")
+        let format = try #require(report.format)
+        #expect((format.pixelFormat, format.width, format.height) == (fourCC, width, height))
+        #expect(format.fpsApplied == fps)
+        #expect(!format.libv4l2)
+        #expect(!format.chosenAutomatically)
+        let bytesPerFrame = fourCC == "NV12" ? width * height * 3 / 2 : width * height * 2
+        #expect(format.sizeImage == bytesPerFrame)
+        #expect(report.frames.received == frames)
+        #expect(report.frames.valid == frames)
+        #expect(report.frames.bytesPerFrame == bytesPerFrame)
+        let firstSequence = try #require(report.frames.firstSequence)
+        let lastSequence = try #require(report.frames.lastSequence)
+        #expect(lastSequence - firstSequence + 1 == report.frames.received + report.frames.dropped)
+        #expect(report.timing.monotonic)
+        let measured = try #require(report.timing.fpsMeasured)
+        #expect(measured > fps * 0.9 && measured < fps * 1.1)
+        #expect(try #require(report.timing.timeToFirstFrameMs) > 0)
+        #expect(
+            report.checks.map(\.name) == [
+                "access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames",
+            ])
+        #expect(report.checks.allSatisfy { $0.status == "pass" })
+        #expect(report.location == "none")
+    }
+
+    @Test("auto picks uncompressed YUYV at the fastest rate up to 30 fps, and says why")
+    func automaticChoice() async throws {
+        let report = try await vm().report("check-auto-320x180")
+        #expect(report.result == "pass")
+        let format = try #require(report.format)
+        #expect(format.pixelFormat == "YUYV")
+        #expect(format.chosenAutomatically)
+        #expect(format.fpsApplied == 30)
+        #expect(format.explanation.contains { $0.contains("preferred over") })
+        #expect(format.explanation.contains { $0.contains("no rate requested") })
+    }
+
+    @Test("the libv4l2 path streams as well as raw ioctls")
+    func libv4l2() async throws {
+        let report = try await vm().report("check-libv4l2")
+        #expect(report.result == "pass")
+        let format = try #require(report.format)
+        #expect(format.libv4l2)
+        #expect(format.pixelFormat == "RGB3")
+        #expect(format.sizeImage == 640 * 480 * 3)
+        #expect(report.frames.valid == 15)
+        let stderr = try await vm().scenario("check-libv4l2").stderr
+        #expect(stderr.isEmpty, "libv4l2 printed on stderr")
+    }
+
+    @Test("a /dev/v4l/by-path link works as the device")
+    func stablePath() async throws {
+        let report = try await vm().report("check-by-path")
+        #expect(report.result == "pass")
+        #expect(report.device == "/dev/v4l/by-path/platform-vivid.0-video-index0")
+        #expect(report.deviceInfo?.stablePaths == ["/dev/v4l/by-path/platform-vivid.0-video-index0"])
+    }
+
+    @Test("the human report and the JUnit file")
+    func humanAndJUnit() async throws {
+        let vm = try await vm()
+        let text = try vm.scenario("check-text")
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("PASS  format      YUYV 640x360 at 40 fps"))
+        #expect(text.stdout.contains("PASS  frame-rate"))
+        #expect(text.stdout.contains("result: PASS (8 passed, 0 failed)"))
+        let xml = try XMLDocument(data: Data(try vm.file("check-yuyv.junit.xml")))
+        let suite = try #require(xml.rootElement()?.elements(forName: "testsuite").first)
+        #expect(suite.attribute(forName: "tests")?.stringValue == "8")
+        #expect(suite.attribute(forName: "failures")?.stringValue == "0")
+        let cases = suite.elements(forName: "testcase").compactMap { $0.attribute(forName: "name")?.stringValue }
+        #expect(cases == ["access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames"])
+    }
+
+    @Test("frames written to vivid's output node come back byte for byte")
+    func loopBack() async throws {
+        let vm = try await vm()
+        let report = try vm.report("loop")
+        #expect(report.result == "pass")
+        let bytes = try vm.file("loop.yuyv")
+        #expect(bytes.count == 5 * vm.pattern.count)
+        for index in 0..<5 {
+            let frame = bytes[(index * vm.pattern.count)..<((index + 1) * vm.pattern.count)]
+            #expect(Array(frame) == vm.pattern, "frame \(index) differs from the injected frame")
+        }
+    }
+
+    @Test("a user outside group video is denied with exit 77 and the fix")
+    func denied() async throws {
+        let run = try await vm().scenario("denied")
+        #expect(run.status == 77)
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.authorization.status == "denied")
+        #expect(report.result == "error")
+        #expect(report.error?.reason.contains("crw-rw---- root:video: user 'outsider' is not in group 'video'") == true)
+        #expect(run.stderr.contains("sudo usermod -aG video outsider"))
+        #expect(run.stderr.contains("log out and log in again"))
+        #expect(!run.stderr.contains("chmod"))
+    }
+
+    @Test("another process streaming makes the device busy, exit 75, naming the holder's PID")
+    func busy() async throws {
+        let vm = try await vm()
+        let run = try vm.scenario("busy")
+        let holder = String(decoding: try vm.file("busy.holder"), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        #expect(!holder.isEmpty)
+        #expect(run.status == 75)
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.authorization.status == "restricted")
+        #expect(report.error?.reason == "'/dev/video0' is busy: process \(holder) (v4l2-ctl) has it open")
+    }
+
+    @Test("an absent node gives exit 69")
+    func absent() async throws {
+        let run = try await vm().scenario("absent")
+        #expect(run.status == 69)
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.authorization.status == "notDetermined")
+        #expect(report.error?.reason == "cannot open '/dev/video9': no such device")
+    }
+
+    @Test("a pixel format the driver lacks gives exit 69 and the formats it has")
+    func missingFormat() async throws {
+        let run = try await vm().scenario("check-mjpeg-absent")
+        #expect(run.status == 69)
+        #expect(run.stderr.contains("does not offer pixel format 'MJPG' (it offers: YUYV, UYVY"))
+    }
+
+    @Test("dropped buffers are counted from sequence gaps and fail the drops check")
+    func drops() async throws {
+        let run = try await vm().scenario("drops")
+        #expect(run.status == 1)
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.result == "fail")
+        #expect(report.frames.dropped > 0)
+        #expect(report.frames.received == 40)
+        let first = try #require(report.frames.firstSequence)
+        let last = try #require(report.frames.lastSequence)
+        #expect(last - first + 1 == report.frames.received + report.frames.dropped)
+        #expect(report.check("drops")?.status == "fail")
+        let sensor = try #require(report.timing.fpsSensor)
+        let measured = try #require(report.timing.fpsMeasured)
+        #expect(sensor > measured)
+    }
+
+    @Test("a buffer flagged as damaged is counted as invalid while the stream goes on")
+    func damagedBuffer() async throws {
+        let run = try await vm().scenario("buf-error")
+        #expect(run.status == 1)
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.frames.received == 75)
+        #expect(report.frames.invalid == 1)
+        #expect(report.frames.problems.first?.problem == "flagged as damaged by the driver")
+        #expect(report.check("frames")?.status == "fail")
+        #expect(report.check("stream")?.status == "pass")
+    }
+
+    @Test("a failing VIDIOC_STREAMON gives exit 74 naming the request")
+    func streamOnError() async throws {
+        let run = try await vm().scenario("streamon-error")
+        #expect(run.status == 74)
+        #expect(run.stderr.contains("streaming from '/dev/video0' failed: VIDIOC_STREAMON failed"))
+    }
+
+    @Test("vivid's disconnect while streaming ends the stream with the unplug error")
+    func unplug() async throws {
+        let run = try await vm().scenario("unplug")
+        #expect(run.status == 69)
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.error?.reason == "'/dev/video0' was disconnected while streaming")
+        #expect(report.frames.received > 0 && report.frames.received < 500)
+        #expect(report.check("stream")?.status == "fail")
+    }
+
+    @Test("a camera that appears while requestAccess waits is picked up")
+    func appears() async throws {
+        let run = try await vm().scenario("appear")
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("waiting up to 30 s for '/dev/video0'"))
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.result == "pass")
+        #expect(report.frames.valid == 5)
+        #expect(report.durationS > 1.5, "the check began two seconds before the camera appeared")
+    }
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Runs inside the vivid VM (see scripts/demo): lists the virtual camera, runs the smoke test, and
+# pushes the sample frame through the camera's loop-back path with `check --stream-to`.
+set -u
+exec > /out/demo.txt 2>&1   # the host prints this file
+C=/dev/video0
+O=/dev/video1
+for node in /dev/video*; do chgrp video "$node" && chmod 0660 "$node"; done   # what udev would do
+as_user() { su -s /bin/sh cam -c "$*"; }
+
+echo '$ arcapture devices   (first lines)'
+as_user ./arcapture devices | head -n 16
+echo '  …'
+echo
+echo '$ arcapture check --size 1280x720 --frames 25'
+as_user ./arcapture check --size 1280x720 --frames 25
+echo "(exit status $?)"
+echo
+
+# vivid's HDMI loop: what is written to the output node comes back on the capture node.
+v4l2-ctl -d $C -i 3 >/dev/null && v4l2-ctl -d $O -o 1 >/dev/null
+v4l2-ctl -d $C --set-dv-bt-timings index=0 >/dev/null && v4l2-ctl -d $O --set-dv-bt-timings index=0 >/dev/null
+v4l2-ctl -d $O --set-fmt-video-out=width=640,height=480,pixelformat=YUYV
+v4l2-ctl -d $C -c loop_video=1 -c osd_text_mode=2
+v4l2-ctl -d $O --stream-out-mmap --stream-from=/app/lund-640x480.yuyv --stream-loop >/dev/null 2>&1 &
+feeder=$!
+sleep 1
+echo '$ arcapture check --format YUYV --size 640x480 --frames 3 --stream-to captured.yuyv   (sample frame looped through vivid)'
+as_user ./arcapture check --format YUYV --size 640x480 --frames 3 --stream-to /out/captured.yuyv
+echo "(exit status $?)"
+kill $feeder
