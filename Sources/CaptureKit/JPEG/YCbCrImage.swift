@@ -1,8 +1,10 @@
 /// A planar YCbCr image (or a greyscale one) in full-range BT.601, JPEG's colour model.
 ///
-/// Planes are stored tightly (stride = plane width) unless created otherwise. This is what
-/// ``JPEGDecoder`` produces and ``JPEGEncoder`` consumes, so a frame goes from decode to encode
-/// without an RGB round trip.
+/// This is what ``JPEGDecoder`` produces and ``JPEGEncoder`` consumes, so a frame goes from decode
+/// to encode without an RGB round trip. The luma plane is allocated padded to a whole number of
+/// chroma samples (a 641x479 4:2:0 image has a 642x480 luma buffer): libjpeg-turbo reads and writes
+/// luma in whole chroma blocks, and an unpadded buffer would be overrun. ``Plane/width`` and
+/// ``Plane/height`` stay the visible size; the padding repeats nothing and is never shown.
 public struct YCbCrImage: Hashable, Sendable {
     /// One plane of samples.
     public struct Plane: Hashable, Sendable {
@@ -12,15 +14,26 @@ public struct YCbCrImage: Hashable, Sendable {
         public var height: Int
         /// Bytes from one row to the next (at least ``width``).
         public var stride: Int
-        /// The samples, `stride × height` bytes.
+        /// Rows allocated (at least ``height``).
+        public var allocatedRows: Int
+        /// The samples, `stride × allocatedRows` bytes.
         public var bytes: [UInt8]
 
         /// Creates a plane filled with `value`.
-        public init(width: Int, height: Int, stride: Int? = nil, filledWith value: UInt8 = 0) {
+        ///
+        /// - Parameters:
+        ///   - width: visible samples per row.
+        ///   - height: visible rows.
+        ///   - stride: bytes per row in memory; at least `width` (the default).
+        ///   - allocatedRows: rows in memory; at least `height` (the default).
+        ///   - value: the initial sample value.
+        public init(width: Int, height: Int, stride: Int? = nil, allocatedRows: Int? = nil, filledWith value: UInt8 = 0)
+        {
             self.width = width
             self.height = height
-            self.stride = stride ?? width
-            self.bytes = [UInt8](repeating: value, count: (stride ?? width) * height)
+            self.stride = max(stride ?? width, width)
+            self.allocatedRows = max(allocatedRows ?? height, height)
+            self.bytes = [UInt8](repeating: value, count: self.stride * self.allocatedRows)
         }
 
         /// The sample at (`x`, `y`).
@@ -48,7 +61,11 @@ public struct YCbCrImage: Hashable, Sendable {
         self.height = height
         self.subsampling = subsampling
         let chroma = Self.chromaSize(width: width, height: height, subsampling: subsampling)
-        var planes = [Plane(width: width, height: height, filledWith: 128)]
+        let paddedWidth = chroma.width * subsampling.horizontalFactor
+        let paddedHeight = chroma.height * subsampling.verticalFactor
+        var planes = [
+            Plane(width: width, height: height, stride: paddedWidth, allocatedRows: paddedHeight, filledWith: 128)
+        ]
         if subsampling != .gray {
             planes.append(Plane(width: chroma.width, height: chroma.height, filledWith: 128))
             planes.append(Plane(width: chroma.width, height: chroma.height, filledWith: 128))
