@@ -23,7 +23,7 @@ let package = Package(
 
         .testTarget(
             name: "CaptureKitTests",
-            dependencies: ["CaptureKit"],
+            dependencies: ["CaptureKit", "CV4L2"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ARCompositorTests", dependencies: ["ARCompositor"]),

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import CaptureKit
+
+/// requestAccess's waiting, with a link to /dev/null standing in for a camera node that appears.
+@Suite("Waiting for a node to appear", .timeLimit(.minutes(1)))
+struct NodeAppearanceWaiterTests {
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arcapture-wait-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static let probe: AccessProbe = {
+        let factory = ScriptedDeviceFactory()
+        return AccessProbe(open: { path throws(SystemCallError) in try factory.open(path, false) })
+    }()
+
+    @Test("a node that appears during the wait is picked up when it appears, not at the deadline")
+    func appears() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = directory.appendingPathComponent("by-id/usb-camera-video-index0").path
+        let waiter = try #require(NodeAppearanceWaiter())
+        let started = ContinuousClock.now
+        let deadline = started.advanced(by: .seconds(30))
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            // udev creates the directory, then the link.
+            try? FileManager.default.createDirectory(
+                atPath: directory.appendingPathComponent("by-id").path, withIntermediateDirectories: true)
+            try? FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
+        }
+        let granted = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: waiter.waitUntilAuthorized(node, deadline: deadline, probe: Self.probe))
+            }
+        }
+        #expect(granted)
+        #expect(started.duration(to: .now) < .seconds(15), "woken by inotify, well before the 30 s deadline")
+    }
+
+    @Test("a node that never appears gives false at the deadline")
+    func neverAppears() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let waiter = try #require(NodeAppearanceWaiter())
+        let granted = waiter.waitUntilAuthorized(
+            directory.appendingPathComponent("video0").path, deadline: .now.advanced(by: .milliseconds(200)),
+            probe: Self.probe)
+        #expect(!granted)
+    }
+
+    @Test("cancelling ends the wait with false")
+    func cancelled() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let waiter = try #require(NodeAppearanceWaiter())
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { waiter.cancel() }
+        let started = ContinuousClock.now
+        let granted = waiter.waitUntilAuthorized(
+            directory.appendingPathComponent("video0").path, deadline: .now.advanced(by: .seconds(30)),
+            probe: Self.probe)
+        #expect(!granted)
+        #expect(started.duration(to: .now) < .seconds(15))
+    }
+
+    @Test("requestAccess answers at once when the state is already settled")
+    func settled() async {
+        #expect(await CaptureDevice.requestAccess(for: "/etc/hostname", timeout: .seconds(30)) == false)
+        #expect(CaptureDevice.authorizationStatus(for: "/etc/hostname") == .restricted)
+    }
+
+    @Test("the watched directory is the nearest one that exists")
+    func nearestAncestor() {
+        #expect(NodeAppearanceWaiter.nearestExistingAncestor(of: "/dev/null") == "/dev")
+        #expect(NodeAppearanceWaiter.nearestExistingAncestor(of: "/tmp/arcapture-none/a/b/video0") == "/tmp")
+        #expect(NodeAppearanceWaiter.nearestExistingAncestor(of: "/video0") == "/")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// The built `arcapture` binary, run as a user runs it, on this machine (which has no camera). The
+/// VM suite covers what needs a real driver.
+@Suite("arcapture binary")
+struct BinaryTests {
+    @Test("--version and --help print to stdout and exit 0")
+    func versionAndHelp() throws {
+        let version = try Binary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("arcapture "))
+        let help = try Binary.run(["--help"])
+        #expect(help.status == 0)
+        #expect(
+            help.stdout.contains("SUBCOMMANDS:") && help.stdout.contains("devices") && help.stdout.contains("check"))
+        #expect(help.stderr.isEmpty)
+    }
+
+    @Test("every subcommand has help, even next to bad arguments", arguments: ["devices", "check"])
+    func subcommandHelp(name: String) throws {
+        for arguments in [[name, "--help"], [name, "--no-such-option", "-h"], ["help", name]] {
+            let result = try Binary.run(arguments)
+            #expect(result.status == 0, "\(arguments)")
+            #expect(result.stdout.hasPrefix("OVERVIEW: "))
+            #expect(result.stdout.contains("USAGE: arcapture \(name)"))
+            #expect(result.stdout.contains("OPTIONS:"))
+        }
+    }
+
+    @Test("usage errors go to stderr as 'error: …' with status 64")
+    func usageErrors() throws {
+        let cases: [([String], String)] = [
+            (["chek"], "error: unknown subcommand 'chek' (did you mean 'check'?)"),
+            (["check", "--frame", "3"], "error: unknown option '--frame' (did you mean '--frames'?)"),
+            (["check", "--frames", "1"], "error: --frames must be a whole number from 2 to 100000, not '1'"),
+            (["check", "--size", "big"], "error: --size must be WIDTHxHEIGHT such as 1280x720, not 'big'"),
+            ([], "error: no subcommand given"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Binary.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("an absent device gives status 69, the JSON report and the fix")
+    func absentDevice() throws {
+        let result = try Binary.run(["check", "--device", "/dev/arcapture-absent", "--json"])
+        #expect(result.status == 69)
+        let report = try CheckDocument.decode(result.stdout)
+        #expect(report.result == "error")
+        #expect(report.authorization.status == "notDetermined")
+        #expect(report.checks.map(\.status) == ["fail", "skip", "skip", "skip", "skip", "skip", "skip", "skip"])
+        #expect(
+            result.stderr
+                == "error: cannot open '/dev/arcapture-absent': no such device (is the camera connected? 'arcapture devices' lists the cameras found)\n"
+        )
+    }
+
+    @Test("a device that does not appear within --wait is reported as absent")
+    func waitTimesOut() throws {
+        let result = try Binary.run(["check", "--device", "/tmp/arcapture-absent/video0", "--wait", "0.3"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("waiting up to 0.3 s for '/tmp/arcapture-absent/video0'"))
+    }
+
+    @Test("nodes that are not V4L2 capture devices are refused with 69", arguments: ["/dev/null", "/etc/hostname"])
+    func notVideo(path: String) throws {
+        let result = try Binary.run(["check", "--device", path, "--json"])
+        #expect(result.status == 69)
+        let report = try CheckDocument.decode(result.stdout)
+        #expect(report.authorization.status == "restricted")
+        #expect(report.error?.reason.hasPrefix("'\(path)' is not a V4L2 device") == true)
+    }
+
+    @Test("a JUnit file is written even when the device is missing, and an unwritable one is reported")
+    func junit() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arcapture-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("camera.xml").path
+        let result = try Binary.run(["check", "--device", "/dev/arcapture-absent", "--junit", file])
+        #expect(result.status == 69)
+        let xml = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(
+            xml.contains(
+                "<failure message=\"notDetermined: cannot open &apos;/dev/arcapture-absent&apos;: no such device\""))
+        let contents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(contents == ["camera.xml"], "no temporary file is left behind")
+
+        let unwritable = try Binary.run([
+            "check", "--device", "/dev/arcapture-absent", "--junit", "/nonexistent-dir/x.xml",
+        ])
+        #expect(unwritable.status == 69, "the device problem keeps its status")
+        #expect(unwritable.stderr.contains("error: cannot write '/nonexistent-dir/x.xml'"))
+    }
+
+    @Test("--stream-to into a missing directory fails before any capture with status 73")
+    func streamToUnwritable() throws {
+        let result = try Binary.run(["check", "--device", "/dev/null", "--stream-to", "/nonexistent-dir/frames.raw"])
+        #expect(result.status == 73)
+        #expect(result.stderr.hasPrefix("error: cannot write '/nonexistent-dir/frames.raw'"))
+    }
+
+    @Test("devices in a directory without cameras prints an empty list and exits 69")
+    func noDevices() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arcapture-dev-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = try Binary.run(["devices", "--json", "--dev", directory.path])
+        #expect(json.status == 69)
+        let document = try DevicesDocumentSchema.decode(json.stdout)
+        #expect(document.schema == "arcapture.devices/1")
+        #expect(document.devices.isEmpty)
+        #expect(json.stderr.contains("error: no V4L2 video devices in '\(directory.path)'"))
+        let text = try Binary.run(["devices", "--dev", directory.path])
+        #expect(text.status == 69)
+        #expect(text.stdout.isEmpty)
+    }
+}
