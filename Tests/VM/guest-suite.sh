@@ -4,8 +4,10 @@
 # writes, per scenario NAME: /out/NAME.out (stdout), /out/NAME.err (stderr), /out/NAME.rc (status),
 # plus a few extra facts (holder PIDs, times). The host-side tests read these files.
 set -u
-# The test build is instrumented for coverage; keep its profile out of /app (read-only for users).
-export LLVM_PROFILE_FILE=/tmp/arcapture-%p.profraw
+# A test build is instrumented for coverage: each run writes its counters to /out/profiles, which
+# the host merges into the suite's coverage report (/app is read-only for the guest's users).
+mkdir -p /out/profiles && chmod 0777 /out/profiles
+export LLVM_PROFILE_FILE=/out/profiles/arcapture-%p.profraw
 C=/dev/video0
 O=/dev/video1
 

@@ -66,7 +66,22 @@ struct VividVM: Sendable {
                 description:
                     "the VM failed with status \(result.status): \(result.stderr)\nconsole:\n\(console.suffix(3000))")
         }
+        try collectCoverage(from: out.appendingPathComponent("profiles"))
         return VividVM(directory: out, pattern: pattern, wallSeconds: wall)
+    }
+
+    /// Adds the guest runs' coverage counters to this test run's, when it is measuring coverage
+    /// (`swift test --enable-code-coverage` merges every profile in the products' codecov folder), so
+    /// the report counts the code only the real driver exercises.
+    private static func collectCoverage(from profiles: URL) throws {
+        let codecov = Binary.productsDirectory.appendingPathComponent("codecov")
+        guard FileManager.default.fileExists(atPath: codecov.path),
+            let files = try? FileManager.default.contentsOfDirectory(atPath: profiles.path)
+        else { return }
+        for file in files where file.hasSuffix(".profraw") {
+            try FileManager.default.copyItem(
+                at: profiles.appendingPathComponent(file), to: codecov.appendingPathComponent("vivid-vm-\(file)"))
+        }
     }
 
     /// What one scenario printed and its exit status.
