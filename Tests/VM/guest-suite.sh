@@ -94,6 +94,16 @@ wait
 v4l2-ctl -d $C -c inject_vidioc_streamon_error=1
 run streamon-error cam check --frames 5 --json
 
+# --- Ctrl-C while streaming: the session stops cleanly, exit 130, and --stream-to leaves no file.
+su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 1000 --stream-to /out/interrupted.yuyv --json" \
+    > /out/interrupt.out 2> /out/interrupt.err &
+checker=$!
+sleep 2
+kill -INT "$(pidof arcapture)"
+wait $checker
+echo $? > /out/interrupt.rc
+ls -a /out > /out/interrupt.files
+
 # --- Byte for byte: frames written to the output node come back on the capture node (HDMI loop).
 v4l2-ctl -d $C -i 3 >/dev/null && v4l2-ctl -d $O -o 1 >/dev/null
 v4l2-ctl -d $C --set-dv-bt-timings index=0 >/dev/null

@@ -244,6 +244,19 @@ struct VividVMTests {
         #expect(report.check("stream")?.status == "fail")
     }
 
+    @Test("Ctrl-C while streaming stops cleanly with 130 and leaves no partial --stream-to file")
+    func interrupt() async throws {
+        let vm = try await vm()
+        let run = try vm.scenario("interrupt")
+        #expect(run.status == 130)
+        #expect(run.stderr.contains("error: interrupted"))
+        let report = try CheckDocument.decode(run.stdout)
+        #expect(report.result == "interrupted")
+        #expect(report.frames.received > 0 && report.frames.received < 1000)
+        let files = String(decoding: try vm.file("interrupt.files"), as: UTF8.self).split(separator: "\n")
+        #expect(!files.contains { $0.contains("interrupted.yuyv") }, "no output and no temporary file: \(files)")
+    }
+
     @Test("a camera that appears while requestAccess waits is picked up")
     func appears() async throws {
         let run = try await vm().scenario("appear")

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 extension CaptureDevice {
     /// The authorization state of the node at `path`.
@@ -34,7 +34,7 @@ extension CaptureDevice {
     /// once rather than at the next poll. A node that appears but is still root-only is given until the
     /// timeout for udev to apply its group and mode. Cancelling the task ends the wait with `false`.
     ///
-    /// This method is thread-safe; the wait runs off the caller's thread.
+    /// This method is thread-safe; the wait runs on a thread of its own, off the caller's.
     ///
     /// - Parameters:
     ///   - path: a device node or a link to one.
@@ -48,7 +48,9 @@ extension CaptureDevice {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .utility).async {
+                // A thread of its own: the wait blocks in poll(2) for up to `timeout`, which would
+                // starve Dispatch's few global worker threads (two on a two-core board).
+                Thread.detachNewThread {
                     continuation.resume(returning: waiter.waitUntilAuthorized(path, deadline: deadline, probe: probe))
                 }
             }

@@ -11,12 +11,20 @@ extension CaptureDevice {
     /// - Parameter deviceDirectory: where to look; `/dev` normally.
     /// - Returns: the nodes found, possibly none.
     public static func discover(deviceDirectory: String = "/dev") -> [CaptureDevice] {
+        videoNodePaths(deviceDirectory: deviceDirectory).map { inspect($0, deviceDirectory: deviceDirectory) }
+    }
+
+    /// The `video*` nodes in `deviceDirectory`, in numeric order (`video2` before `video10`), without
+    /// opening them.
+    ///
+    /// - Parameter deviceDirectory: where to look; `/dev` normally.
+    public static func videoNodePaths(deviceDirectory: String = "/dev") -> [String] {
         guard case .success(let names) = FileSystem.entries(of: deviceDirectory) else { return [] }
         let nodes = names.compactMap { name -> (Int, String)? in
             guard name.hasPrefix("video"), let number = Int(name.dropFirst(5)) else { return nil }
             return (number, "\(deviceDirectory)/\(name)")
         }
-        return nodes.sorted { $0.0 < $1.0 }.map { inspect($0.1, deviceDirectory: deviceDirectory) }
+        return nodes.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// Describes the node at `path`: its authorization, and, when it can be opened, its capability,

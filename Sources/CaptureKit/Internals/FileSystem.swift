@@ -3,7 +3,10 @@ import Glibc
 /// Small, allocation-light file system helpers over Glibc, for /dev, /proc and /sys, where
 /// Foundation's FileManager adds nothing and hides errno.
 enum FileSystem {
-    /// The names in `directory` (without `.` and `..`), or nil with the reason when it cannot be read.
+    /// The names in `directory` (without `.` and `..`), or the reason it cannot be read.
+    ///
+    /// `opendir`/`readdir` are libc's directory streams rather than single system calls: they report
+    /// failure as NULL with `errno`, and the `getdents` underneath restarts after signals by itself.
     static func entries(of directory: String) -> Result<[String], Errno> {
         guard let handle = opendir(directory) else { return .failure(.current) }
         defer { closedir(handle) }
@@ -18,7 +21,7 @@ enum FileSystem {
     /// `stat(2)`, following symbolic links.
     static func status(of path: String) -> Result<stat, Errno> {
         var info = stat()
-        return stat(path, &info) == 0 ? .success(info) : .failure(.current)
+        return SystemCall.retryingInterrupts("stat") { stat(path, &info) }.map { _ in info }.mapError(\.errno)
     }
 
     /// Whether `info` describes a character device (what V4L2 nodes are).
@@ -33,17 +36,19 @@ enum FileSystem {
 
     /// Reads a small text file such as `/proc/PID/comm` (at most `limit` bytes), or nil.
     static func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard
+            case .success(let descriptor) = SystemCall.retryingInterrupts("open", { open(path, O_RDONLY | O_CLOEXEC) })
+        else { return nil }
+        defer { _ = SystemCall.once("close") { close(descriptor) } }
         var bytes = [UInt8](repeating: 0, count: limit)
         var total = 0
         while total < limit {
-            let count = bytes.withUnsafeMutableBytes { raw in
-                read(descriptor, raw.baseAddress.map { $0 + total }, limit - total)
+            let result = bytes.withUnsafeMutableBytes { raw in
+                SystemCall.retryingInterrupts("read") {
+                    read(descriptor, raw.baseAddress.map { $0 + total }, limit - total)
+                }
             }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+            guard case .success(let count) = result, count > 0 else { break }
             total += count
         }
         return String(decoding: bytes.prefix(total), as: UTF8.self)

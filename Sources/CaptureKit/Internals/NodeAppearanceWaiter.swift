@@ -41,13 +41,20 @@ final class NodeAppearanceWaiter: @unchecked Sendable {
     /// - Important: Blocks the calling thread; call it off the cooperative thread pool.
     func waitUntilAuthorized(_ path: String, deadline: ContinuousClock.Instant, probe: AccessProbe) -> Bool {
         while !isCancelled.withLock({ $0 }) {
-            let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-            guard inotify >= 0 else { return probe.examine(path).status == .authorized }
-            defer { close(inotify) }
+            let created = SystemCall.retryingInterrupts("inotify_init1") {
+                inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            }
+            guard case .success(let inotify) = created else { return probe.examine(path).status == .authorized }
+            defer { _ = SystemCall.once("close") { close(inotify) } }
             let directory = Self.nearestExistingAncestor(of: path)
             let directoryEvents = UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
-            _ = inotify_add_watch(inotify, directory, directoryEvents)
-            _ = inotify_add_watch(inotify, path, UInt32(IN_ATTRIB))  // fails harmlessly while absent
+            _ = SystemCall.retryingInterrupts("inotify_add_watch") {
+                inotify_add_watch(inotify, directory, directoryEvents)
+            }
+            // Fails while the node is absent; the directory watch covers that case.
+            _ = SystemCall.retryingInterrupts("inotify_add_watch") {
+                inotify_add_watch(inotify, path, UInt32(IN_ATTRIB))
+            }
 
             switch probe.examine(path).status {
             case .authorized:
@@ -67,8 +74,10 @@ final class NodeAppearanceWaiter: @unchecked Sendable {
                 pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: cancelPipe.read, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 2, milliseconds)
-            if ready < 0 && errno != EINTR { return false }
+            // EINTR is retried with the same timeout; the next round recomputes what remains.
+            if case .failure = SystemCall.retryingInterrupts("poll", { poll(&descriptors, 2, milliseconds) }) {
+                return false
+            }
         }
         return false
     }

@@ -2,7 +2,8 @@ import Glibc
 
 /// The one choke point through which CaptureKit makes system calls on device nodes.
 ///
-/// Every `open`, `ioctl`, `mmap` and `munmap` goes through ``retryingInterrupts(_:_:)``, which
+/// Every `open`, `ioctl`, `mmap`, `munmap`, `read`, `stat`, `poll` and inotify call goes through
+/// ``retryingInterrupts(_:_:)``, which
 /// retries `EINTR` (a signal such as the CLI's SIGINT handler may interrupt a blocking call) and turns
 /// `errno` into a ``SystemCallError`` that names the call. `EBADF` and `EFAULT` mean CaptureKit passed
 /// a closed descriptor or a bad pointer: those are bugs in this code, not situations a user can fix, so
@@ -14,10 +15,10 @@ enum SystemCall {
     ///   - call: the name used in errors, such as `VIDIOC_DQBUF`.
     ///   - body: the raw call; it returns -1 and sets `errno` on failure, as C calls do.
     /// - Returns: the call's non-negative result, or the error naming `call`.
-    static func retryingInterrupts(
+    static func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(
         _ call: String,
-        _ body: () -> Int32
-    ) -> Result<Int32, SystemCallError> {
+        _ body: () -> Value
+    ) -> Result<Value, SystemCallError> {
         while true {
             let result = body()
             if result >= 0 { return .success(result) }

@@ -1,30 +1,52 @@
 import Dispatch
 import Foundation
+import Synchronization
 
-/// Turns Ctrl-C (SIGINT) and SIGTERM into a callback on a dispatch queue, so a command can stop its
-/// session cleanly, finish or discard its files, and exit with status 130.
+/// Ctrl-C (SIGINT) and SIGTERM for the whole process: by default they end it with status 130; a
+/// command that holds a device or writes files sets its own handler to stop cleanly first.
 ///
-/// The signals are ignored at the process level and delivered through `DispatchSource` instead: a
-/// C signal handler could only set a flag, while this runs ordinary Swift code safely.
-final class InterruptSignal {
-    private let sources: [any DispatchSourceSignal]
+/// ``install()`` must run first thing in `main`, before any thread exists. It blocks the two
+/// signals in the main thread, so every thread created later inherits the block, and listens with
+/// dispatch signal sources. On Linux those read the signals through a signalfd, which only sees a
+/// signal that no thread accepts: a thread that did not block it would take the signal and, with the
+/// disposition ignored, drop it. (Blocking only in the thread that creates the sources, as
+/// libdispatch does, loses Ctrl-C whenever the kernel picks another thread.)
+enum InterruptSignal {
+    private static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+    private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
 
-    /// Starts listening; `handler` runs on a private queue for each signal received.
-    init(_ handler: @escaping @Sendable (Int32) -> Void) {
+    /// Blocks SIGINT and SIGTERM in every future thread and starts listening.
+    ///
+    /// - Important: Call once, from `main`, before anything creates a thread.
+    static func install() {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGINT)
+        sigaddset(&blocked, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let queue = DispatchQueue(label: "arcapture.signals")
         sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { handler(number) }
+            source.setEventHandler {
+                if let handler = handler.withLock({ $0 }) {
+                    handler(number)
+                } else {
+                    exit(ExitStatus.interrupted.rawValue)
+                }
+            }
             source.resume()
             return source
         }
     }
 
-    /// Stops listening and restores the default actions.
-    func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+    /// Runs `body` with `onSignal` handling SIGINT and SIGTERM instead of exiting at once.
+    ///
+    /// `onSignal` runs on a private queue; it should ask the work to stop, not wait for it.
+    static func handling<Result>(onSignal: @escaping @Sendable (Int32) -> Void, body: () async -> Result) async
+        -> Result
+    {
+        handler.withLock { $0 = onSignal }
+        defer { handler.withLock { $0 = nil } }
+        return await body()
     }
 }

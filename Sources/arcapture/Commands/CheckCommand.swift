@@ -73,114 +73,29 @@ enum CheckCommand {
             Terminal.error(error.message)
             return .usage
         }
-        let started = ContinuousClock.now
-        let startDate = Date()
-        let path = options.devicePath ?? defaultDevicePath()
-        let location: any LocationSource = options.location.map { FixedLocationSource($0) } ?? NoPositionSource()
-        var evaluation = CheckEvaluation(
-            options: options, path: path, authorization: CaptureDevice.authorization(for: path), device: nil,
-            locationName: location.name)
-
-        let recorder: CheckRecorder
+        let run: CheckRun
         do {
-            recorder = CheckRecorder(target: options.frames, writer: try options.streamTo.map(AtomicFileWriter.init))
+            run = try CheckRun(options: options, path: options.devicePath ?? defaultDevicePath())
         } catch {
             Terminal.error(error.description)
             return .cannotCreate
         }
-        let interrupt = InterruptSignal { _ in recorder.interrupt() }
-        defer { interrupt.cancel() }
-
-        if evaluation.authorization.status == .notDetermined && options.waitSeconds > 0 {
-            Terminal.note("waiting up to \(FrameIntervalText.rate(options.waitSeconds)) s for '\(path)'…")
-            let granted = await waitForDevice(path, seconds: options.waitSeconds, recorder: recorder)
-            if granted == nil {
-                return finish(evaluation, outcome: .interrupted, started: started, startDate: startDate)
-            }
-            evaluation.authorization = CaptureDevice.authorization(for: path)
-        }
-        guard evaluation.authorization.status == .authorized else {
-            try? recorder.closeOutput(keep: false)
-            return finish(evaluation, outcome: nil, started: started, startDate: startDate)
-        }
-        evaluation.device = CaptureDevice.inspect(path)
-
-        let session = CaptureSession()
-        session.configuration = CaptureConfiguration(
-            devicePath: path, format: options.format, bufferCount: options.bufferCount,
-            frameTimeout: .milliseconds(Int64(options.timeoutSeconds * 1000)))
-        session.setFrameHandler { recorder.frame($0) }
-        session.addRejectionObserver { recorder.rejected($0) }
-        session.addPhaseObserver { recorder.phase($0) }
-        session.locationSource = location
-        let streamStart = ContinuousClock.now
-        session.startRunning()
-        let outcome = await recorder.outcome()
-        await session.stop()
-
-        let snapshot = recorder.snapshot
-        evaluation.records = snapshot.records
-        evaluation.negotiated = snapshot.negotiated
-        evaluation.timeToFirstFrame = session.statistics.timeToFirstFrame
-        evaluation.startToFirstFrame = snapshot.firstFrameAt.map { streamStart.duration(to: $0) }
-        do {
-            try recorder.closeOutput(keep: outcome == .completed)
-        } catch {
-            return finish(evaluation, outcome: .outputFailed(error.description), started: started, startDate: startDate)
-        }
-        return finish(evaluation, outcome: outcome, started: started, startDate: startDate)
+        let recorder = run.recorder
+        return await InterruptSignal.handling(onSignal: { _ in recorder.interrupt() }, body: { await run.execute() })
     }
 
-    /// Waits for an absent device; nil when interrupted (an interrupt ends the recorder's run, which
-    /// cancels the wait).
-    private static func waitForDevice(_ path: String, seconds: Double, recorder: CheckRecorder) async -> Bool? {
-        let wait = Task { await CaptureDevice.requestAccess(for: path, timeout: .milliseconds(Int64(seconds * 1000))) }
-        let interrupted = Task {
-            _ = await recorder.outcome()
-            wait.cancel()
-        }
-        let granted = await wait.value
-        interrupted.cancel()
-        if case .some(.interrupted) = recorder.peekOutcome { return nil }
-        return granted
-    }
-
-    /// Prints the report (JSON or text), writes JUnit, prints the error line, and returns the status.
-    private static func finish(
-        _ evaluation: CheckEvaluation, outcome: CheckRecorder.Outcome?, started: ContinuousClock.Instant,
-        startDate: Date
-    ) -> ExitStatus {
-        var evaluation = evaluation
-        evaluation.outcome = outcome
-        evaluation.duration = started.duration(to: .now)
-        let report = evaluation.report()
-        if evaluation.options.json {
-            Terminal.out(JSONOutput.encode(report))
-        } else {
-            Terminal.out(CheckReportText.render(report), terminator: "")
-        }
-        var status = ExitStatus(rawValue: report.exitStatus) ?? .failure
-        if let junit = evaluation.options.junit {
-            do {
-                let writer = try AtomicFileWriter(destination: junit)
-                try writer.write(Array(JUnitReport.render(report, timestamp: startDate).utf8))
-                try writer.commit()
-            } catch {
-                Terminal.error(error.description)
-                if status == .ok { status = .cannotCreate }
-            }
-        }
-        if let problem = report.error.value {
-            Terminal.error(problem.reason + (problem.fix.value.map { " (\($0))" } ?? ""))
-        } else if status == .interrupted {
-            Terminal.error("interrupted")
-        }
-        return status
-    }
-
-    /// The first capture node this process may use, else the first capture node, else /dev/video0.
+    /// The first node this process may capture from; else the first that might be a camera (denied,
+    /// busy, gone), so the report says what is wrong with it; else /dev/video0. Only the authorization
+    /// probe runs here, not a full inspection of every node.
     static func defaultDevicePath() -> String {
-        let devices = CaptureDevice.discover().filter(\.isCaptureNode)
-        return (devices.first { $0.authorization.status == .authorized } ?? devices.first)?.path ?? "/dev/video0"
+        let nodes = CaptureDevice.videoNodePaths().map(CaptureDevice.authorization(for:))
+        if let usable = nodes.first(where: { $0.status == .authorized }) { return usable.path }
+        let candidate = nodes.first { authorization in
+            switch authorization.problem {
+            case .notACaptureDevice, .notAVideoDevice: false
+            default: true
+            }
+        }
+        return candidate?.path ?? "/dev/video0"
     }
 }

@@ -138,12 +138,10 @@ struct CheckEvaluation: Sendable {
 
     /// The exit status: the blocking error's class, 130 when interrupted, 1 when a check failed.
     func exitStatus(_ checks: [CheckItem]) -> ExitStatus {
+        // Ctrl-C wins: the user stopped the check, whatever it had found so far.
+        if case .interrupted = outcome { return .interrupted }
         if let error = blockingError { return ExitStatus(error) }
-        switch outcome {
-        case .interrupted: return .interrupted
-        case .outputFailed: return .cannotCreate
-        default: break
-        }
+        if case .outputFailed = outcome { return .cannotCreate }
         return checks.contains { $0.status == .fail } ? .failure : .ok
     }
 
@@ -160,7 +158,9 @@ struct CheckEvaluation: Sendable {
         default: result = "error"
         }
         let problem: CheckReport.ProblemReport?
-        if let error = blockingError {
+        if case .interrupted = outcome {
+            problem = CheckReport.ProblemReport(reason: "interrupted", fix: Nullable(nil))
+        } else if let error = blockingError {
             problem = CheckReport.ProblemReport(reason: error.reason, fix: Nullable(error.fix))
         } else if case .outputFailed(let message) = outcome {
             problem = CheckReport.ProblemReport(reason: message, fix: Nullable(nil))

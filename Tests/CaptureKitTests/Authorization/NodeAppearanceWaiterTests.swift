@@ -26,14 +26,16 @@ struct NodeAppearanceWaiterTests {
         let waiter = try #require(NodeAppearanceWaiter())
         let started = ContinuousClock.now
         let deadline = started.advanced(by: .seconds(30))
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+        // Threads of their own: a loaded test run can keep Dispatch's global workers busy for long.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
             // udev creates the directory, then the link.
             try? FileManager.default.createDirectory(
                 atPath: directory.appendingPathComponent("by-id").path, withIntermediateDirectories: true)
             try? FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
         }
         let granted = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 continuation.resume(returning: waiter.waitUntilAuthorized(node, deadline: deadline, probe: Self.probe))
             }
         }
@@ -57,7 +59,10 @@ struct NodeAppearanceWaiterTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let waiter = try #require(NodeAppearanceWaiter())
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { waiter.cancel() }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.2)
+            waiter.cancel()
+        }
         let started = ContinuousClock.now
         let granted = waiter.waitUntilAuthorized(
             directory.appendingPathComponent("video0").path, deadline: .now.advanced(by: .seconds(30)),

@@ -65,6 +65,33 @@ struct BinaryTests {
         #expect(result.stderr.contains("waiting up to 0.3 s for '/tmp/arcapture-absent/video0'"))
     }
 
+    @Test("Ctrl-C while waiting for a camera exits 130")
+    func interruptWhileWaiting() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["check", "--device", "/tmp/arcapture-absent/video0", "--wait", "60", "--json"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Wait until it says it is waiting, so the signal arrives during the wait.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("waiting up to") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+        }
+        process.interrupt()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let rest = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(String(decoding: said + rest, as: UTF8.self).contains("error: interrupted"))
+        let report = try CheckDocument.decode(String(decoding: output, as: UTF8.self))
+        #expect(report.result == "interrupted")
+    }
+
     @Test("nodes that are not V4L2 capture devices are refused with 69", arguments: ["/dev/null", "/etc/hostname"])
     func notVideo(path: String) throws {
         let result = try Binary.run(["check", "--device", path, "--json"])

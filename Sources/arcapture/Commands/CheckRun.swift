@@ -1,0 +1,127 @@
+import CaptureKit
+import Foundation
+
+/// One `arcapture check`, from authorization to the printed report.
+struct CheckRun: Sendable {
+    let options: CheckOptions
+    let path: String
+    let location: any LocationSource
+    let recorder: CheckRecorder
+    let started = ContinuousClock.now
+    let startDate = Date()
+
+    /// Prepares a run; creating the `--stream-to` file first, so an unwritable path fails before the
+    /// camera is touched.
+    ///
+    /// - Throws: ``OutputError`` when the `--stream-to` file cannot be created.
+    init(options: CheckOptions, path: String) throws(OutputError) {
+        self.options = options
+        self.path = path
+        location = options.location.map { FixedLocationSource($0) } ?? NoPositionSource()
+        recorder = CheckRecorder(target: options.frames, writer: try options.streamTo.map(AtomicFileWriter.init))
+    }
+
+    /// Walks the authorization flow, streams, prints the report and returns the exit status.
+    func execute() async -> ExitStatus {
+        var evaluation = CheckEvaluation(
+            options: options, path: path, authorization: CaptureDevice.authorization(for: path), device: nil,
+            locationName: location.name)
+        if evaluation.authorization.status == .notDetermined && options.waitSeconds > 0 {
+            Terminal.note("waiting up to \(FrameIntervalText.rate(options.waitSeconds)) s for '\(path)'…")
+            guard await waitForDevice() else {
+                try? recorder.closeOutput(keep: false)
+                return finish(evaluation, outcome: .interrupted)
+            }
+            evaluation.authorization = CaptureDevice.authorization(for: path)
+        }
+        guard evaluation.authorization.status == .authorized else {
+            try? recorder.closeOutput(keep: false)
+            return finish(evaluation, outcome: nil)
+        }
+        evaluation.device = CaptureDevice.inspect(path)
+        return await stream(evaluation)
+    }
+
+    /// Waits for an absent device; false when interrupted (an interrupt ends the recorder's run,
+    /// which cancels the wait). Whether the device became usable is read afterwards.
+    private func waitForDevice() async -> Bool {
+        let path = self.path
+        let timeout = Duration.milliseconds(Int64(options.waitSeconds * 1000))
+        let wait = Task { await CaptureDevice.requestAccess(for: path, timeout: timeout) }
+        let recorder = self.recorder
+        let watcher = Task {
+            _ = await recorder.outcome()
+            wait.cancel()
+        }
+        _ = await wait.value
+        watcher.cancel()
+        if case .some(.interrupted) = recorder.peekOutcome { return false }
+        return true
+    }
+
+    /// Streams the requested frames through a session and reports.
+    private func stream(_ evaluation: CheckEvaluation) async -> ExitStatus {
+        var evaluation = evaluation
+        let recorder = self.recorder
+        let session = CaptureSession()
+        session.configuration = CaptureConfiguration(
+            devicePath: path, format: options.format, bufferCount: options.bufferCount,
+            frameTimeout: .milliseconds(Int64(options.timeoutSeconds * 1000)))
+        session.setFrameHandler { recorder.frame($0) }
+        session.addRejectionObserver { recorder.rejected($0) }
+        session.addPhaseObserver { recorder.phase($0) }
+        session.locationSource = location
+        let streamStart = ContinuousClock.now
+        session.startRunning()
+        let progress = ProgressLine()
+        let (path, frames) = (self.path, options.frames)
+        progress.start {
+            let records = recorder.snapshot.records
+            let dropped = records.dropFirst().reduce(0) { $0 + Int($1.droppedBefore) }
+            return "streaming from \(path): \(records.count)/\(frames) frames, \(dropped) dropped"
+        }
+        let outcome = await recorder.outcome()
+        progress.stop()
+        await session.stop()
+
+        let snapshot = recorder.snapshot
+        evaluation.records = snapshot.records
+        evaluation.negotiated = snapshot.negotiated
+        evaluation.timeToFirstFrame = session.statistics.timeToFirstFrame
+        evaluation.startToFirstFrame = snapshot.firstFrameAt.map { streamStart.duration(to: $0) }
+        do {
+            try recorder.closeOutput(keep: outcome == .completed)
+        } catch {
+            return finish(evaluation, outcome: .outputFailed(error.description))
+        }
+        return finish(evaluation, outcome: outcome)
+    }
+
+    /// Prints the report (JSON or text), writes JUnit, prints the error line, and returns the status.
+    private func finish(_ evaluation: CheckEvaluation, outcome: CheckRecorder.Outcome?) -> ExitStatus {
+        var evaluation = evaluation
+        evaluation.outcome = outcome
+        evaluation.duration = started.duration(to: .now)
+        let report = evaluation.report()
+        if options.json {
+            Terminal.out(JSONOutput.encode(report))
+        } else {
+            Terminal.out(CheckReportText.render(report), terminator: "")
+        }
+        var status = ExitStatus(rawValue: report.exitStatus) ?? .failure
+        if let junit = options.junit {
+            do {
+                let writer = try AtomicFileWriter(destination: junit)
+                try writer.write(Array(JUnitReport.render(report, timestamp: startDate).utf8))
+                try writer.commit()
+            } catch {
+                Terminal.error(error.description)
+                if status == .ok { status = .cannotCreate }
+            }
+        }
+        if let problem = report.error.value {
+            Terminal.error(problem.reason + (problem.fix.value.map { " (\($0))" } ?? ""))
+        }
+        return status
+    }
+}
