@@ -30,7 +30,7 @@ import Synchronization
 /// - A running session keeps itself alive until it stops; stop it explicitly.
 ///
 /// `@unchecked Sendable`: mutable state is split between the session queue (device and stream:
-/// ``queue``) and a `Mutex` (configuration, observers, handler, phase, statistics), as each
+/// `queue`) and a `Mutex` (configuration, observers, handler, phase, statistics), as each
 /// property's comment says.
 public final class CaptureSession: @unchecked Sendable {
     /// The serial queue that owns the device. Frame handlers and observers run on it.
