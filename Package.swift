@@ -21,13 +21,15 @@ let package = Package(
         .target(name: "ARCompositor", dependencies: ["CaptureKit"]),
         .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
 
+        // Helpers shared by the test targets (running programs).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "CaptureKitTests",
-            dependencies: ["CaptureKit", "CV4L2"],
+            dependencies: ["CaptureKit", "CV4L2", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ARCompositorTests", dependencies: ["ARCompositor"]),
-        .testTarget(name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit"]),
+        .testTarget(name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CaptureKit
@@ -129,8 +130,9 @@ struct JPEGCodecTests {
         let input = directory.appendingPathComponent("in.jpg")
         let output = directory.appendingPathComponent("out.yuv")
         try Data(jpeg).write(to: input)
-        let ffmpeg = try ExternalTool.run(
-            "ffmpeg", ["-loglevel", "error", "-i", input.path, "-f", "rawvideo", "-pix_fmt", "yuvj422p", output.path],
+        let ffmpeg = try ProcessRunner.run(
+            tool: "ffmpeg",
+            ["-loglevel", "error", "-i", input.path, "-f", "rawvideo", "-pix_fmt", "yuvj422p", output.path],
             install: "bash scripts/install-deps")
         #expect(ffmpeg.status == 0, "\(ffmpeg.stderr)")
         let raw = [UInt8](try Data(contentsOf: output))
