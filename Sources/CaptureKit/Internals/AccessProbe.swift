@@ -53,7 +53,7 @@ struct AccessProbe: Sendable {
             return Authorization(
                 path: path, status: .notDetermined, problem: .deviceGone(path: path, errno: error.errno))
         case .busy:
-            return busy(path)
+            return Authorization(path: path, status: .restricted, problem: .busy(path: path))
         default:
             return Authorization(path: path, status: .restricted, problem: .streamingFailed(path: path, error))
         }
@@ -73,23 +73,15 @@ struct AccessProbe: Sendable {
                 problem: .notAVideoDevice(
                     path: path, detail: "it does not answer VIDIOC_QUERYCAP (\(error.errno.name))"))
         }
-        let caps = capability.nodeCapabilities
-        guard capability.isVideoCapture else {
-            return Authorization(
-                path: path, status: .restricted, problem: .notACaptureDevice(path: path, capabilities: caps.names))
-        }
-        guard !capability.isMultiplanarOnly else {
-            return Authorization(path: path, status: .restricted, problem: .multiplanarUnsupported(path: path))
-        }
-        guard caps.contains(.streaming) else {
-            return Authorization(path: path, status: .restricted, problem: .streamingUnsupported(path: path))
+        if let problem = capability.captureProblem(path: path) {
+            return Authorization(path: path, status: .restricted, problem: problem)
         }
         do {
             _ = try driver.requestBuffers(0, .capture)
         } catch {
             switch error.errno {
             case .busy:
-                return busy(path)
+                return Authorization(path: path, status: .restricted, problem: .busy(path: path))
             case .noSuchDevice:
                 return Authorization(
                     path: path, status: .notDetermined, problem: .deviceGone(path: path, errno: error.errno))
@@ -98,16 +90,5 @@ struct AccessProbe: Sendable {
             }
         }
         return Authorization(path: path, status: .authorized, problem: nil)
-    }
-
-    /// A busy node, with the other processes that hold it. The calling process is left out: the probe
-    /// itself holds the node open while it looks.
-    private func busy(_ path: String) -> Authorization {
-        let found = ProcessHolder.holders(ofDeviceAt: path)
-        return Authorization(
-            path: path, status: .restricted,
-            problem: .deviceBusy(
-                path: path, holders: found.holders.filter { !$0.isCurrentProcess },
-                uninspectedProcesses: found.uninspected))
     }
 }

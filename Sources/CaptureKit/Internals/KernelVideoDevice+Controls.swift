@@ -4,7 +4,7 @@ extension KernelVideoDevice {
     func enumerateControls() throws(SystemCallError) -> [DeviceControl] {
         var controls: [DeviceControl] = []
         var nextID = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
-        while true {
+        for _ in 0..<KernelVideoDevice.enumerationLimit {
             var query = v4l2_query_ext_ctrl()
             query.id = nextID
             switch ioctl(.queryExtendedControl, &query) {
@@ -31,13 +31,14 @@ extension KernelVideoDevice {
                     menuItems: menuItems(of: query.id, type: type, minimum: query.minimum, maximum: query.maximum)
                 ))
         }
+        return controls  // the enumeration limit: a broken driver
     }
 
     /// `VIDIOC_QUERYCTRL` for drivers older than `VIDIOC_QUERY_EXT_CTRL` (Linux 3.19).
     private func enumerateLegacyControls() throws(SystemCallError) -> [DeviceControl] {
         var controls: [DeviceControl] = []
         var nextID = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL)
-        while true {
+        for _ in 0..<KernelVideoDevice.enumerationLimit {
             var query = v4l2_queryctrl()
             query.id = nextID
             switch ioctl(.queryControl, &query) {
@@ -62,6 +63,7 @@ extension KernelVideoDevice {
                         of: query.id, type: type, minimum: Int64(query.minimum), maximum: Int64(query.maximum))
                 ))
         }
+        return controls  // the enumeration limit: a broken driver
     }
 
     /// Reads one control's value, or nil when it has none to read or the driver refuses (a control

@@ -3,7 +3,7 @@ internal import CV4L2
 extension KernelVideoDevice {
     func enumerateFormats(_ queue: BufferQueue) throws(SystemCallError) -> [PixelFormatDescription] {
         var formats: [PixelFormatDescription] = []
-        for index in UInt32(0)... {
+        for index in UInt32(0)..<KernelVideoDevice.enumerationLimit {
             var description = v4l2_fmtdesc()
             description.index = index
             description.type = queue.rawType
@@ -27,7 +27,7 @@ extension KernelVideoDevice {
 
     func enumerateFrameSizes(_ fourCC: FourCC) throws(SystemCallError) -> [FrameSizeRange] {
         var sizes: [FrameSizeRange] = []
-        for index in UInt32(0)... {
+        for index in UInt32(0)..<KernelVideoDevice.enumerationLimit {
             var entry = v4l2_frmsizeenum()
             entry.index = index
             entry.pixel_format = fourCC.rawValue
@@ -67,7 +67,7 @@ extension KernelVideoDevice {
         -> FrameIntervalRange?
     {
         var intervals: [FrameInterval] = []
-        for index in UInt32(0)... {
+        for index in UInt32(0)..<KernelVideoDevice.enumerationLimit {
             var entry = v4l2_frmivalenum()
             entry.index = index
             entry.pixel_format = fourCC.rawValue

@@ -18,6 +18,11 @@ final class KernelVideoDevice: VideoDeviceDriver {
 
     var readinessDescriptor: Int32 { descriptor }
 
+    /// The most entries an enumeration reads (formats, sizes, intervals, controls). Real drivers list
+    /// far fewer (vivid, among the largest, has 83 formats and about 70 controls); a driver that keeps
+    /// answering past this is broken, and the listing stops rather than loop forever.
+    static let enumerationLimit: UInt32 = 4096
+
     private init(path: String, descriptor: Int32, usesLibV4L2: Bool) {
         self.path = path
         self.descriptor = descriptor

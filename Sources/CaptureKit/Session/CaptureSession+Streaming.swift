@@ -119,18 +119,9 @@ extension CaptureSession {
                     ?? .streamingFailed(path: path, error))
         }
         do {
-            let capability = try driver.queryCapability()
-            if !capability.isVideoCapture {
+            if let problem = try driver.queryCapability().captureProblem(path: path) {
                 driver.close()
-                return .failure(.notACaptureDevice(path: path, capabilities: capability.nodeCapabilities.names))
-            }
-            if capability.isMultiplanarOnly {
-                driver.close()
-                return .failure(.multiplanarUnsupported(path: path))
-            }
-            if !capability.nodeCapabilities.contains(.streaming) {
-                driver.close()
-                return .failure(.streamingUnsupported(path: path))
+                return .failure(problem)
             }
         } catch {
             driver.close()
@@ -262,6 +253,12 @@ extension CaptureSession {
                 return
             }
             guard let buffer else { break }
+            guard Int(buffer.index) < stream.buffers.count else {
+                // The index comes from the driver; a bad one is the driver's fault, not a reason to crash.
+                let error = SystemCallError(call: "VIDIOC_DQBUF", errno: .invalidArgument)
+                perform(machine.streamFailed(.streamingFailed(path: stream.driver.path, error)))
+                return
+            }
             let outcome = examine(buffer, in: stream)
             do {
                 try stream.driver.queueBuffer(buffer.index, .capture)
@@ -361,10 +358,7 @@ extension CaptureSession {
         case .noSuchDevice, .noSuchDeviceOrAddress:
             return streaming ? .disconnected(path: path) : .deviceGone(path: path, errno: error.errno)
         case .busy:
-            let found = ProcessHolder.holders(ofDeviceAt: path)
-            return .deviceBusy(
-                path: path, holders: found.holders.filter { !$0.isCurrentProcess },
-                uninspectedProcesses: found.uninspected)
+            return .busy(path: path)
         default:
             return .streamingFailed(path: path, error)
         }

@@ -5,8 +5,9 @@ enum DevicesCommand {
     static let spec = CommandSpec(
         name: "devices",
         overview: """
-            List every V4L2 video device: capture nodes with their driver, stable paths, access, formats, \
-            frame sizes, frame rates and controls; other video nodes (outputs, UVC metadata) in one line each.
+            List every V4L2 video device. Capture nodes come with their driver, stable paths, access, \
+            formats, frame sizes, frame rates and controls; other video nodes (outputs, UVC metadata) \
+            with one line each.
             """,
         usage: "[--json] [--dev DIRECTORY]",
         arguments: [],
