@@ -2,12 +2,17 @@
 # The scenarios the VM suite asserts on, run in one boot (see Tests/arcaptureTests/VividVMTests.swift).
 # Runs as root in the guest (busybox sh, cwd /app, ./arcapture is the freshly built binary) and
 # writes, per scenario NAME: /out/NAME.out (stdout), /out/NAME.err (stderr), /out/NAME.rc (status),
-# plus a few extra facts (holder PIDs, times). The host-side tests read these files.
+# plus a few extra facts (holder PIDs, times) and the files arcapture wrote (copied from R at the
+# end). The host-side tests read these files.
 set -u
-# A test build is instrumented for coverage: each run writes its counters to /out/profiles, which
-# the host merges into the suite's coverage report (/app is read-only for the guest's users).
-mkdir -p /out/profiles && chmod 0777 /out/profiles
-export LLVM_PROFILE_FILE=/out/profiles/arcapture-%p.profraw
+# Files arcapture itself writes (--junit, --stream-to, coverage counters) go to R, in the guest's
+# memory, and are copied to /out at the end by root: when QEMU runs as a normal user, the 9p share
+# lets the guest's root write but not its other users.
+R=/tmp/results
+mkdir -p $R/profiles && chmod -R 0777 $R
+# A test build is instrumented for coverage: each run writes its counters to R/profiles, which the
+# host merges into the suite's coverage report (/app is read-only for the guest's users).
+export LLVM_PROFILE_FILE=$R/profiles/arcapture-%p.profraw
 C=/dev/video0
 O=/dev/video1
 
@@ -53,7 +58,7 @@ run devices-json cam devices --json
 run devices-text cam devices
 
 # --- The smoke test on two sizes and two pixel formats, raw ioctls, plus automatic choice.
-run check-yuyv-640x480 cam check --format YUYV --size 640x480 --fps 25 --frames 30 --json --junit /out/check-yuyv.junit.xml
+run check-yuyv-640x480 cam check --format YUYV --size 640x480 --fps 25 --frames 30 --json --junit $R/check-yuyv.junit.xml
 run check-nv12-1280x720 cam check --format NV12 --size 1280x720 --fps 12.5 --frames 15 --json
 run check-auto-320x180 cam check --size 320x180 --frames 30 --json
 run check-text cam check --size 640x360 --fps 40 --frames 20
@@ -95,14 +100,14 @@ v4l2-ctl -d $C -c inject_vidioc_streamon_error=1
 run streamon-error cam check --frames 5 --json
 
 # --- Ctrl-C while streaming: the session stops cleanly, exit 130, and --stream-to leaves no file.
-su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 1000 --stream-to /out/interrupted.yuyv --json" \
+su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 1000 --stream-to $R/interrupted.yuyv --json" \
     > /out/interrupt.out 2> /out/interrupt.err &
 checker=$!
 sleep 2
 kill -INT "$(pidof arcapture)"
 wait $checker
 echo $? > /out/interrupt.rc
-ls -a /out > /out/interrupt.files
+ls -a $R > /out/interrupt.files
 
 # --- Byte for byte: frames written to the output node come back on the capture node (HDMI loop).
 v4l2-ctl -d $C -i 3 >/dev/null && v4l2-ctl -d $O -o 1 >/dev/null
@@ -113,7 +118,7 @@ v4l2-ctl -d $C -c loop_video=1 -c osd_text_mode=2
 v4l2-ctl -d $O --stream-out-mmap --stream-from=/app/pattern-640x480.yuyv --stream-loop >/dev/null 2>&1 &
 feeder=$!
 sleep 1
-run loop cam check --format YUYV --size 640x480 --frames 5 --stream-to /out/loop.yuyv --json
+run loop cam check --format YUYV --size 640x480 --frames 5 --stream-to $R/loop.yuyv --json
 kill $feeder
 wait
 v4l2-ctl -d $C -c loop_video=0 -c osd_text_mode=0 -i 0 >/dev/null
@@ -140,4 +145,5 @@ udev_apply
 wait $waiter
 echo $? > /out/appear.rc
 echo "end $(up)" >> /out/times.txt
+cp -r $R/. /out/
 exit 0

@@ -26,6 +26,7 @@
 # (TCG spends seconds decompressing a bzImage), one vCPU under TCG, an uncompressed initramfs, and
 # never trust KVM exposed through kvm_pvm (nested without VMX: slower than TCG, then it crashes).
 set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"   # modprobe and depmod live in sbin, which a normal user's PATH lacks
 
 die() { echo "vivid-vm: $*" >&2; exit 2; }
 [ $# -eq 3 ] || die "usage: $0 PAYLOAD OUT SCRIPT"
