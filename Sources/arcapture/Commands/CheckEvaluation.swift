@@ -196,7 +196,7 @@ struct CheckEvaluation: Sendable {
                 jitterMs: Nullable(rounded(analysis.jitterMilliseconds)),
                 maxDeviationMs: Nullable(rounded(analysis.maxDeviationMilliseconds)), monotonic: analysis.monotonic),
             checks: checks,
-            durationS: seconds(duration))
+            durationS: rounded(seconds(duration)) ?? 0)
     }
 
     private func formatSection(_ negotiated: NegotiatedFormat) -> CheckReport.FormatSection {
