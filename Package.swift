@@ -2,7 +2,7 @@
 //
 // arcapture: a geo-AR camera pipeline for Linux. No outside Swift packages:
 // everything below is the toolchain plus C libraries from Debian
-// (libv4l-dev, libturbojpeg0-dev), reached through small C targets.
+// (libv4l-dev, libturbojpeg0-dev, libyaml-dev), reached through small C targets.
 import PackageDescription
 
 let package = Package(
@@ -16,9 +16,10 @@ let package = Package(
         // C shims: request codes, FourCCs and wrappers for variadic calls.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CTurboJPEG", linkerSettings: [.linkedLibrary("turbojpeg")]),
+        .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
 
         .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
-        .target(name: "ARCompositor", dependencies: ["CaptureKit"]),
+        .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML"]),
         .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
 
         // Helpers shared by the test targets (running programs).
@@ -28,7 +29,11 @@ let package = Package(
             dependencies: ["CaptureKit", "CV4L2", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "ARCompositorTests", dependencies: ["ARCompositor"]),
+        .testTarget(
+            name: "ARCompositorTests",
+            dependencies: ["ARCompositor", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,162 @@
+/// The points of interest and routes in a GeoJSON file (RFC 7946), read as users' real files have
+/// them: a FeatureCollection, a single Feature or a bare geometry.
+public struct GeoJSONFile: Hashable, Sendable {
+    /// The Point features, in file order.
+    public var pointsOfInterest: [PointOfInterest]
+    /// The LineStrings, and the lines of MultiLineStrings, in file order.
+    public var routes: [GeoRoute]
+    /// Features of other geometry types (Polygon, MultiPoint…), skipped, counted by type.
+    public var skipped: [String: Int]
+
+    /// Creates a file's contents.
+    public init(pointsOfInterest: [PointOfInterest], routes: [GeoRoute], skipped: [String: Int]) {
+        self.pointsOfInterest = pointsOfInterest
+        self.routes = routes
+        self.skipped = skipped
+    }
+
+    /// Reads a GeoJSON file.
+    ///
+    /// - Throws: ``InputFileError``: missing, unreadable, not JSON (with the line), or a feature
+    ///   that is wrong (with its index and field), such as `pois.geojson: feature 12: coordinates
+    ///   must be [lon, lat] numbers, found ["24.9", "60.1"]`.
+    public init(contentsOf path: String) throws(InputFileError) {
+        let root = try JSONValue.parse(try InputFile.read(path), file: path)
+        try self.init(root, file: path)
+    }
+
+    init(_ root: JSONValue, file: String) throws(InputFileError) {
+        self.init(pointsOfInterest: [], routes: [], skipped: [:])
+        guard case .string(let type) = root["type"] else {
+            throw .malformed(file: file, location: nil, problem: "not GeoJSON: the top level has no \"type\"")
+        }
+        switch type {
+        case "FeatureCollection":
+            guard case .array(let features) = root["features"] else {
+                throw .malformed(file: file, location: nil, problem: "\"features\" must be an array")
+            }
+            for (index, feature) in features.enumerated() { try add(feature: feature, index: index, file: file) }
+        case "Feature":
+            try add(feature: root, index: 0, file: file)
+        default:
+            try add(geometry: root, index: 0, properties: nil, id: nil, file: file)
+        }
+    }
+
+    private mutating func add(feature: JSONValue, index: Int, file: String) throws(InputFileError) {
+        let place = "feature \(index)"
+        guard case .object = feature, case .string("Feature") = feature["type"] else {
+            throw .malformed(
+                file: file, location: place, problem: "expected a Feature object, found \(feature.summary)")
+        }
+        guard let geometry = feature["geometry"], case .object = geometry else {
+            if case .null = feature["geometry"] ?? .null {
+                skipped["no geometry", default: 0] += 1
+                return
+            }
+            throw .malformed(file: file, location: place, problem: "\"geometry\" must be an object")
+        }
+        try add(geometry: geometry, index: index, properties: feature["properties"], id: feature["id"], file: file)
+    }
+
+    private mutating func add(
+        geometry: JSONValue, index: Int, properties: JSONValue?, id: JSONValue?, file: String
+    ) throws(InputFileError) {
+        let place = "feature \(index)"
+        guard case .string(let type) = geometry["type"] else {
+            throw .malformed(file: file, location: place, problem: "the geometry has no \"type\"")
+        }
+        let identifier = Self.identifier(id: id, properties: properties, index: index)
+        switch type {
+        case "Point":
+            let position = try Self.position(geometry["coordinates"], place: place, file: file)
+            func text(_ key: String) -> String? {
+                if case .string(let value) = properties?[key] { return value }
+                return nil
+            }
+            pointsOfInterest.append(
+                PointOfInterest(
+                    id: identifier, name: text("name") ?? text("title") ?? identifier, latitude: position.latitude,
+                    longitude: position.longitude, altitude: position.altitude, category: text("category"),
+                    color: try Self.color(properties?["color"], place: place, file: file), icon: text("icon")))
+        case "LineString":
+            routes.append(
+                GeoRoute(id: identifier, vertices: try Self.line(geometry["coordinates"], place: place, file: file)))
+        case "MultiLineString":
+            guard case .array(let lines) = geometry["coordinates"] else {
+                throw .malformed(
+                    file: file, location: place, problem: "MultiLineString coordinates must be an array of lines")
+            }
+            for (number, line) in lines.enumerated() {
+                routes.append(
+                    GeoRoute(id: "\(identifier)/\(number)", vertices: try Self.line(line, place: place, file: file)))
+            }
+        default:
+            skipped[type, default: 0] += 1
+        }
+    }
+
+    private static func identifier(id: JSONValue?, properties: JSONValue?, index: Int) -> String {
+        for candidate in [id, properties?["id"]] {
+            switch candidate {
+            case .string(let value): return value
+            case .number(let value):
+                return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            default: continue
+            }
+        }
+        return String(index)
+    }
+
+    private static func position(_ value: JSONValue?, place: String, file: String) throws(InputFileError)
+        -> GeoRoute.Vertex
+    {
+        guard case .array(let items) = value, items.count == 2 || items.count == 3,
+            case .number(let longitude) = items[0], case .number(let latitude) = items[1]
+        else {
+            throw .malformed(
+                file: file, location: place,
+                problem: "coordinates must be [lon, lat] numbers, found \(value?.summary ?? "nothing")")
+        }
+        var altitude: Double?
+        if items.count == 3 {
+            guard case .number(let value) = items[2] else {
+                throw .malformed(
+                    file: file, location: place, problem: "the altitude must be a number, found \(items[2].summary)")
+            }
+            altitude = value
+        }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            throw .malformed(
+                file: file, location: place,
+                problem:
+                    "coordinates [\(longitude), \(latitude)] are out of range (GeoJSON is [lon, lat]: is the order swapped?)"
+            )
+        }
+        return GeoRoute.Vertex(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+
+    private static func line(_ value: JSONValue?, place: String, file: String) throws(InputFileError) -> [GeoRoute
+        .Vertex]
+    {
+        guard case .array(let items) = value, items.count >= 2 else {
+            throw .malformed(
+                file: file, location: place,
+                problem: "a line needs at least two positions, found \(value?.summary ?? "nothing")")
+        }
+        var vertices: [GeoRoute.Vertex] = []
+        for item in items { vertices.append(try position(item, place: place, file: file)) }
+        return vertices
+    }
+
+    private static func color(_ value: JSONValue?, place: String, file: String) throws(InputFileError) -> String? {
+        guard let value else { return nil }
+        guard case .string(let text) = value, text.count == 7, text.first == "#",
+            text.dropFirst().allSatisfy(\.isHexDigit)
+        else {
+            if case .null = value { return nil }
+            throw .malformed(file: file, location: place, problem: "color must be \"#rrggbb\", found \(value.summary)")
+        }
+        return text.lowercased()
+    }
+}
