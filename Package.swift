@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML"]),
         .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
+        // Benchmarks: `swift run -c release arcapture-bench`.
+        .executableTarget(name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench"),
 
         // Helpers shared by the test targets (running programs).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -17,7 +17,7 @@ struct BinaryTests {
         #expect(help.stderr.isEmpty)
     }
 
-    @Test("every subcommand has help, even next to bad arguments", arguments: ["devices", "check"])
+    @Test("every subcommand has help, even next to bad arguments", arguments: ["devices", "check", "project"])
     func subcommandHelp(name: String) throws {
         for arguments in [[name, "--help"], [name, "--no-such-option", "-h"], ["help", name]] {
             let result = try Binary.run(arguments)

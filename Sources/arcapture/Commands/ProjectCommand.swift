@@ -1,0 +1,120 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+/// `arcapture project`: where each point of interest lands in the frame for one pose.
+enum ProjectCommand {
+    static let spec = CommandSpec(
+        name: "project",
+        overview: """
+            Project points of interest into a camera frame. For one device pose and camera, print each \
+            point's pixel (u, v), depth, distance, bearing, elevation and whether it is in view, following \
+            the geometry spec (WGS84, no flat-earth shortcut, OpenCV's distortion models).
+            """,
+        usage: """
+            --pois FILE.geojson --position LAT,LON,ALT [--orientation HEADING,PITCH,ROLL] \
+            (--camera FILE.yaml [--size WxH] | --hfov DEG --size WxH) [--json] [more options]
+            """,
+        arguments: [],
+        options: [
+            .value(
+                "pois", "FILE",
+                help: "A GeoJSON file: a FeatureCollection, a Feature or a geometry; its Points are the POIs."),
+            .value("position", "LAT,LON,ALT", help: "The device: degrees, degrees, metres above the WGS84 ellipsoid."),
+            .value(
+                "orientation", "H,P,R", default: "0,0,0",
+                help: "Heading clockwise from true north, pitch up, roll clockwise seen from behind, in degrees."),
+            .value(
+                "camera", "FILE",
+                help:
+                    "A ROS camera_info or OpenCV calibration YAML file (scaled to --size when given, same aspect only)."
+            ),
+            .value(
+                "hfov", "DEGREES",
+                help: "Instead of --camera: an undistorted camera with this horizontal field of view."),
+            .value("size", "WxH", help: "The frame size (required with --hfov)."),
+            .value(
+                "poi-altitude", "METRES",
+                help: "The altitude of POIs that give none (ellipsoidal metres)."),
+            .value(
+                "height-above-ground", "METRES", default: "1.5",
+                help: "Without --poi-altitude, POIs without an altitude stand on the ground this far below the device."),
+            .flag("in-view", help: "List only the points in view."),
+            .value("within", "METRES", help: "List only the points at most this far away."),
+            .flag(
+                "json",
+                help: "Print a JSON array of {id, name, u, v, depth, distance_m, bearing_deg, elevation_deg, in_view}."),
+        ],
+        discussion: """
+            u and v are null for points behind the camera, within 0.1 m of it, or beyond the lens \
+            distortion's valid range; in_view is true when 0 <= u < width and 0 <= v < height.
+
+            EXIT STATUS:
+              0   the points were projected
+              64  bad command line
+              65  an input file is malformed (the message names the file, the line or feature, and the problem)
+              66  an input file is missing
+
+            EXAMPLE:
+              arcapture project --pois samples/pois/helsinki-senate-square.geojson \\
+                  --position 60.16880,24.95200,31.5 --orientation 0,3,0 --hfov 70 --size 1280x720
+            """)
+
+    static func run(_ arguments: [String]) async -> ExitStatus {
+        let options: ProjectOptions
+        do {
+            options = try ProjectOptions(ArgumentParser.parse(arguments, spec: spec))
+        } catch {
+            Terminal.error(error.message)
+            return .usage
+        }
+        do {
+            let file = try GeoJSONFile(contentsOf: options.poisFile)
+            let camera = try makeCamera(options)
+            let pose = DevicePose(
+                latitude: options.latitude, longitude: options.longitude, altitude: options.altitude,
+                orientation: options.orientation)
+            let ground = options.poiAltitude ?? options.altitude - options.heightAboveGround
+            var results = Projector(pose: pose, camera: camera, groundAltitude: ground).project(file.pointsOfInterest)
+            if options.inViewOnly { results.removeAll { !$0.inView } }
+            if let within = options.within { results.removeAll { $0.distance > within } }
+            report(file: file, ground: ground, options: options)
+            Terminal.out(
+                options.json
+                    ? JSONOutput.encode(results.map(ProjectedPointReport.init))
+                    : ProjectionTable.render(results, camera: camera), terminator: options.json ? "\n" : "")
+            return .ok
+        } catch {
+            Terminal.error(error.description)
+            if case .missing = error { return .noInput }
+            return .dataError
+        }
+    }
+
+    private static func makeCamera(_ options: ProjectOptions) throws(InputFileError) -> CameraModel {
+        if let path = options.cameraFile {
+            return try CameraModel(
+                cameraInfoFile: path, frameSize: options.size.map { (Int($0.width), Int($0.height)) })
+        }
+        let size = options.size ?? FrameSize(width: 1280, height: 720)
+        return CameraModel(
+            horizontalFieldOfView: options.horizontalFieldOfView ?? 70, width: Int(size.width), height: Int(size.height)
+        )
+    }
+
+    /// Notes on stderr: skipped geometries and the altitude assumed for points without one.
+    private static func report(file: GeoJSONFile, ground: Double, options: ProjectOptions) {
+        for (type, count) in file.skipped.sorted(by: { $0.key < $1.key }) {
+            Terminal.warning(
+                "\(options.poisFile): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (only Points are POIs)")
+        }
+        let withoutAltitude = file.pointsOfInterest.filter { $0.altitude == nil }.count
+        guard withoutAltitude > 0 else { return }
+        let source =
+            options.poiAltitude != nil
+            ? "--poi-altitude" : "the device's altitude minus \(FrameIntervalText.rate(options.heightAboveGround)) m"
+        Terminal.note(
+            "note: \(withoutAltitude) of \(file.pointsOfInterest.count) points give no altitude; they stand at "
+                + String(format: "%.2f", ground) + " m (\(source))")
+    }
+}

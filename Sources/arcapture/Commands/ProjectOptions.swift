@@ -1,0 +1,69 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+/// `arcapture project`'s options, parsed and validated.
+struct ProjectOptions: Sendable {
+    var poisFile: String
+    var latitude: Double
+    var longitude: Double
+    var altitude: Double
+    var orientation: DeviceOrientation
+    var cameraFile: String?
+    var horizontalFieldOfView: Double?
+    var size: FrameSize?
+    var poiAltitude: Double?
+    var heightAboveGround = 1.5
+    var inViewOnly = false
+    var within: Double?
+    var json = false
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard let pois = parsed.value("pois") else { throw UsageError("--pois FILE.geojson is required") }
+        poisFile = pois
+        guard let position = parsed.value("position") else { throw UsageError("--position LAT,LON,ALT is required") }
+        let coordinates = Self.numbers(position)
+        guard let coordinates, coordinates.count == 3,
+            let coordinate = GeodeticCoordinate(
+                latitude: coordinates[0], longitude: coordinates[1], altitude: coordinates[2])
+        else {
+            throw UsageError(
+                "--position must be LAT,LON,ALT (degrees, degrees, metres above the WGS84 ellipsoid), not '\(position)'"
+            )
+        }
+        (latitude, longitude, altitude) = (coordinate.latitude, coordinate.longitude, coordinates[2])
+        let angles = parsed.value("orientation").map(Self.numbers) ?? [0]
+        guard let angles, (1...3).contains(angles.count), angles.count < 2 || (-90...90).contains(angles[1]) else {
+            throw UsageError(
+                "--orientation must be HEADING[,PITCH[,ROLL]] in degrees, pitch within ±90, not '\(parsed.value("orientation") ?? "")'"
+            )
+        }
+        orientation = DeviceOrientation(
+            heading: angles[0], pitch: angles.count > 1 ? angles[1] : 0, roll: angles.count > 2 ? angles[2] : 0)
+        cameraFile = parsed.value("camera")
+        horizontalFieldOfView = try parsed.number("hfov", in: 1...179)
+        if let text = parsed.value("size") {
+            guard let size = FrameSize(parsing: text) else {
+                throw UsageError("--size must be WIDTHxHEIGHT such as 1280x720, not '\(text)'")
+            }
+            self.size = size
+        }
+        switch (cameraFile, horizontalFieldOfView) {
+        case (nil, nil): throw UsageError("a camera is required: --camera FILE.yaml, or --hfov DEGREES with --size WxH")
+        case (.some, .some): throw UsageError("--camera and --hfov are alternatives; give one")
+        case (nil, .some) where size == nil: throw UsageError("--hfov needs --size WxH")
+        default: break
+        }
+        poiAltitude = try parsed.number("poi-altitude", in: -11_000...100_000)
+        heightAboveGround = try parsed.number("height-above-ground", in: -1000...10_000) ?? heightAboveGround
+        inViewOnly = parsed.flag("in-view")
+        within = try parsed.number("within", in: 0...20_000_000)
+        json = parsed.flag("json")
+    }
+
+    private static func numbers(_ text: String) -> [Double]? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return values.count == parts.count && values.allSatisfy(\.isFinite) ? values : nil
+    }
+}

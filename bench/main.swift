@@ -1,0 +1,87 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+// arcapture's benchmark: what the geometry costs next to the JPEG work every annotated frame does.
+//
+//   swift run -c release arcapture-bench        (from the package root: it reads samples/)
+//
+// Each figure is the median of many repetitions, measured in this same run on this machine, so the
+// ratios compare like with like. The reference is libjpeg-turbo decoding and re-encoding one
+// 1280x720 4:2:0 frame: the floor of annotating JPEG footage, which projection must not approach.
+
+/// The median wall time of `body`, in seconds, over `repetitions` runs after `warmUp` runs.
+func median(repetitions: Int, warmUp: Int = 3, _ body: () throws -> Void) rethrows -> Double {
+    for _ in 0..<warmUp { try body() }
+    var samples: [Double] = []
+    samples.reserveCapacity(repetitions)
+    for _ in 0..<repetitions {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = start.duration(to: .now)
+        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+/// 10,000 points of interest spread over a 6 km square around Helsinki's Senate Square, at
+/// deterministic pseudo-random positions and altitudes.
+func makePoints(count: Int) -> [PointOfInterest] {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(state >> 11) / Double(1 << 53)
+    }
+    return (0..<count).map { index in
+        PointOfInterest(
+            id: "poi-\(index)", name: "Point \(index)", latitude: 60.169 + (next() - 0.5) * 0.054,
+            longitude: 24.952 + (next() - 0.5) * 0.108, altitude: index % 3 == 0 ? nil : 20 + next() * 60)
+    }
+}
+
+/// A 1280x720 4:2:0 frame, encoded at quality 90: the reference JPEG. Its luma is the sample
+/// photo (samples/frames/lund-640x480.jpg, a real street scene) doubled in size, so it compresses
+/// like camera footage rather than like noise.
+func makeReferenceJPEG(encoder: JPEGEncoder, decoder: JPEGDecoder) throws -> [UInt8] {
+    let photo = try decoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: "samples/frames/lund-640x480.jpg"))))
+    var image = YCbCrImage(width: 1280, height: 720, subsampling: .s420)
+    for y in 0..<720 {
+        for x in 0..<1280 { image.planes[0][x, y] = photo.planes[0][x / 2, min(y / 2 + 60, 479)] }
+    }
+    for index in 1...2 {
+        for y in 0..<360 {
+            for x in 0..<640 { image.planes[index][x, y] = photo.planes[index][x / 2, min(y + 60, 479)] }
+        }
+    }
+    return try encoder.encode(image, quality: 90)
+}
+
+let points = makePoints(count: 10_000)
+let camera = CameraModel(
+    width: 1280, height: 720, intrinsics: CameraIntrinsics(fx: 914, fy: 914, cx: 640, cy: 360),
+    distortion: .plumbBob(k1: -0.05, k2: 0.01, p1: 0, p2: 0, k3: 0))
+let pose = DevicePose(
+    latitude: 60.16880, longitude: 24.95200, altitude: 31.5,
+    orientation: DeviceOrientation(heading: 2, pitch: 3, roll: -1))
+var inView = 0
+let projection = median(repetitions: 200) {
+    let projector = Projector(pose: pose, camera: camera, groundAltitude: 30)
+    inView = projector.project(points).filter(\.inView).count
+}
+
+let encoder = try JPEGEncoder()
+let decoder = try JPEGDecoder()
+let jpeg = try makeReferenceJPEG(encoder: encoder, decoder: decoder)
+var decoded = YCbCrImage(width: 1280, height: 720, subsampling: .s420)
+let transcode = try median(repetitions: 60) {
+    try jpeg.withUnsafeBytes { try decoder.decode($0, into: &decoded) }
+    _ = try encoder.encode(decoded, quality: 90)
+}
+
+func milliseconds(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
+print("arcapture-bench (\(ProcessInfo.processInfo.activeProcessorCount) cores; medians)")
+print("  project 10,000 POIs for one pose:            \(milliseconds(projection))  (\(inView) in view; budget 2 ms)")
+print("  libjpeg-turbo decode + encode, 1280x720:     \(milliseconds(transcode))  (\(jpeg.count) bytes)")
+print(String(format: "  ratio projection / JPEG decode+encode:       %.3f", projection / transcode))
+print(String(format: "  per POI: %.1f ns", projection / Double(points.count) * 1e9))
