@@ -28,6 +28,13 @@ struct ProjectorTests {
             id: "p", name: "p", latitude: geodetic.latitude, longitude: geodetic.longitude, altitude: geodetic.altitude)
     }
 
+    /// A route vertex on the ground (1.5 m below the device) at a local displacement.
+    static func groundVertex(east: Double, north: Double) -> GeoRoute.Vertex {
+        let frame = LocalFrame(latitude: origin.latitude, longitude: origin.longitude, altitude: origin.altitude)
+        let g = frame.ecef(of: ENUVector(east: east, north: north, up: -1.5)).geodetic
+        return GeoRoute.Vertex(latitude: g.latitude, longitude: g.longitude, altitude: g.altitude)
+    }
+
     @Test("a point straight ahead lands on the principal point; 45° right lands at the right edge")
     func ahead() throws {
         let projector = Self.projector(heading: 90)
@@ -74,12 +81,7 @@ struct ProjectorTests {
     @Test("a route passing behind the camera is cut at the near plane, not joined across the back")
     func routeBehind() {
         let projector = Self.projector()
-        let frame = LocalFrame(
-            latitude: Self.origin.latitude, longitude: Self.origin.longitude, altitude: Self.origin.altitude)
-        func vertex(_ east: Double, _ north: Double) -> GeoRoute.Vertex {
-            let g = frame.ecef(of: ENUVector(east: east, north: north, up: -1.5)).geodetic
-            return GeoRoute.Vertex(latitude: g.latitude, longitude: g.longitude, altitude: g.altitude)
-        }
+        func vertex(_ east: Double, _ north: Double) -> GeoRoute.Vertex { Self.groundVertex(east: east, north: north) }
         // Ahead-left, behind, ahead-right: two visible pieces.
         let route = GeoRoute(id: "r", vertices: [vertex(-20, 40), vertex(-5, -10), vertex(5, -10), vertex(20, 40)])
         let pieces = projector.project(route)
@@ -94,12 +96,7 @@ struct ProjectorTests {
     @Test("a route wholly behind the camera gives nothing; one in front is one piece, divided under distortion")
     func routePieces() {
         let projector = Self.projector()
-        let frame = LocalFrame(
-            latitude: Self.origin.latitude, longitude: Self.origin.longitude, altitude: Self.origin.altitude)
-        func vertex(_ east: Double, _ north: Double) -> GeoRoute.Vertex {
-            let g = frame.ecef(of: ENUVector(east: east, north: north, up: -1.5)).geodetic
-            return GeoRoute.Vertex(latitude: g.latitude, longitude: g.longitude, altitude: g.altitude)
-        }
+        func vertex(_ east: Double, _ north: Double) -> GeoRoute.Vertex { Self.groundVertex(east: east, north: north) }
         #expect(projector.project(GeoRoute(id: "b", vertices: [vertex(0, -10), vertex(5, -50)])).isEmpty)
         let ahead = projector.project(GeoRoute(id: "a", vertices: [vertex(-30, 60), vertex(30, 60)]))
         #expect(ahead.count == 1)
