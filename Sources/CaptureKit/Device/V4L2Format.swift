@@ -17,6 +17,9 @@ public struct V4L2Format: Hashable, Sendable {
     public var sizeImage: UInt32
     /// The colour space (`V4L2_COLORSPACE_*`).
     public var colorspace: UInt32
+    /// The quantization (`V4L2_QUANTIZATION_*`): 0 the default for the colour space, 1 full range,
+    /// 2 limited range.
+    public var quantization: UInt32
     /// Whether this is a multi-planar format.
     public var isMultiplanar: Bool
     /// The memory planes.
@@ -25,7 +28,7 @@ public struct V4L2Format: Hashable, Sendable {
     /// Creates a single-planar format.
     public init(
         pixelFormat: FourCC, width: UInt32, height: UInt32, field: UInt32 = 1, bytesPerLine: UInt32 = 0,
-        sizeImage: UInt32 = 0, colorspace: UInt32 = 0
+        sizeImage: UInt32 = 0, colorspace: UInt32 = 0, quantization: UInt32 = 0
     ) {
         self.pixelFormat = pixelFormat
         self.width = width
@@ -34,12 +37,23 @@ public struct V4L2Format: Hashable, Sendable {
         self.bytesPerLine = bytesPerLine
         self.sizeImage = sizeImage
         self.colorspace = colorspace
+        self.quantization = quantization
         self.isMultiplanar = false
         self.planes = [PlaneFormat(bytesPerLine: bytesPerLine, sizeImage: sizeImage)]
     }
 
     /// The frame size.
     public var size: FrameSize { FrameSize(width: width, height: height) }
+
+    /// Whether Y'CbCr samples use the full 0–255 range rather than video's limited 16–235 (luma) and
+    /// 16–240 (chroma). V4L2's default is limited range for Y'CbCr, except in the JPEG colour space.
+    public var isFullRange: Bool {
+        switch quantization {
+        case 1: true
+        case 2: false
+        default: colorspace == 7  // V4L2_COLORSPACE_JPEG
+        }
+    }
 }
 
 /// One memory plane of a format.

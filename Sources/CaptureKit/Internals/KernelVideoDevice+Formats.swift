@@ -170,7 +170,7 @@ extension V4L2Format {
             self.init(
                 pixelFormat: FourCC(rawValue: pix.pixelformat), width: pix.width, height: pix.height,
                 field: pix.field, bytesPerLine: pix.bytesperline, sizeImage: pix.sizeimage,
-                colorspace: pix.colorspace)
+                colorspace: pix.colorspace, quantization: pix.quantization)
         case .captureMultiplanar:
             let pix = format.fmt.pix_mp
             let count = Int(min(pix.num_planes, UInt8(VIDEO_MAX_PLANES)))
@@ -185,7 +185,8 @@ extension V4L2Format {
             self.init(
                 pixelFormat: FourCC(rawValue: pix.pixelformat), width: pix.width, height: pix.height,
                 field: pix.field, bytesPerLine: planes.first?.bytesPerLine ?? 0,
-                sizeImage: planes.first?.sizeImage ?? 0, colorspace: pix.colorspace)
+                sizeImage: planes.first?.sizeImage ?? 0, colorspace: pix.colorspace,
+                quantization: UInt32(pix.quantization))
             self.isMultiplanar = true
             self.planes = planes
         }

@@ -49,9 +49,14 @@ extension CaptureSession {
     }
 
     private func publish(_ phase: CapturePhase) {
-        let observers = shared.withLock { state in
+        let (observers, outputs) = shared.withLock { state in
             state.phase = phase
-            return Array(state.phaseObservers.sorted { $0.key < $1.key }.map(\.value))
+            return (Array(state.phaseObservers.sorted { $0.key < $1.key }.map(\.value)), state.photoOutputs)
+        }
+        switch phase {
+        case .idle: for output in outputs { output.sessionEnded(nil) }
+        case .failed(let error): for output in outputs { output.sessionEnded(error) }
+        default: break
         }
         for observer in observers { observer(phase) }
     }
@@ -321,7 +326,9 @@ extension CaptureSession {
     private func deliver(_ outcome: Outcome) {
         switch outcome {
         case .frame(let frame):
-            shared.withLock { $0.frameHandler }?(frame)
+            let (handler, outputs) = shared.withLock { ($0.frameHandler, $0.photoOutputs) }
+            for output in outputs { output.receive(frame) }
+            handler?(frame)
         case .rejected(let rejection):
             let observers = shared.withLock { state in state.rejectionObservers.sorted { $0.key < $1.key }.map(\.value)
             }

@@ -57,6 +57,7 @@ public final class CaptureSession: @unchecked Sendable {
         var rejectionObservers: [Int: @Sendable (FrameRejection) -> Void] = [:]
         var nextObserverID = 0
         var frameHandler: (@Sendable (VideoFrame) -> Void)?
+        var photoOutputs: [PhotoOutput] = []
         var statistics = CaptureStatistics()
     }
 
@@ -232,6 +233,15 @@ public final class CaptureSession: @unchecked Sendable {
     /// This method is thread-safe.
     public func setFrameHandler(_ handler: (@Sendable (VideoFrame) -> Void)?) {
         shared.withLock { $0.frameHandler = handler }
+    }
+
+    /// Attaches a photo output, which then receives every frame the session delivers. Outputs
+    /// compose: several may be attached.
+    ///
+    /// This method is thread-safe.
+    public func addOutput(_ output: PhotoOutput) {
+        output.attach()
+        shared.withLock { $0.photoOutputs.append(output) }
     }
 
     /// The phases from now on, as an async sequence (an observer that ends with the sequence).

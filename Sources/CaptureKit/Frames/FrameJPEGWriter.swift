@@ -1,0 +1,59 @@
+/// Turns captured frames into JPEG files' bytes: an MJPEG frame passes through without re-encoding
+/// (checked first, and completed with the standard Huffman tables when the camera left them out); a
+/// raw frame is converted to planes and encoded at the requested quality.
+///
+/// One writer keeps its codec handles across frames; it is not `Sendable` (one per thread).
+public final class FrameJPEGWriter {
+    private let decoder: JPEGDecoder
+    private let encoder: JPEGEncoder
+
+    /// Creates a writer.
+    ///
+    /// - Throws: ``JPEGError/handleUnavailable`` when libjpeg-turbo cannot allocate.
+    public init() throws(JPEGError) {
+        decoder = try JPEGDecoder()
+        encoder = try JPEGEncoder()
+    }
+
+    /// The JPEG for `frame`, and whether it passed through unchanged (apart from Huffman tables).
+    ///
+    /// - Parameters:
+    ///   - frame: a captured frame.
+    ///   - quality: 1–100, for raw frames.
+    /// - Throws: ``FrameConversionError`` for a damaged MJPEG frame or an unconvertible format.
+    public func jpeg(for frame: VideoFrame, quality: Int) throws(FrameConversionError) -> (
+        bytes: [UInt8], passedThrough: Bool
+    ) {
+        switch frame.format.pixelFormat {
+        case .mjpeg, .jpeg:
+            if let problem = JPEGStructure.problem(in: frame.data) {
+                throw .undecodable(.corrupt(problem.description))
+            }
+            let read = frame.data.withUnsafeBytes { bytes in
+                Result { () throws(JPEGError) in try decoder.readHeader(bytes) }
+            }
+            let header: JPEGHeader
+            switch read {
+            case .success(let value): header = value
+            case .failure(let error): throw .undecodable(error)
+            }
+            guard header.width == Int(frame.format.width), header.height == Int(frame.format.height) else {
+                throw .undecodable(
+                    .invalidHeader("the frame is \(header.width)x\(header.height), the stream \(frame.format.size)"))
+            }
+            return (JPEGStructure.insertingStandardHuffmanTables(into: frame.data), true)
+        default:
+            let image = try YCbCrImage(frame: frame, decoder: decoder)
+            do {
+                return (try encoder.encode(image, quality: quality), false)
+            } catch {
+                throw .undecodable(error)
+            }
+        }
+    }
+
+    /// The planes of `frame` (decoding MJPEG), for drawing or a Y4M stream.
+    public func image(for frame: VideoFrame) throws(FrameConversionError) -> YCbCrImage {
+        try YCbCrImage(frame: frame, decoder: decoder)
+    }
+}

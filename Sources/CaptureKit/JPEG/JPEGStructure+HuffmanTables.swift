@@ -1,0 +1,49 @@
+extension JPEGStructure {
+    /// The header segments of a JPEG, from after SOI up to (not including) the start of scan: each
+    /// marker byte and its segment's range. Nil when the header is malformed.
+    static func headerSegments(of bytes: [UInt8]) -> [(marker: UInt8, range: Range<Int>)]? {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var segments: [(UInt8, Range<Int>)] = []
+        var offset = 2
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF {  // fill byte
+                offset += 1
+                continue
+            }
+            if marker == 0xDA { return segments }  // start of scan: the header is complete
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
+            segments.append((marker, offset..<(offset + 2 + length)))
+            offset += 2 + length
+        }
+        return nil
+    }
+
+    /// `bytes` with the standard Huffman tables (JPEG Annex K) inserted when it has none.
+    ///
+    /// USB webcams send MJPEG frames without a DHT segment: MJPEG decoders assume the standard
+    /// tables, but a still saved as such is not a valid JPEG file for every reader. Inserting the
+    /// tables makes it one without re-encoding. A frame that has tables, or whose header cannot be
+    /// read, is returned unchanged.
+    public static func insertingStandardHuffmanTables(into bytes: [UInt8]) -> [UInt8] {
+        guard let segments = headerSegments(of: bytes), !segments.contains(where: { $0.marker == 0xC4 }),
+            let tables = standardHuffmanTables
+        else { return bytes }
+        let scanStart = segments.last?.range.upperBound ?? 2
+        return Array(bytes[..<scanStart]) + tables + Array(bytes[scanStart...])
+    }
+
+    /// The DHT segments libjpeg-turbo writes with its default (Annex K) tables, taken from a tiny
+    /// colour image encoded once, so the table bytes come from the reference library rather than
+    /// from a hand-typed copy.
+    static let standardHuffmanTables: [UInt8]? = {
+        guard let encoder = try? JPEGEncoder(),
+            let sample = try? encoder.encode(YCbCrImage(width: 16, height: 8, subsampling: .s422), quality: 90),
+            let segments = headerSegments(of: sample)
+        else { return nil }
+        let tables = segments.filter { $0.marker == 0xC4 }.flatMap { sample[$0.range] }
+        return tables.isEmpty ? nil : tables
+    }()
+}
