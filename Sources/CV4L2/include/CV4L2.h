@@ -33,6 +33,7 @@ static inline unsigned long cv4l2_vidioc_enum_frameintervals(void) { return VIDI
 static inline unsigned long cv4l2_vidioc_query_ext_ctrl(void) { return VIDIOC_QUERY_EXT_CTRL; }
 static inline unsigned long cv4l2_vidioc_queryctrl(void) { return VIDIOC_QUERYCTRL; }
 static inline unsigned long cv4l2_vidioc_g_ctrl(void) { return VIDIOC_G_CTRL; }
+static inline unsigned long cv4l2_vidioc_s_ctrl(void) { return VIDIOC_S_CTRL; }
 static inline unsigned long cv4l2_vidioc_querymenu(void) { return VIDIOC_QUERYMENU; }
 static inline unsigned long cv4l2_vidioc_g_ext_ctrls(void) { return VIDIOC_G_EXT_CTRLS; }
 static inline unsigned long cv4l2_vidioc_s_ext_ctrls(void) { return VIDIOC_S_EXT_CTRLS; }

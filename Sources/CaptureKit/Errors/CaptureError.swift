@@ -32,6 +32,8 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     case streamingFailed(path: String, SystemCallError)
     /// The session's configuration cannot work, for example no device was chosen.
     case invalidConfiguration(String)
+    /// A control setting cannot be applied to the device.
+    case controlFailed(path: String, ControlSettingError)
 
     /// What happened, without the fix.
     public var reason: String {
@@ -72,6 +74,8 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
             return "streaming from '\(path)' failed: \(error)"
         case .invalidConfiguration(let message):
             return message
+        case .controlFailed(let path, let error):
+            return "'\(path)': \(error)"
         }
     }
 
@@ -100,7 +104,7 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         case .streamingFailed(_, let error) where error.errno == .noSpace:
             return "the USB bus has no bandwidth left for this stream: use MJPEG, a smaller size or a "
                 + "lower rate, or move the camera to another USB controller"
-        case .streamingFailed, .invalidConfiguration:
+        case .streamingFailed, .invalidConfiguration, .controlFailed:
             return nil
         }
     }

@@ -66,6 +66,29 @@ extension KernelVideoDevice {
         return controls  // the enumeration limit: a broken driver
     }
 
+    func setControl(_ id: UInt32, type: ControlType, value: Int64) throws(SystemCallError) -> Int64? {
+        var control = v4l2_ext_control()
+        control.id = id
+        if type == .integer64 { control.value64 = value } else { control.value = Int32(truncatingIfNeeded: value) }
+        let result: Result<Void, SystemCallError> = withUnsafeMutablePointer(to: &control) { pointer in
+            var request = v4l2_ext_controls()
+            request.which = UInt32(V4L2_CTRL_WHICH_CUR_VAL)
+            request.count = 1
+            request.controls = pointer
+            return ioctl(.setExtendedControls, &request)
+        }
+        switch result {
+        case .success:
+            break
+        case .failure(let error) where error.errno == .notSupported:
+            var legacy = v4l2_control(id: id, value: Int32(truncatingIfNeeded: value))
+            try ioctl(.setControl, &legacy).get()
+        case .failure(let error):
+            throw error
+        }
+        return type == .button ? nil : currentValue(of: id, type: type, flags: [])
+    }
+
     /// Reads one control's value, or nil when it has none to read or the driver refuses (a control
     /// that cannot be read is still worth listing).
     private func currentValue(of id: UInt32, type: ControlType, flags: ControlFlags) -> Int64? {

@@ -30,6 +30,8 @@ struct V4L2Request: Sendable {
     static let queryControl = V4L2Request(name: "VIDIOC_QUERYCTRL", code: cv4l2_vidioc_queryctrl())
     static let queryMenu = V4L2Request(name: "VIDIOC_QUERYMENU", code: cv4l2_vidioc_querymenu())
     static let getControl = V4L2Request(name: "VIDIOC_G_CTRL", code: cv4l2_vidioc_g_ctrl())
+    static let setControl = V4L2Request(name: "VIDIOC_S_CTRL", code: cv4l2_vidioc_s_ctrl())
+    static let setExtendedControls = V4L2Request(name: "VIDIOC_S_EXT_CTRLS", code: cv4l2_vidioc_s_ext_ctrls())
     static let getExtendedControls = V4L2Request(
         name: "VIDIOC_G_EXT_CTRLS", code: cv4l2_vidioc_g_ext_ctrls())
 }

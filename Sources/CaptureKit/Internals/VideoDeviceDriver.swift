@@ -35,6 +35,10 @@ protocol VideoDeviceDriver: AnyObject {
     /// values from `VIDIOC_G_EXT_CTRLS`), skipping control-class headings and disabled controls.
     func enumerateControls() throws(SystemCallError) -> [DeviceControl]
 
+    /// `VIDIOC_S_EXT_CTRLS` for one control, then reads it back: the value the driver kept (drivers
+    /// round to their step), or nil when it cannot be read.
+    func setControl(_ id: UInt32, type: ControlType, value: Int64) throws(SystemCallError) -> Int64?
+
     /// `VIDIOC_G_FMT`.
     func currentFormat(_ queue: BufferQueue) throws(SystemCallError) -> V4L2Format
 

@@ -13,15 +13,20 @@ public struct CaptureConfiguration: Hashable, Sendable {
     public var bufferCount: UInt32
     /// How long to wait for a frame before failing with ``CaptureError/timeout(path:seconds:framesReceived:)``.
     public var frameTimeout: Duration
+    /// Controls set each time the stream starts (again after a camera switch or reconnection, so
+    /// a zoom is kept, clamped to each camera's range). Changing only these on a running session
+    /// applies them without restarting the stream.
+    public var controls: [ControlSetting]
 
-    /// Creates a configuration with 4 buffers and a 5-second frame timeout.
+    /// Creates a configuration with 4 buffers, a 5-second frame timeout and no controls.
     public init(
         devicePath: String? = nil, format: FormatRequest = FormatRequest(), bufferCount: UInt32 = 4,
-        frameTimeout: Duration = .seconds(5)
+        frameTimeout: Duration = .seconds(5), controls: [ControlSetting] = []
     ) {
         self.devicePath = devicePath
         self.format = format
         self.bufferCount = bufferCount
         self.frameTimeout = frameTimeout
+        self.controls = controls
     }
 }

@@ -187,6 +187,8 @@ extension CaptureSession {
             throw streamError(error, path: path, streaming: false)
         }
 
+        let controls = try apply(configuration.controls, to: driver, path: path)
+
         let count: UInt32
         do {
             count = try driver.requestBuffers(configuration.bufferCount, .capture)
@@ -213,11 +215,47 @@ extension CaptureSession {
         }
         let negotiated = NegotiatedFormat(
             request: request, choice: choice, format: applied, frameInterval: interval, bufferCount: count,
-            usesLibV4L2: usesLibV4L2, adjustments: adjustments)
+            usesLibV4L2: usesLibV4L2, adjustments: adjustments, controls: controls)
         let stream = ActiveStream(driver: driver, negotiated: negotiated, buffers: buffers)
         shared.withLock { $0.statistics = CaptureStatistics() }
         arm(stream, frameTimeout: configuration.frameTimeout)
         return stream
+    }
+
+    /// Resolves `settings` against the device's controls and writes them, in order.
+    ///
+    /// - Important: Must be called on the session queue.
+    func apply(_ settings: [ControlSetting], to driver: any VideoDeviceDriver, path: String) throws(CaptureError)
+        -> [AppliedControl]
+    {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !settings.isEmpty else { return [] }
+        let available: [DeviceControl]
+        do {
+            available = try driver.enumerateControls()
+        } catch {
+            throw streamError(error, path: path, streaming: false)
+        }
+        var applied: [AppliedControl] = []
+        for setting in settings {
+            let resolution: ControlResolution
+            switch setting.resolve(against: available) {
+            case .success(let value): resolution = value
+            case .failure(let error): throw .controlFailed(path: path, error)
+            }
+            let control = resolution.control
+            do {
+                let current = try driver.setControl(control.id, type: control.type, value: resolution.value)
+                applied.append(
+                    AppliedControl(
+                        identifier: control.identifier, requested: setting.description, written: resolution.value,
+                        current: current, clamped: resolution.clamped))
+            } catch {
+                if error.errno == .noSuchDevice { throw streamError(error, path: path, streaming: false) }
+                throw .controlFailed(path: path, .rejected(control: control.identifier, error))
+            }
+        }
+        return applied
     }
 
     /// Starts watching the stream's descriptor and its stall timer.

@@ -119,9 +119,63 @@ public final class CaptureSession: @unchecked Sendable {
         queue.async { [self] in
             let next = shared.withLock { $0.configuration }
             guard next != appliedConfiguration else { return }
+            var withoutControls = next
+            withoutControls.controls = appliedConfiguration.controls
+            let onlyControls = withoutControls == appliedConfiguration
             appliedConfiguration = next
-            perform(machine.configurationChanged())
+            guard onlyControls, let stream else {
+                perform(machine.configurationChanged())
+                return
+            }
+            // Controls change on the open device; the stream goes on.
+            let result = Result { () throws(CaptureError) in
+                try apply(next.controls, to: stream.driver, path: stream.driver.path)
+            }
+            if case .failure(let error) = result { perform(machine.streamFailed(error)) }
         }
+    }
+
+    /// Sets controls on the running device now, and keeps them in ``configuration`` so they are set
+    /// again whenever the stream restarts (after a camera switch or reconnection).
+    ///
+    /// This method is thread-safe; the work runs on the session queue.
+    ///
+    /// - Returns: what each control was set to.
+    /// - Throws: ``CaptureError/controlFailed(path:_:)``, or ``CaptureError/invalidConfiguration(_:)``
+    ///   when nothing is streaming.
+    public func applyControls(_ settings: [ControlSetting]) async throws(CaptureError) -> [AppliedControl] {
+        let result: Result<[AppliedControl], CaptureError> = await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                guard let stream else {
+                    continuation.resume(
+                        returning: .failure(.invalidConfiguration("no stream is running to set controls on")))
+                    return
+                }
+                let result = Result { () throws(CaptureError) in
+                    try apply(settings, to: stream.driver, path: stream.driver.path)
+                }
+                if case .success = result {
+                    let merged = Self.merging(settings, into: appliedConfiguration.controls)
+                    appliedConfiguration.controls = merged
+                    shared.withLock { $0.configuration.controls = merged }
+                }
+                continuation.resume(returning: result)
+            }
+        }
+        return try result.get()
+    }
+
+    /// `existing` with each of `settings` replacing the setting for the same control (or appended).
+    static func merging(_ settings: [ControlSetting], into existing: [ControlSetting]) -> [ControlSetting] {
+        var merged = existing
+        for setting in settings {
+            if let index = merged.firstIndex(where: { $0.target == setting.target }) {
+                merged[index] = setting
+            } else {
+                merged.append(setting)
+            }
+        }
+        return merged
     }
 
     // MARK: Location source

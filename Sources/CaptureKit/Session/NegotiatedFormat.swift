@@ -14,11 +14,13 @@ public struct NegotiatedFormat: Hashable, Sendable {
     public var usesLibV4L2: Bool
     /// What the driver changed from the choice, one line each (empty when it applied everything).
     public var adjustments: [String]
+    /// The controls set when the stream started, from ``CaptureConfiguration/controls``.
+    public var controls: [AppliedControl]
 
     /// Creates a record.
     public init(
         request: FormatRequest, choice: FormatChoice, format: V4L2Format, frameInterval: FrameInterval?,
-        bufferCount: UInt32, usesLibV4L2: Bool, adjustments: [String]
+        bufferCount: UInt32, usesLibV4L2: Bool, adjustments: [String], controls: [AppliedControl] = []
     ) {
         self.request = request
         self.choice = choice
@@ -27,5 +29,6 @@ public struct NegotiatedFormat: Hashable, Sendable {
         self.bufferCount = bufferCount
         self.usesLibV4L2 = usesLibV4L2
         self.adjustments = adjustments
+        self.controls = controls
     }
 }

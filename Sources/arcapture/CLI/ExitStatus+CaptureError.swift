@@ -16,6 +16,10 @@ extension ExitStatus {
             self = .ioError
         case .invalidConfiguration:
             self = .usage
+        case .controlFailed(_, .rejected):
+            self = .ioError
+        case .controlFailed:
+            self = .usage
         }
     }
 }

@@ -188,6 +188,18 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         return state.withLock { $0.script.controls }
     }
 
+    func setControl(_ id: UInt32, type: ControlType, value: Int64) throws(SystemCallError) -> Int64? {
+        try record("VIDIOC_S_EXT_CTRLS \(String(id, radix: 16))=\(value)")
+        return state.withLock { state in
+            guard let index = state.script.controls.firstIndex(where: { $0.id == id }) else { return nil }
+            state.script.controls[index].value = value
+            return value
+        }
+    }
+
+    /// The current value of control `id`.
+    func controlValue(_ id: UInt32) -> Int64? { state.withLock { $0.script.controls.first { $0.id == id }?.value } }
+
     func currentFormat(_ queue: BufferQueue) throws(SystemCallError) -> V4L2Format {
         try record("VIDIOC_G_FMT")
         return state.withLock { $0.format }
