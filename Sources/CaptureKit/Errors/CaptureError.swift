@@ -35,6 +35,14 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A control setting cannot be applied to the device.
     case controlFailed(path: String, ControlSettingError)
 
+    /// Whether the camera went away or stopped sending: the problems a reconnecting session waits out.
+    public var isInterruption: Bool {
+        switch self {
+        case .disconnected, .deviceGone, .timeout, .deviceNotFound: true
+        default: false
+        }
+    }
+
     /// What happened, without the fix.
     public var reason: String {
         switch self {

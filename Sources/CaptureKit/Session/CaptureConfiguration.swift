@@ -17,16 +17,21 @@ public struct CaptureConfiguration: Hashable, Sendable {
     /// a zoom is kept, clamped to each camera's range). Changing only these on a running session
     /// applies them without restarting the stream.
     public var controls: [ControlSetting]
+    /// Whether to wait for the camera and resume when it goes away or stops sending, rather than
+    /// fail. The camera is matched by its `/dev/v4l/by-id` link (or `by-path`), not by its
+    /// `/dev/videoN` number, which can change when it is plugged back in.
+    public var reconnects: Bool
 
     /// Creates a configuration with 4 buffers, a 5-second frame timeout and no controls.
     public init(
         devicePath: String? = nil, format: FormatRequest = FormatRequest(), bufferCount: UInt32 = 4,
-        frameTimeout: Duration = .seconds(5), controls: [ControlSetting] = []
+        frameTimeout: Duration = .seconds(5), controls: [ControlSetting] = [], reconnects: Bool = false
     ) {
         self.devicePath = devicePath
         self.format = format
         self.bufferCount = bufferCount
         self.frameTimeout = frameTimeout
         self.controls = controls
+        self.reconnects = reconnects
     }
 }

@@ -9,16 +9,21 @@ public enum CapturePhase: Hashable, Sendable, CustomStringConvertible {
     case starting
     /// Streaming with this format.
     case running(NegotiatedFormat)
+    /// The camera went away or stopped sending, and the session waits for it to come back (only
+    /// with ``CaptureConfiguration/reconnects``); it resumes through ``starting``.
+    case interrupted(CaptureError)
     /// Stopped by an error; ``CaptureSession/startRunning()`` tries again.
     case failed(CaptureError)
 
-    /// A short name: `idle`, `waiting-for-location-source`, `starting`, `running`, `failed`.
+    /// A short name: `idle`, `waiting-for-location-source`, `starting`, `running`, `interrupted`,
+    /// `failed`.
     public var description: String {
         switch self {
         case .idle: "idle"
         case .waitingForLocationSource: "waiting-for-location-source"
         case .starting: "starting"
         case .running: "running"
+        case .interrupted: "interrupted"
         case .failed: "failed"
         }
     }

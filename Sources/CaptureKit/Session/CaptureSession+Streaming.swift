@@ -13,6 +13,9 @@ extension CaptureSession {
                 switch openStream() {
                 case .success(let opened):
                     stream = opened
+                    if stablePath == nil {
+                        stablePath = Self.stableLink(for: opened.driver.path)
+                    }
                     perform(machine.streamOpened(opened.negotiated))
                 case .failure(let error):
                     perform(machine.streamFailed(error))
@@ -21,6 +24,34 @@ extension CaptureSession {
                 closeStream()
             case .publish(let phase):
                 publish(phase)
+            case .waitForDevice:
+                waitForDevice()
+            case .cancelWait:
+                deviceWaiter?.cancel()
+                deviceWaiter = nil
+            }
+        }
+    }
+
+    /// Watches, on a thread of its own, for the interrupted camera to be usable again, then reports
+    /// it on the queue.
+    ///
+    /// - Important: Must be called on the session queue.
+    private func waitForDevice() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let path = stablePath ?? appliedConfiguration.devicePath, let waiter = NodeAppearanceWaiter() else {
+            perform(machine.streamFailed(.invalidConfiguration("cannot wait for the camera to come back")))
+            return
+        }
+        deviceWaiter = waiter
+        let probe = self.probe
+        let forever = ContinuousClock.now.advanced(by: .seconds(10 * 365 * 24 * 3600))
+        Thread.detachNewThread { [self] in
+            let returned = waiter.waitUntilAuthorized(path, deadline: forever, probe: probe)
+            queue.async { [self] in
+                guard returned, deviceWaiter === waiter else { return }  // cancelled, or superseded
+                deviceWaiter = nil
+                perform(machine.deviceReturned())
             }
         }
     }
@@ -69,7 +100,8 @@ extension CaptureSession {
     private func openStream() -> Result<ActiveStream, CaptureError> {
         dispatchPrecondition(condition: .onQueue(queue))
         let configuration = appliedConfiguration
-        guard let path = configuration.devicePath else {
+        // After an interruption the camera is found by its stable link: its node number may differ.
+        guard let path = stablePath ?? configuration.devicePath else {
             return .failure(.invalidConfiguration("no capture device chosen"))
         }
         var usesLibV4L2 = configuration.format.conversion == .libv4l2
@@ -395,6 +427,14 @@ extension CaptureSession {
         } else {
             stream.driver.close()
         }
+    }
+
+    /// The `/dev/v4l/by-id` link of a node (the camera's identity), else its `by-path` link (its
+    /// port), else nil. A path that is already such a link is its own stable link.
+    static func stableLink(for path: String) -> String? {
+        if path.hasPrefix("/dev/v4l/") { return path }
+        let links = CaptureDevice.stablePaths(of: path, in: "/dev/v4l")
+        return links.first { $0.contains("/by-id/") } ?? links.first
     }
 
     /// Maps a failed request to the user's situation.

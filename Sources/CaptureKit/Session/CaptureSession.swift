@@ -44,6 +44,11 @@ public final class CaptureSession: @unchecked Sendable {
     var appliedConfiguration = CaptureConfiguration()
     var pendingCloses = 0
     var closeWaiters: [@Sendable () -> Void] = []
+    /// The stable link (`/dev/v4l/by-id/…`, else `by-path`) of the camera last opened, to find it
+    /// again after an interruption even if its `/dev/videoN` number changed.
+    var stablePath: String?
+    /// The waiter watching for the camera during an interruption.
+    var deviceWaiter: NodeAppearanceWaiter?
 
     // Guarded by the mutex:
     let shared = Mutex(SharedState())
@@ -122,7 +127,9 @@ public final class CaptureSession: @unchecked Sendable {
             var withoutControls = next
             withoutControls.controls = appliedConfiguration.controls
             let onlyControls = withoutControls == appliedConfiguration
+            if next.devicePath != appliedConfiguration.devicePath { stablePath = nil }  // another camera
             appliedConfiguration = next
+            machine.reconnects = next.reconnects
             guard onlyControls, let stream else {
                 perform(machine.configurationChanged())
                 return
@@ -206,6 +213,7 @@ public final class CaptureSession: @unchecked Sendable {
     public func startRunning() {
         queue.async { [self] in
             appliedConfiguration = shared.withLock { $0.configuration }
+            machine.reconnects = appliedConfiguration.reconnects
             perform(machine.startRunning())
         }
     }

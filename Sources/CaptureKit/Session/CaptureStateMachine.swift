@@ -2,7 +2,9 @@
 /// must perform, so every transition can be tested without a device or a queue.
 ///
 /// Streaming needs three things: the caller wants it running, a location source is assigned, and
-/// the stream opened. Stop is idempotent; a failure stops the session until it is started again.
+/// the stream opened. Stop is idempotent; a failure stops the session until it is started again,
+/// unless it is an interruption (the camera went away or stopped sending) and the session
+/// reconnects: then it waits for the camera and resumes by itself.
 struct CaptureStateMachine: Hashable, Sendable {
     /// Work for the session to do, in order.
     enum Action: Hashable, Sendable {
@@ -13,12 +15,19 @@ struct CaptureStateMachine: Hashable, Sendable {
         case closeStream
         /// Tell phase observers.
         case publish(CapturePhase)
+        /// Wait (off the queue) for the camera to come back; then report ``deviceReturned()``.
+        case waitForDevice
+        /// Stop waiting for the camera.
+        case cancelWait
     }
 
     private(set) var wantsRunning = false
     private(set) var hasLocationSource = false
     private(set) var isStreaming = false
     private(set) var phase: CapturePhase = .idle
+    /// Whether an interruption waits for the camera instead of failing (``CaptureConfiguration/reconnects``).
+    var reconnects = false
+    private(set) var isWaitingForDevice = false
 
     /// `startRunning()`: streams now if a location source is assigned, else waits for one.
     mutating func startRunning() -> [Action] {
@@ -31,7 +40,7 @@ struct CaptureStateMachine: Hashable, Sendable {
     mutating func stopRunning() -> [Action] {
         guard wantsRunning || phase != .idle else { return [] }
         wantsRunning = false
-        return closeIfStreaming() + move(to: .idle)
+        return closeIfStreaming() + stopWaiting() + move(to: .idle)
     }
 
     /// A location source was assigned (replacing one with another changes nothing).
@@ -47,7 +56,7 @@ struct CaptureStateMachine: Hashable, Sendable {
         guard hasLocationSource else { return [] }
         hasLocationSource = false
         guard wantsRunning else { return [] }
-        return closeIfStreaming() + move(to: .waitingForLocationSource)
+        return closeIfStreaming() + stopWaiting() + move(to: .waitingForLocationSource)
     }
 
     /// The configuration changed: a running stream reopens with it.
@@ -64,10 +73,29 @@ struct CaptureStateMachine: Hashable, Sendable {
         return move(to: .running(format))
     }
 
-    /// Opening or running the stream failed.
+    /// Opening or running the stream failed. An interruption with reconnection on waits for the
+    /// camera; anything else stops the session.
     mutating func streamFailed(_ error: CaptureError) -> [Action] {
+        if reconnects && wantsRunning && error.isInterruption {
+            isWaitingForDevice = true
+            return closeIfStreaming() + move(to: .interrupted(error)) + [.waitForDevice]
+        }
         wantsRunning = false
         return closeIfStreaming() + move(to: .failed(error))
+    }
+
+    /// The camera is back after an interruption: open it again.
+    mutating func deviceReturned() -> [Action] {
+        guard isWaitingForDevice else { return [] }
+        isWaitingForDevice = false
+        guard wantsRunning, hasLocationSource else { return [] }
+        return move(to: .starting) + [.openStream]
+    }
+
+    private mutating func stopWaiting() -> [Action] {
+        guard isWaitingForDevice else { return [] }
+        isWaitingForDevice = false
+        return [.cancelWait]
     }
 
     private mutating func closeIfStreaming() -> [Action] {

@@ -284,3 +284,72 @@ struct CaptureSessionTests {
         #expect(recorder.events.frames.isEmpty)
     }
 }
+
+/// Reconnection over the scripted device, with a link to /dev/null as the camera's node: removing
+/// the link is unplugging it, creating it again is plugging it back in.
+@Suite("Capture session reconnection", .timeLimit(.minutes(1)))
+struct CaptureSessionReconnectionTests {
+    @Test("an unplugged camera is waited for, and the stream resumes with the same format and controls")
+    func reconnects() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arcapture-replug-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = directory.appendingPathComponent("video0").path
+        try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
+        var script = ScriptedVideoDevice.Script()
+        script.controls = [ControlSettingTests.brightness]
+        let factory = ScriptedDeviceFactory(script: script)
+        let session = factory.makeSession(devicePath: node)
+        session.configuration.reconnects = true
+        session.configuration.format = FormatRequest(pixelFormat: .yuyv, size: FrameSize(width: 640, height: 480))
+        session.configuration.controls = [ControlSetting(parsing: "brightness=42")].compactMap { $0 }
+        let recorder = SessionRecorder(session)
+        session.locationSource = NoPositionSource()
+        session.startRunning()
+        await recorder.waitForPhase(\.isRunning)
+        let first = try #require(factory.latest)
+
+        try FileManager.default.removeItem(atPath: node)  // unplugged
+        first.failNextDequeue(with: .noSuchDevice)
+        await recorder.waitForPhase { if case .interrupted = $0 { return true } else { return false } }
+        #expect(first.isClosed)
+        #expect(factory.devices.count == 1, "nothing is opened while the camera is away")
+
+        try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")  // back
+        let events = await recorder.wait { $0.phases.filter(\.isRunning).count == 2 }
+        let second = try #require(factory.latest)
+        #expect(second !== first)
+        #expect(second.controlValue(0x0098_0900) == 42, "controls are restored")
+        #expect(second.format.pixelFormat == .yuyv)
+        #expect(second.emit(Fixtures.yuyvFrame(), sequence: 0))
+        await recorder.wait { $0.frames.count == 1 }
+        await session.stop()
+        let names = events.phases.map(\.description)
+        #expect(names == ["starting", "running", "interrupted", "starting", "running"])
+    }
+
+    @Test("stopping while waiting for the camera ends the wait")
+    func stopWhileWaiting() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "arcapture-replug-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = directory.appendingPathComponent("video0").path
+        try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
+        let factory = ScriptedDeviceFactory()
+        let session = factory.makeSession(devicePath: node)
+        session.configuration.reconnects = true
+        let recorder = SessionRecorder(session)
+        session.locationSource = NoPositionSource()
+        session.startRunning()
+        await recorder.waitForPhase(\.isRunning)
+        try FileManager.default.removeItem(atPath: node)
+        try #require(factory.latest).failNextDequeue(with: .noSuchDevice)
+        await recorder.waitForPhase { if case .interrupted = $0 { return true } else { return false } }
+        await session.stop()
+        #expect(session.phase == .idle)
+        try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
+        #expect(factory.devices.count == 1, "a stopped session does not reopen the camera")
+    }
+}

@@ -102,3 +102,53 @@ struct CaptureStateMachineTests {
         #expect(!machine.isStreaming)
     }
 }
+
+@Suite("Capture state machine: interruptions")
+struct CaptureStateMachineInterruptionTests {
+    static let negotiated = CaptureStateMachineTests.negotiated
+
+    func running(reconnects: Bool) -> CaptureStateMachine {
+        var machine = CaptureStateMachine()
+        machine.reconnects = reconnects
+        _ = machine.locationSourceAssigned()
+        _ = machine.startRunning()
+        _ = machine.streamOpened(Self.negotiated)
+        return machine
+    }
+
+    @Test("with reconnection, an unplug waits for the camera and resumes through starting")
+    func reconnects() {
+        var machine = running(reconnects: true)
+        let error = CaptureError.disconnected(path: "/dev/video0")
+        #expect(machine.streamFailed(error) == [.closeStream, .publish(.interrupted(error)), .waitForDevice])
+        #expect(machine.wantsRunning)
+        #expect(machine.deviceReturned() == [.publish(.starting), .openStream])
+        #expect(machine.deviceReturned() == [], "only once per interruption")
+    }
+
+    @Test("a camera still missing at reopening waits again")
+    func stillMissing() {
+        var machine = running(reconnects: true)
+        _ = machine.streamFailed(.timeout(path: "/dev/video0", seconds: 5, framesReceived: 10))
+        _ = machine.deviceReturned()
+        let missing = CaptureError.deviceNotFound(path: "/dev/v4l/by-id/usb-cam")
+        #expect(machine.streamFailed(missing) == [.publish(.interrupted(missing)), .waitForDevice])
+    }
+
+    @Test("stopping while interrupted cancels the wait; other errors still fail")
+    func stopAndOtherErrors() {
+        var machine = running(reconnects: true)
+        _ = machine.streamFailed(.disconnected(path: "/dev/video0"))
+        #expect(machine.stopRunning() == [.cancelWait, .publish(.idle)])
+        var other = running(reconnects: true)
+        let busy = CaptureError.deviceBusy(path: "/dev/video0", holders: [], uninspectedProcesses: 0)
+        #expect(other.streamFailed(busy) == [.closeStream, .publish(.failed(busy))])
+    }
+
+    @Test("without reconnection an unplug fails the session")
+    func withoutReconnection() {
+        var machine = running(reconnects: false)
+        let error = CaptureError.disconnected(path: "/dev/video0")
+        #expect(machine.streamFailed(error) == [.closeStream, .publish(.failed(error))])
+    }
+}
