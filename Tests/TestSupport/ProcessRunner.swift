@@ -33,10 +33,11 @@ public enum ProcessRunner {
         public var description: String { "'\(tool)' is not installed; run '\(install)'" }
     }
 
-    /// Runs `executable` with `arguments` (and extra `environment` variables) and waits for it.
-    public static func run(executable: String, arguments: [String], environment: [String: String]? = nil) throws
-        -> Result
-    {
+    /// Runs `executable` with `arguments` (and extra `environment` variables) and waits for it;
+    /// its stdin is `input` (a file piped in) or empty.
+    public static func run(
+        executable: String, arguments: [String], environment: [String: String]? = nil, input: URL? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -47,7 +48,7 @@ public enum ProcessRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
@@ -67,11 +68,11 @@ public enum ProcessRunner {
     /// Runs a program found on PATH.
     ///
     /// - Throws: ``Missing`` naming `install` when the program is not on PATH.
-    public static func run(tool: String, _ arguments: [String], install: String) throws -> Result {
+    public static func run(tool: String, _ arguments: [String], install: String, input: URL? = nil) throws -> Result {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         guard let executable = paths.map({ "\($0)/\(tool)" }).first(where: FileManager.default.isExecutableFile) else {
             throw Missing(tool: tool, install: install)
         }
-        return try run(executable: executable, arguments: arguments)
+        return try run(executable: executable, arguments: arguments, input: input)
     }
 }

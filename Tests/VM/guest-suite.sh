@@ -129,6 +129,87 @@ run unplug cam check --format YUYV --size 320x180 --fps 25 --frames 500 --json
 wait
 reload_vivid
 
+# === arcapture capture ===
+CAP=$R/capture
+mkdir -p $CAP && chmod 0777 $CAP
+# capture NAME ARGS...: runs `arcapture capture` as cam in $CAP, recording out, err and status.
+capture() {
+    name=$1
+    shift
+    su -s /bin/sh cam -c "cd $CAP && /app/arcapture capture $*" > "/out/$name.out" 2> "/out/$name.err"
+    echo $? > "/out/$name.rc"
+}
+
+# Stills at two sizes (a still settles first), and a time-lapse with its log.
+capture still-vga --size 640x480 --output still-vga.jpg
+capture still-hd --size 1280x720 --format YUYV --quality 80 --output still-hd.jpg
+capture lapse --size 640x360 --fps 25 --every 200ms --count 6 --output "lapse-%3n.jpg" --json-log lapse.jsonl
+# Streams on stdout: MJPEG (concatenated JPEGs) and Y4M.
+su -s /bin/sh cam -c "/app/arcapture capture --size 320x180 --fps 30 --count 45 --output - --json-log $CAP/stream.jsonl" \
+    > /out/stream.mjpg 2> /out/stream.err
+echo $? > /out/stream.rc
+su -s /bin/sh cam -c "/app/arcapture capture --size 320x180 --fps 30 --count 12 --output - --format-out y4m" \
+    > /out/stream.y4m 2> /out/y4m.err
+echo $? > /out/y4m.rc
+# Controls set by percentage, number and menu item name, then read back by v4l2-ctl; a bad value.
+capture controls --size 320x180 --set brightness=60% --set contrast=10 --set test_pattern=1x1_checkers --count 2 --output "ctl-%n.jpg"
+v4l2-ctl -d $C -C brightness -C contrast -C test_pattern > /out/controls.readback
+capture control-bad --set brightness=300 --output bad.jpg
+v4l2-ctl -d $C -c brightness=128 -c contrast=128 -c test_pattern=0
+
+# Ctrl-C during a fast capture to files: every file left is whole, no temporary file remains.
+su -s /bin/sh cam -c "cd $CAP && exec /app/arcapture capture --size 640x480 --fps 25 --duration 60s --output 'int-%4n.jpg'" \
+    > /out/capture-int.out 2> /out/capture-int.err &
+capturer=$!
+sleep 2
+kill -INT "$(pidof arcapture)"
+wait $capturer
+echo $? > /out/capture-int.rc
+ls -a $CAP > /out/capture-int.files
+
+# A full disk: a 300 kB file system fills up; the files written before are whole.
+mkdir -p /tmp/small && mount -t tmpfs -o size=300k tmpfs /tmp/small && chmod 0777 /tmp/small
+su -s /bin/sh cam -c "cd /tmp/small && /app/arcapture capture --size 640x480 --fps 25 --count 100 --quality 95 --output 'full-%3n.jpg'" \
+    > /out/full.out 2> /out/full.err
+echo $? > /out/full.rc
+ls -a /tmp/small > /out/full.files
+mkdir -p $R/full && cp /tmp/small/*.jpg $R/full/ 2>/dev/null
+umount /tmp/small
+
+# Unplug during capture, without --reconnect: 69.
+( sleep 2; v4l2-ctl -d $C -c disconnect=1 ) &
+capture unplug-capture --size 320x180 --fps 25 --count 500 --output "unplug-%4n.jpg"
+wait
+reload_vivid
+
+# Unplug with --reconnect. As on a board, the camera's udev link goes first, then the device; it
+# comes back when vivid is reloaded and "udev" applies the group and the link again. (vivid
+# re-registers a disconnected node by itself once its last user closes it, so the link is what
+# tells the camera is away.)
+su -s /bin/sh cam -c "/app/arcapture capture --size 320x180 --fps 25 --count 150 --reconnect --timeout 2 --output - --json-log $CAP/reconnect.jsonl" \
+    > /out/reconnect.mjpg 2> /out/reconnect.err &
+capturer=$!
+sleep 2
+rm -f /dev/v4l/by-path/*
+v4l2-ctl -d $C -c disconnect=1
+sleep 1.5
+reload_vivid
+wait $capturer
+echo $? > /out/reconnect.rc
+
+# Camera switch: two vivid instances; SIGUSR1 moves capture to the next --device.
+rmmod vivid
+insmod /modules/vivid.ko n_devs=2 node_types=0x1,0x1
+udev_apply
+su -s /bin/sh cam -c "/app/arcapture capture --device /dev/video0,/dev/video1 --size 320x180 --fps 25 --count 80 --output - --json-log $CAP/switch.jsonl" \
+    > /out/switch.mjpg 2> /out/switch.err &
+switcher=$!
+sleep 2
+kill -USR1 "$(pidof arcapture)"
+wait $switcher
+echo $? > /out/switch.rc
+reload_vivid
+
 # --- A camera that appears while requestAccess waits: the node appears root-only, then "udev"
 # gives it to group video, as on a real board.
 rmmod vivid

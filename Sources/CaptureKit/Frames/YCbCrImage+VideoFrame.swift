@@ -33,6 +33,30 @@ extension YCbCrImage {
         self = image
     }
 
+    /// The mean luma of a raw frame (0–255), sampled on a grid of every fourth pixel and row,
+    /// straight from the driver's bytes (no conversion); nil for MJPEG and other formats.
+    public static func meanLuma(of frame: VideoFrame) -> Double? {
+        guard let layout = RawLayout(frame.format.pixelFormat) else { return nil }
+        let width = Int(frame.format.width)
+        let height = Int(frame.format.height)
+        let bytesPerPixel = layout.lumaBytesPerPixel
+        let stride = max(Int(frame.format.bytesPerLine), width * bytesPerPixel)
+        let lumaOffset: Int
+        if case .packed422(let y0, _, _, _) = layout { lumaOffset = y0 } else { lumaOffset = 0 }
+        guard frame.data.count >= layout.byteCount(width: width, height: height, lumaStride: stride) else { return nil }
+        return frame.data.withUnsafeBufferPointer { bytes in
+            var total = 0
+            var count = 0
+            for row in Swift.stride(from: 0, to: height, by: 4) {
+                for column in Swift.stride(from: 0, to: width, by: 4) {
+                    total += Int(bytes[row * stride + column * bytesPerPixel + (bytesPerPixel == 2 ? lumaOffset : 0)])
+                    count += 1
+                }
+            }
+            return count == 0 ? nil : Double(total) / Double(count)
+        }
+    }
+
     /// Stretches limited-range samples (luma 16–235, chroma 16–240) to 0–255.
     mutating func expandToFullRange() {
         let luma = (0...255).map { UInt8(clamping: ((Int($0) - 16) * 255 + 109) / 219) }
@@ -100,47 +124,61 @@ private enum RawLayout {
         }
     }
 
+    /// De-interleaves `data` into `image`'s planes. Works through raw pointers: this runs on every
+    /// captured frame, and per-sample array subscripts cost several times more.
     func copy(_ data: [UInt8], lumaStride: Int, into image: inout YCbCrImage) {
         let width = image.width
         let height = image.height
-        data.withUnsafeBufferPointer { source in
-            switch self {
-            case .packed422(let y0, let cb, let y1, let cr):
-                for row in 0..<height {
-                    let line = row * lumaStride
-                    for pair in 0..<(width / 2) {
-                        let group = line + pair * 4
-                        image.planes[0][pair * 2, row] = source[group + y0]
-                        image.planes[0][pair * 2 + 1, row] = source[group + y1]
-                        image.planes[1][pair, row] = source[group + cb]
-                        image.planes[2][pair, row] = source[group + cr]
-                    }
-                }
-            case .grey, .semiPlanar, .planar:
-                for row in 0..<height {
-                    for column in 0..<width { image.planes[0][column, row] = source[row * lumaStride + column] }
-                }
-                guard image.planes.count == 3 else { return }
-                let chromaWidth = image.planes[1].width
-                let chromaHeight = image.planes[1].height
-                let start = lumaStride * height
-                if case .semiPlanar(_, let cbFirst) = self {
-                    let (cbOffset, crOffset) = cbFirst ? (0, 1) : (1, 0)
-                    for row in 0..<chromaHeight {
-                        for column in 0..<chromaWidth {
-                            let at = start + row * lumaStride + column * 2
-                            image.planes[1][column, row] = source[at + cbOffset]
-                            image.planes[2][column, row] = source[at + crOffset]
+        let strides = image.planes.map(\.stride)
+        let chromaWidth = image.planes.count == 3 ? image.planes[1].width : 0
+        let chromaHeight = image.planes.count == 3 ? image.planes[1].height : 0
+        data.withUnsafeBufferPointer { buffer in
+            guard let source = buffer.baseAddress else { return }
+            image.withPlanePointers { planes in
+                guard let luma = planes[0] else { return }
+                switch self {
+                case .packed422(let y0, let cb, let y1, let cr):
+                    guard let blue = planes[1], let red = planes[2] else { return }
+                    for row in 0..<height {
+                        var group = source + row * lumaStride
+                        var y = luma + row * strides[0]
+                        var u = blue + row * strides[1]
+                        var v = red + row * strides[2]
+                        for _ in 0..<(width / 2) {
+                            y[0] = group[y0]
+                            y[1] = group[y1]
+                            u.pointee = group[cb]
+                            v.pointee = group[cr]
+                            group += 4
+                            y += 2
+                            u += 1
+                            v += 1
                         }
                     }
-                } else if case .planar(_, let cbFirst) = self {
-                    let chromaStride = lumaStride / 2
-                    let second = start + chromaStride * chromaHeight
-                    let (cbStart, crStart) = cbFirst ? (start, second) : (second, start)
-                    for row in 0..<chromaHeight {
-                        for column in 0..<chromaWidth {
-                            image.planes[1][column, row] = source[cbStart + row * chromaStride + column]
-                            image.planes[2][column, row] = source[crStart + row * chromaStride + column]
+                case .grey, .semiPlanar, .planar:
+                    for row in 0..<height {
+                        (luma + row * strides[0]).update(from: source + row * lumaStride, count: width)
+                    }
+                    guard let blue = planes[1], let red = planes[2] else { return }
+                    let start = source + lumaStride * height
+                    if case .semiPlanar(_, let cbFirst) = self {
+                        let (cbOffset, crOffset) = cbFirst ? (0, 1) : (1, 0)
+                        for row in 0..<chromaHeight {
+                            let line = start + row * lumaStride
+                            let u = blue + row * strides[1]
+                            let v = red + row * strides[2]
+                            for column in 0..<chromaWidth {
+                                u[column] = line[column * 2 + cbOffset]
+                                v[column] = line[column * 2 + crOffset]
+                            }
+                        }
+                    } else if case .planar(_, let cbFirst) = self {
+                        let chromaStride = lumaStride / 2
+                        let second = start + chromaStride * chromaHeight
+                        let (cbStart, crStart) = cbFirst ? (start, second) : (second, start)
+                        for row in 0..<chromaHeight {
+                            (blue + row * strides[1]).update(from: cbStart + row * chromaStride, count: chromaWidth)
+                            (red + row * strides[2]).update(from: crStart + row * chromaStride, count: chromaWidth)
                         }
                     }
                 }

@@ -7,6 +7,7 @@ enum Arcapture {
     static let commands: [(spec: CommandSpec, run: @Sendable ([String]) async -> ExitStatus)] = [
         (DevicesCommand.spec, DevicesCommand.run),
         (CheckCommand.spec, CheckCommand.run),
+        (CaptureCommand.spec, CaptureCommand.run),
         (ProjectCommand.spec, ProjectCommand.run),
     ]
 

@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// Ctrl-C (SIGINT) and SIGTERM for the whole process: by default they end it with status 130; a
-/// command that holds a device or writes files sets its own handler to stop cleanly first.
+/// command that holds a device or writes files sets its own handler to stop cleanly first. SIGUSR1
+/// is ignored unless a command handles it (`capture` switches to the next camera).
 ///
 /// ``install()`` must run first thing in `main`, before any thread exists. It blocks the two
 /// signals in the main thread, so every thread created later inherits the block, and listens with
@@ -13,6 +14,7 @@ import Synchronization
 /// libdispatch does, loses Ctrl-C whenever the kernel picks another thread.)
 enum InterruptSignal {
     private static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+    private static let userHandler = Mutex<(@Sendable () -> Void)?>(nil)
     private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
 
     /// Blocks SIGINT and SIGTERM in every future thread and starts listening.
@@ -23,6 +25,7 @@ enum InterruptSignal {
         sigemptyset(&blocked)
         sigaddset(&blocked, SIGINT)
         sigaddset(&blocked, SIGTERM)
+        sigaddset(&blocked, SIGUSR1)
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let queue = DispatchQueue(label: "arcapture.signals")
         sources = [SIGINT, SIGTERM].map { number in
@@ -37,6 +40,20 @@ enum InterruptSignal {
             source.resume()
             return source
         }
+        let user = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: queue)
+        user.setEventHandler { userHandler.withLock { $0 }?() }
+        user.resume()
+        sources.append(user)
+    }
+
+    /// Runs `body` with `onUserSignal` called for each SIGUSR1 (on a private queue).
+    static func handlingUserSignal<Result>(_ onUserSignal: @escaping @Sendable () -> Void, body: () async -> Result)
+        async
+        -> Result
+    {
+        userHandler.withLock { $0 = onUserSignal }
+        defer { userHandler.withLock { $0 = nil } }
+        return await body()
     }
 
     /// Runs `body` with `onSignal` handling SIGINT and SIGTERM instead of exiting at once.

@@ -27,8 +27,11 @@ struct CheckRun: Sendable {
             options: options, path: path, authorization: CaptureDevice.authorization(for: path), device: nil,
             locationName: location.name)
         if evaluation.authorization.status == .notDetermined && options.waitSeconds > 0 {
-            Terminal.note("waiting up to \(FrameIntervalText.rate(options.waitSeconds)) s for '\(path)'…")
-            guard await waitForDevice() else {
+            let recorder = self.recorder
+            guard
+                await DeviceWait.wait(
+                    for: path, seconds: options.waitSeconds, interruption: { _ = await recorder.outcome() })
+            else {
                 try? recorder.closeOutput(keep: false)
                 return finish(evaluation, outcome: .interrupted)
             }
@@ -40,23 +43,6 @@ struct CheckRun: Sendable {
         }
         evaluation.device = CaptureDevice.inspect(path)
         return await stream(evaluation)
-    }
-
-    /// Waits for an absent device; false when interrupted (an interrupt ends the recorder's run,
-    /// which cancels the wait). Whether the device became usable is read afterwards.
-    private func waitForDevice() async -> Bool {
-        let path = self.path
-        let timeout = Duration.milliseconds(Int64(options.waitSeconds * 1000))
-        let wait = Task { await CaptureDevice.requestAccess(for: path, timeout: timeout) }
-        let recorder = self.recorder
-        let watcher = Task {
-            _ = await recorder.outcome()
-            wait.cancel()
-        }
-        _ = await wait.value
-        watcher.cancel()
-        if case .some(.interrupted) = recorder.peekOutcome { return false }
-        return true
     }
 
     /// Streams the requested frames through a session and reports.

@@ -34,7 +34,7 @@ final class AtomicFileWriter {
         do {
             try handle.write(contentsOf: bytes)
         } catch {
-            throw OutputError(path: destination, reason: "write failed (\(error.localizedDescription))")
+            throw OutputError(path: destination, reason: Self.writeFailure(error), kind: .write)
         }
     }
 
@@ -47,13 +47,22 @@ final class AtomicFileWriter {
             try handle.close()
         } catch {
             unlink(temporary)
-            throw OutputError(path: destination, reason: "write failed (\(error.localizedDescription))")
+            throw OutputError(path: destination, reason: Self.writeFailure(error), kind: .write)
         }
         guard rename(temporary, destination) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw OutputError(path: destination, reason: "cannot create the file (\(reason))")
         }
+    }
+
+    /// Names a failed write, saying so plainly when the disk is full.
+    private static func writeFailure(_ error: any Error) -> String {
+        let code = (error as NSError).code
+        if code == Int(ENOSPC) || code == NSFileWriteOutOfSpaceError {
+            return "the disk is full (earlier files are complete)"
+        }
+        return "write failed (\(error.localizedDescription))"
     }
 
     /// Removes the temporary file; the destination is left as it was.
@@ -67,8 +76,15 @@ final class AtomicFileWriter {
 
 /// An output file that could not be written.
 struct OutputError: Error, CustomStringConvertible {
+    /// Whether the file could not be created (status 73) or writing it failed (74: a full disk).
+    enum Kind: Sendable { case create, write }
+
     let path: String
     let reason: String
+    var kind: Kind = .create
 
     var description: String { "cannot write '\(path)': \(reason)" }
+
+    /// The exit status for this error.
+    var exitStatus: ExitStatus { kind == .create ? .cannotCreate : .ioError }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import arcapture
+
 /// The built `arcapture` binary, run as a user runs it, on this machine (which has no camera). The
 /// VM suite covers what needs a real driver.
 @Suite("arcapture binary")
@@ -146,5 +148,109 @@ struct BinaryTests {
         let text = try Binary.run(["devices", "--dev", directory.path])
         #expect(text.status == 69)
         #expect(text.stdout.isEmpty)
+    }
+}
+
+/// `arcapture capture`'s command line, checked before any camera is touched.
+@Suite("arcapture capture options")
+struct CaptureOptionsBinaryTests {
+    @Test(
+        "bad combinations are refused with what to write instead",
+        arguments: [
+            (["--count", "5", "--output", "same.jpg"], "would give every frame the same name: add %n"),
+            (["--count", "2", "--duration", "10s"], "--count and --duration are alternatives"),
+            (["--every", "often"], "--every must be an interval such as 500ms, 10s or 1m"),
+            (
+                ["--format-out", "y4m", "--output", "x-%n.jpg"],
+                "--format-out y4m is for streams: use it with --output -"
+            ),
+            (["--skip", "3", "--settle"], "--skip and --settle are alternatives"),
+            (["--set", "brightness"], "--set must be NAME=VALUE"),
+            (["--quality", "0"], "--quality must be a whole number from 1 to 100"),
+        ])
+    func usage(arguments: [String], message: String) throws {
+        let result = try Binary.run(["capture", "--device", "/dev/arcapture-absent"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("a missing camera is 69 before anything is written")
+    func missingCamera() throws {
+        let result = try Binary.run([
+            "capture", "--device", "/dev/arcapture-absent", "--output", "/nonexistent-dir/x.jpg",
+        ])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("cannot open '/dev/arcapture-absent': no such device"))
+    }
+}
+
+@Suite("Output templates")
+struct OutputTemplateTests {
+    @Test("strftime tokens, milliseconds and the frame counter")
+    func names() {
+        // 2026-11-29 12:34:56.789 UTC, read in UTC so the test does not depend on the machine's zone.
+        setenv("TZ", "UTC", 1)
+        tzset()
+        let date = Date(timeIntervalSince1970: 1795955696.789)
+        #expect(
+            OutputTemplate(pattern: "still-%Y%m%d-%H%M%S-%L.jpg").name(counter: 1, date: date)
+                == "still-20261129-123456-789.jpg")
+        #expect(OutputTemplate(pattern: "lapse-%4n.jpg").name(counter: 12, date: date) == "lapse-0012.jpg")
+        #expect(OutputTemplate(pattern: "%n-%2n-100%%.jpg").name(counter: 3, date: date) == "3-03-100%.jpg")
+        #expect(OutputTemplate(pattern: "frame-%4n.jpg").variesPerFrame)
+        #expect(!OutputTemplate(pattern: "frame.jpg").variesPerFrame)
+    }
+
+    @Test("intervals in the units people write")
+    func intervals() {
+        #expect(CaptureInterval.seconds("500ms") == 0.5)
+        #expect(CaptureInterval.seconds("10s") == 10)
+        #expect(CaptureInterval.seconds("1.5m") == 90)
+        #expect(CaptureInterval.seconds("2h") == 7200)
+        #expect(CaptureInterval.seconds("3") == 3)
+        #expect(CaptureInterval.seconds("-1s") == nil)
+        #expect(CaptureInterval.seconds("soon") == nil)
+    }
+}
+
+@Suite("Frame selection")
+struct FrameSelectorTests {
+    @Test("a time-lapse takes the first frame at or after each slot, and skips missed slots")
+    func timeLapse() {
+        var selector = FrameSelector(warmUp: .none, interval: 0.2, count: 4, duration: nil)
+        var written: [Int] = []
+        // 25 fps (40 ms) with a stall from 300 ms to 700 ms.
+        for milliseconds in stride(from: 0, through: 1200, by: 40) where !(300..<700).contains(milliseconds) {
+            let time = Int64(milliseconds) * 1_000_000
+            if selector.decide(timestampNanoseconds: time, brightness: { nil }) == .write {
+                selector.recordWrite(timestampNanoseconds: time)
+                written.append(milliseconds)
+            }
+        }
+        #expect(written == [0, 200, 720, 800])
+        #expect(selector.isFinished)
+    }
+
+    @Test("warm-up: a fixed skip, or until three frames agree on brightness")
+    func warmUp() {
+        var skip = FrameSelector(warmUp: .skip(3), interval: nil, count: 1, duration: nil)
+        let skipped = (0..<5).map { skip.decide(timestampNanoseconds: Int64($0), brightness: { nil }) }
+        #expect(skipped == [.warmUp, .warmUp, .warmUp, .write, .write])
+        var settle = FrameSelector(warmUp: .settle(tolerance: 2, limit: 30), interval: nil, count: 1, duration: nil)
+        let levels: [Double] = [10, 60, 110, 118, 119, 118, 118]
+        let decisions = levels.enumerated().map { index, level in
+            settle.decide(timestampNanoseconds: Int64(index), brightness: { level })
+        }
+        // The last three levels agree within 2 first at 118, 119, 118 (the sixth frame).
+        #expect(decisions == [.warmUp, .warmUp, .warmUp, .warmUp, .warmUp, .write, .write])
+        #expect(settle.warmUpSkipped == 5)
+    }
+
+    @Test("a duration ends by the frames' timestamps")
+    func duration() {
+        var selector = FrameSelector(warmUp: .none, interval: nil, count: nil, duration: 1)
+        #expect(selector.decide(timestampNanoseconds: 5_000_000_000, brightness: { nil }) == .write)
+        #expect(selector.decide(timestampNanoseconds: 5_999_000_000, brightness: { nil }) == .write)
+        #expect(selector.decide(timestampNanoseconds: 6_000_000_000, brightness: { nil }) == .finished)
     }
 }

@@ -1,0 +1,9 @@
+/// Where `arcapture capture` writes frames.
+enum CaptureDestination: Equatable, Sendable {
+    /// One JPEG file per frame, named from a template.
+    case files(OutputTemplate)
+    /// Concatenated JPEGs on stdout: what `ffmpeg -f mjpeg -i -` and `ffplay` read.
+    case mjpegStream
+    /// A YUV4MPEG2 stream on stdout: what `ffmpeg -f yuv4mpegpipe -i -` reads.
+    case y4mStream
+}

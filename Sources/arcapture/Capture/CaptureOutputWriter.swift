@@ -1,0 +1,153 @@
+import CaptureKit
+import Foundation
+
+/// Writes selected frames to files or a stream on stdout.
+///
+/// - Important: Not thread-safe; one writer belongs to the capture's writer queue.
+final class CaptureOutputWriter {
+    let destination: CaptureDestination
+    let quality: Int
+    private let frames: FrameJPEGWriter
+    private var y4mHeader: String?
+
+    /// - Throws: ``JPEGError`` when libjpeg-turbo cannot allocate.
+    init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
+        self.destination = destination
+        self.quality = quality
+        frames = try FrameJPEGWriter()
+    }
+
+    /// The frame's mean luma (0–255), sampled, for warm-up settling; nil when it cannot be read.
+    func brightness(of frame: VideoFrame) -> Double? {
+        if let mean = YCbCrImage.meanLuma(of: frame) { return mean }  // raw: no conversion needed
+        guard let image = try? frames.image(for: frame) else { return nil }
+        let luma = image.planes[0]
+        var total = 0
+        var count = 0
+        for y in stride(from: 0, to: luma.height, by: 4) {
+            for x in stride(from: 0, to: luma.width, by: 4) {
+                total += Int(luma[x, y])
+                count += 1
+            }
+        }
+        return count == 0 ? nil : Double(total) / Double(count)
+    }
+
+    /// Writes one frame.
+    ///
+    /// - Parameters:
+    ///   - frame: the frame.
+    ///   - counter: its number among written frames, from 1 (for `%n` in file names).
+    ///   - frameRate: the stream's rate, for a Y4M header.
+    /// - Throws: ``CaptureWriteError``.
+    func write(_ frame: VideoFrame, counter: Int, frameRate: FrameInterval?) throws(CaptureWriteError) -> WrittenFrame {
+        switch destination {
+        case .files(let template):
+            let (bytes, passedThrough) = try jpeg(frame)
+            let name = template.name(counter: counter, date: frame.captureDate)
+            do {
+                try Self.writeFile(name, bytes)
+            } catch {
+                throw .output(error)
+            }
+            return WrittenFrame(file: name, bytes: bytes.count, passedThrough: passedThrough)
+        case .mjpegStream:
+            let (bytes, passedThrough) = try jpeg(frame)
+            try writeToStandardOutput(bytes)
+            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: passedThrough)
+        case .y4mStream:
+            var image: YCbCrImage
+            do {
+                image = try frames.image(for: frame)
+            } catch {
+                throw .conversion(error)
+            }
+            // YUV4MPEG2 knows 4:4:4, 4:2:2, 4:2:0 and mono; other layouts go out as 4:4:4.
+            if image.subsampling == .s440 || image.subsampling == .s411 { image = image.resampled(to: .s444) }
+            let header = Self.y4mHeader(for: image, frameRate: frameRate)
+            var bytes: [UInt8] = []
+            if let existing = y4mHeader {
+                guard existing == header else { throw .streamChanged(from: existing, to: header) }
+            } else {
+                y4mHeader = header
+                bytes += Array(header.utf8)
+            }
+            bytes += Array("FRAME\n".utf8)
+            for plane in image.planes {
+                for row in 0..<plane.height {
+                    bytes += plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
+                }
+            }
+            try writeToStandardOutput(bytes)
+            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
+        }
+    }
+
+    /// Writes a whole file atomically; a failure leaves no trace of it.
+    private static func writeFile(_ name: String, _ bytes: [UInt8]) throws(OutputError) {
+        let file = try AtomicFileWriter(destination: name)
+        do {
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    private func jpeg(_ frame: VideoFrame) throws(CaptureWriteError) -> (bytes: [UInt8], passedThrough: Bool) {
+        do {
+            return try frames.jpeg(for: frame, quality: quality)
+        } catch {
+            throw .conversion(error)
+        }
+    }
+
+    private func writeToStandardOutput(_ bytes: [UInt8]) throws(CaptureWriteError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { throw .readerClosed }
+                throw .output(OutputError(path: "-", reason: String(cString: strerror(errno)), kind: .write))
+            }
+            offset += written
+        }
+    }
+
+    /// `YUV4MPEG2 W1280 H720 F25:1 Ip A1:1 C422 XCOLORRANGE=FULL`: samples are full range (JPEG's).
+    static func y4mHeader(for image: YCbCrImage, frameRate: FrameInterval?) -> String {
+        let rate = frameRate.map { "F\($0.denominator):\($0.numerator)" } ?? "F30:1"
+        let layout: String
+        switch image.subsampling {
+        case .s420: layout = "C420jpeg"
+        case .s422: layout = "C422"
+        case .gray: layout = "Cmono"
+        default: layout = "C444"
+        }
+        return "YUV4MPEG2 W\(image.width) H\(image.height) \(rate) Ip A1:1 \(layout) XCOLORRANGE=FULL\n"
+    }
+}
+
+/// Why a frame could not be written.
+enum CaptureWriteError: Error, CustomStringConvertible {
+    /// The frame could not be made into a JPEG or planes (a damaged MJPEG frame): skip it.
+    case conversion(FrameConversionError)
+    /// The output failed: stop.
+    case output(OutputError)
+    /// The program reading stdout went away: stop quietly.
+    case readerClosed
+    /// A Y4M stream cannot change size or layout mid-stream (after a camera switch).
+    case streamChanged(from: String, to: String)
+
+    var description: String {
+        switch self {
+        case .conversion(let error): error.description
+        case .output(let error): error.description
+        case .readerClosed: "the program reading the stream closed it"
+        case .streamChanged(let from, let to):
+            "a Y4M stream cannot change from '\(from.dropLast())' to '\(to.dropLast())' (use MJPEG or files when switching cameras)"
+        }
+    }
+}

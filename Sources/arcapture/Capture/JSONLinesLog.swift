@@ -1,0 +1,45 @@
+import Foundation
+
+/// The `--json-log` file: one JSON object per line, written as each event happens, each line with
+/// one `write(2)` so a reader never sees half a record.
+///
+/// - Important: Not thread-safe; one log belongs to the capture's writer queue.
+final class JSONLinesLog {
+    let path: String
+    private let handle: FileHandle
+
+    /// Creates (or truncates) the log.
+    ///
+    /// - Throws: ``OutputError`` when the file cannot be created.
+    init(path: String) throws(OutputError) {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else { throw OutputError(path: path, reason: "cannot create the file (\(String(cString: strerror(errno))))") }
+        self.handle = handle
+    }
+
+    /// Appends one record.
+    func append(_ record: [String: Any]) throws(OutputError) {
+        do {
+            var data = try JSONSerialization.data(
+                withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
+            data.append(UInt8(ascii: "\n"))
+            try handle.write(contentsOf: data)
+        } catch {
+            throw OutputError(path: path, reason: "write failed (\(error.localizedDescription))", kind: .write)
+        }
+    }
+
+    /// Flushes and closes.
+    func close() {
+        try? handle.synchronize()
+        try? handle.close()
+    }
+
+    /// ISO 8601 UTC with milliseconds, as the log writes times.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A file name pattern for captured frames, as fswebcam and rpicam-still users write them.
+///
+/// strftime conversions (`%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%j`, …) take the frame's capture time in
+/// local time; two more stand for what strftime lacks:
+/// - `%L`: milliseconds, three digits;
+/// - `%n` or `%Wn` (W a width, such as `%4n`): the frame counter from 1, zero-padded to W digits.
+///
+/// `%n` is strftime's newline, useless in a file name, hence its use here.
+struct OutputTemplate: Equatable, Sendable {
+    let pattern: String
+
+    /// Whether names differ from frame to frame (a counter, milliseconds or seconds).
+    var variesPerFrame: Bool {
+        pattern.contains("%L") || pattern.range(of: "%[0-9]*n", options: .regularExpression) != nil
+            || pattern.contains("%S") || pattern.contains("%s") || pattern.contains("%T")
+    }
+
+    /// The name for the `counter`-th frame (from 1), captured at `date`.
+    func name(counter: Int, date: Date) -> String {
+        var result = ""
+        var strftimePart = ""
+        var index = pattern.startIndex
+        func flushStrftime() {
+            guard !strftimePart.isEmpty else { return }
+            result += Self.strftime(strftimePart, date)
+            strftimePart = ""
+        }
+        while index < pattern.endIndex {
+            let character = pattern[index]
+            guard character == "%", pattern.index(after: index) < pattern.endIndex else {
+                strftimePart.append(character)
+                index = pattern.index(after: index)
+                continue
+            }
+            var cursor = pattern.index(after: index)
+            var width = ""
+            while cursor < pattern.endIndex, pattern[cursor].isNumber {
+                width.append(pattern[cursor])
+                cursor = pattern.index(after: cursor)
+            }
+            guard cursor < pattern.endIndex else {
+                strftimePart += String(pattern[index...])
+                break
+            }
+            switch pattern[cursor] {
+            case "n":
+                flushStrftime()
+                let digits = String(counter)
+                result += String(repeating: "0", count: max(0, (Int(width) ?? 0) - digits.count)) + digits
+            case "L" where width.isEmpty:
+                flushStrftime()
+                let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
+                result += String(format: "%03d", milliseconds)
+            default:
+                strftimePart += String(pattern[index...cursor])
+            }
+            index = pattern.index(after: cursor)
+        }
+        flushStrftime()
+        return result
+    }
+
+    private static func strftime(_ format: String, _ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let count = Foundation.strftime(&buffer, buffer.count, format, &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

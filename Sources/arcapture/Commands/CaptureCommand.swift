@@ -1,0 +1,172 @@
+import CaptureKit
+import Foundation
+
+/// `arcapture capture`: stills, time-lapses and streams from a camera.
+enum CaptureCommand {
+    static let spec = CommandSpec(
+        name: "capture",
+        overview: """
+            Capture stills, time-lapses or a stream from a camera. Frames go to JPEG files named from a \
+            template, or to stdout as an MJPEG or Y4M stream; MJPEG from the camera is kept as it is, raw \
+            frames are encoded.
+            """,
+        usage: """
+            [--device PATH[,PATH...]] [--count N | --duration TIME] [--every INTERVAL] \
+            [--output TEMPLATE | --output -] [--format-out mjpeg|y4m] [--set NAME=VALUE ...] [more options]
+            """,
+        arguments: [],
+        options: [
+            .value(
+                "device", "PATH", default: "the first capture device found",
+                help: "The camera; several (comma-separated or repeated) make SIGUSR1 switch to the next."),
+            .value("count", "N", default: "1 for a still", help: "How many frames to write."),
+            .value("duration", "TIME", help: "Capture for this long (30s, 10m, 2h), by the frames' own timestamps."),
+            .value(
+                "every", "INTERVAL",
+                help: "Write one frame per interval (500ms, 10s, 1m) for a time-lapse, chosen by timestamp: no drift."),
+            .value(
+                "output", "TEMPLATE", default: CaptureOptions.defaultTemplate,
+                help:
+                    "File names, with strftime tokens, %L for milliseconds and %n or %4n for the frame number; - for stdout."
+            ),
+            .value(
+                "format-out", "FORMAT", default: "mjpeg", help: "With --output -: mjpeg (concatenated JPEGs) or y4m."),
+            .value("quality", "Q", default: "90", help: "JPEG quality, 1-100, for frames that must be encoded."),
+            .value(
+                "set", "NAME=VALUE",
+                help: "Set a control (repeatable): brightness=60%, zoom_absolute=150, exposure_auto=manual."),
+            .value("skip", "N", help: "Drop the first N frames (warm-up)."),
+            .flag("settle", help: "Drop frames until the brightness is stable (the default for a still)."),
+            .flag("reconnect", help: "When the camera goes away or stops sending, wait for it and resume."),
+            .value("json-log", "FILE", help: "Write one JSON line per written frame (and per interruption) to FILE."),
+            .value("format", "FOURCC", default: "auto", help: "The pixel format to capture, such as YUYV or MJPG."),
+            .value("size", "WxH", default: "the driver's current size", help: "The frame size."),
+            .value("fps", "N", default: "the fastest offered up to 30", help: "The frame rate."),
+            .flag("libv4l2", help: "Capture through libv4l2's conversion layer."),
+            .value("buffers", "N", default: "4", help: "How many mmap buffers to request."),
+            .value(
+                "timeout", "SECONDS", default: "5", help: "How long a camera may send nothing before it counts as gone."
+            ),
+            .value("wait", "SECONDS", default: "0", help: "Wait this long for an absent camera at the start."),
+            .value("location", "LAT,LON[,ALT]", default: "none", help: "A fixed position for the session."),
+        ],
+        discussion: """
+            Files are written whole or not at all (a temporary file, then a rename), also on Ctrl-C and \
+            on a full disk. Written file names are printed on stdout.
+
+            EXIT STATUS:
+              0    the frames were written (or the program reading the stream closed it)
+              64   bad command line, or a --set value the camera does not accept
+              69   the camera is missing, not a capture device, or went away (without --reconnect)
+              73   an output file cannot be created
+              74   writing failed (a full disk), or the stream failed or stalled
+              75   the camera is busy
+              77   permission denied
+              130  interrupted (Ctrl-C)
+
+            EXAMPLES:
+              arcapture capture --output still.jpg
+              arcapture capture --every 10s --duration 1h --output 'lapse-%Y%m%d-%H%M%S.jpg'
+              arcapture capture --output - --duration 10s | ffmpeg -f mjpeg -i - clip.mp4
+              arcapture capture --set zoom_absolute=200 --set brightness=60% --output 'zoom-%4n.jpg' --count 5
+            """)
+
+    static func run(_ arguments: [String]) async -> ExitStatus {
+        let options: CaptureOptions
+        do {
+            options = try CaptureOptions(ArgumentParser.parse(arguments, spec: spec))
+        } catch {
+            Terminal.error(error.message)
+            return .usage
+        }
+        signal(SIGPIPE, SIG_IGN)  // a closed stream reader is an EPIPE to handle, not a death
+        let path = options.devices.first ?? CheckCommand.defaultDevicePath()
+        var authorization = CaptureDevice.authorization(for: path)
+        if authorization.status == .notDetermined && options.waitSeconds > 0 {
+            let (signals, signalled) = AsyncStream.makeStream(of: Void.self)
+            let interrupted = await InterruptSignal.handling(
+                onSignal: { _ in signalled.yield() },
+                body: {
+                    await !DeviceWait.wait(for: path, seconds: options.waitSeconds) {
+                        for await _ in signals { return }
+                    }
+                })
+            if interrupted { return .interrupted }
+            authorization = CaptureDevice.authorization(for: path)
+        }
+        if let problem = authorization.problem {
+            Terminal.error(problem.description)
+            return ExitStatus(problem)
+        }
+
+        let log: JSONLinesLog?
+        let writer: CaptureOutputWriter
+        do {
+            log = try options.jsonLog.map(JSONLinesLog.init)
+            writer = try CaptureOutputWriter(destination: options.destination, quality: options.quality)
+        } catch let error as OutputError {
+            Terminal.error(error.description)
+            return error.exitStatus
+        } catch {
+            Terminal.error("\(error)")
+            return .failure
+        }
+
+        let session = CaptureSession()
+        session.configuration = CaptureConfiguration(
+            devicePath: path, format: options.format, bufferCount: options.bufferCount,
+            frameTimeout: .milliseconds(Int64(options.timeoutSeconds * 1000)), controls: options.controls,
+            reconnects: options.reconnect)
+        let run = CaptureRun(options: options, session: session, writer: writer, log: log)
+        session.setFrameHandler { run.enqueue($0) }
+        session.addRejectionObserver { run.rejected($0) }
+        session.addPhaseObserver { run.phase($0) }
+        session.locationSource = options.location.map { FixedLocationSource($0) } ?? NoPositionSource()
+
+        let outcome = await InterruptSignal.handling(
+            onSignal: { _ in run.interrupt() },
+            body: {
+                await InterruptSignal.handlingUserSignal(
+                    { run.switchToNextDevice() },
+                    body: {
+                        session.startRunning()
+                        let progress = ProgressLine()
+                        progress.start { run.progress }
+                        let outcome = await run.outcome()
+                        progress.stop()
+                        return outcome
+                    })
+            })
+        await session.stop()
+        await run.writerIdle()
+        return finish(outcome, run: run)
+    }
+
+    /// Prints the summary and the error, and returns the status.
+    private static func finish(_ outcome: CaptureRun.Outcome, run: CaptureRun) -> ExitStatus {
+        let counts = run.counts
+        var summary = "captured \(counts.written) frame\(counts.written == 1 ? "" : "s")"
+        summary += ", \(counts.dropped) dropped, \(counts.damaged) damaged"
+        if counts.warmUp > 0 { summary += ", \(counts.warmUp) skipped while the camera settled" }
+        Terminal.note(summary)
+        switch outcome {
+        case .completed:
+            return .ok
+        case .readerClosed:
+            Terminal.note("note: the program reading the stream closed it")
+            return .ok
+        case .interrupted:
+            Terminal.error("interrupted")
+            return .interrupted
+        case .failed(let error):
+            Terminal.error(error.description)
+            return ExitStatus(error)
+        case .outputFailed(let error):
+            Terminal.error(error.description)
+            return error.exitStatus
+        case .streamFailed(let message):
+            Terminal.error(message)
+            return .ioError
+        }
+    }
+}
