@@ -15,15 +15,25 @@ public final class FrameJPEGWriter {
         encoder = try JPEGEncoder()
     }
 
+    /// How thoroughly an MJPEG frame is checked before it passes through.
+    public enum Validation: Sendable {
+        /// Start and end markers and the header: cheap enough for every frame of a live stream.
+        case structure
+        /// A full decode as well, which also catches damage inside the image data (bit errors on
+        /// the cable): for stills and time-lapses, where one bad file matters more than the time.
+        case decode
+    }
+
     /// The JPEG for `frame`, and whether it passed through unchanged (apart from Huffman tables).
     ///
     /// - Parameters:
     ///   - frame: a captured frame.
     ///   - quality: 1–100, for raw frames.
+    ///   - validation: how to check an MJPEG frame before passing it through.
     /// - Throws: ``FrameConversionError`` for a damaged MJPEG frame or an unconvertible format.
-    public func jpeg(for frame: VideoFrame, quality: Int) throws(FrameConversionError) -> (
-        bytes: [UInt8], passedThrough: Bool
-    ) {
+    public func jpeg(for frame: VideoFrame, quality: Int, validation: Validation = .structure)
+        throws(FrameConversionError) -> (bytes: [UInt8], passedThrough: Bool)
+    {
         switch frame.format.pixelFormat {
         case .mjpeg, .jpeg:
             if let problem = JPEGStructure.problem(in: frame.data) {
@@ -40,6 +50,13 @@ public final class FrameJPEGWriter {
             guard header.width == Int(frame.format.width), header.height == Int(frame.format.height) else {
                 throw .undecodable(
                     .invalidHeader("the frame is \(header.width)x\(header.height), the stream \(frame.format.size)"))
+            }
+            if validation == .decode {
+                do {
+                    _ = try decoder.decode(frame.data)
+                } catch {
+                    throw .undecodable(error)
+                }
             }
             return (JPEGStructure.insertingStandardHuffmanTables(into: frame.data), true)
         default:

@@ -4,8 +4,8 @@ import Synchronization
 /// Captures the next frame of a running session as a JPEG: AVCapturePhotoOutput's role.
 ///
 /// Attach it with ``CaptureSession/addOutput(_:)``, then call ``capturePhoto(quality:)``. An MJPEG
-/// frame passes through without re-encoding (checked, and completed with standard Huffman tables
-/// when the camera left them out); a raw frame is encoded at the requested quality. Encoding runs on
+/// frame passes through without re-encoding (decoded once to check it, and completed with standard
+/// Huffman tables when the camera left them out); a raw frame is encoded at the requested quality. Encoding runs on
 /// the output's own queue, never on the session's.
 ///
 /// `@unchecked Sendable`: pending requests and the attachment sit behind a `Mutex`; the writer is
@@ -81,7 +81,7 @@ public final class PhotoOutput: @unchecked Sendable {
         do {
             if writer == nil { writer = try FrameJPEGWriter() }
             guard let writer else { return .failure(.conversion(.undecodable(.handleUnavailable))) }
-            let (bytes, passedThrough) = try writer.jpeg(for: frame, quality: quality)
+            let (bytes, passedThrough) = try writer.jpeg(for: frame, quality: quality, validation: .decode)
             return .success(
                 Photo(
                     data: bytes, sequence: frame.sequence, captureDate: frame.captureDate,

@@ -96,8 +96,10 @@ final class CaptureOutputWriter {
     }
 
     private func jpeg(_ frame: VideoFrame) throws(CaptureWriteError) -> (bytes: [UInt8], passedThrough: Bool) {
+        // Files are decoded once to catch damage inside the image; a live stream checks structure only.
+        let validation: FrameJPEGWriter.Validation = destination == .mjpegStream ? .structure : .decode
         do {
-            return try frames.jpeg(for: frame, quality: quality)
+            return try frames.jpeg(for: frame, quality: quality, validation: validation)
         } catch {
             throw .conversion(error)
         }

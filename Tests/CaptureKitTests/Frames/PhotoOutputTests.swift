@@ -79,3 +79,39 @@ struct PhotoOutputTests {
         await #expect(throws: PhotoCaptureError.notAttached) { _ = try await PhotoOutput().capturePhoto() }
     }
 }
+
+@Suite("MJPEG pass-through validation")
+struct PassThroughValidationTests {
+    static func frame(_ bytes: [UInt8]) -> VideoFrame {
+        VideoFrame(
+            data: bytes, format: V4L2Format(pixelFormat: .mjpeg, width: 640, height: 480), sequence: 0,
+            droppedBefore: 0,
+            timestampNanoseconds: 0, captureDate: Date(timeIntervalSince1970: 0), flags: [])
+    }
+
+    @Test("a bit-flipped frame passes a structure check but not a decoding one")
+    func bitFlipped() throws {
+        var damaged = try Fixtures.webcamFrame()
+        damaged[damaged.count / 2] = 0xFF  // a stray restart marker in the scan: bits flipped on the cable
+        damaged[damaged.count / 2 + 1] = 0xD3
+        let writer = try FrameJPEGWriter()
+        #expect(try writer.jpeg(for: Self.frame(damaged), quality: 90, validation: .structure).passedThrough)
+        #expect(throws: FrameConversionError.self) {
+            try writer.jpeg(for: Self.frame(damaged), quality: 90, validation: .decode)
+        }
+        let whole = try writer.jpeg(for: Self.frame(try Fixtures.webcamFrame()), quality: 90, validation: .decode)
+        #expect(whole.passedThrough)
+    }
+
+    @Test("a truncated frame and one of the wrong size are refused even by the structure check")
+    func truncatedAndWrongSize() throws {
+        let frame = try Fixtures.webcamFrame()
+        let writer = try FrameJPEGWriter()
+        #expect(throws: FrameConversionError.self) {
+            try writer.jpeg(for: Self.frame(Array(frame.prefix(frame.count / 2))), quality: 90)
+        }
+        var wrongSize = Self.frame(frame)
+        wrongSize.format = V4L2Format(pixelFormat: .mjpeg, width: 1280, height: 720)
+        #expect(throws: FrameConversionError.self) { try writer.jpeg(for: wrongSize, quality: 90) }
+    }
+}
