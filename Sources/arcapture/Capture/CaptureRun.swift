@@ -27,8 +27,6 @@ final class CaptureRun: @unchecked Sendable {
         var warnedAboutDamage = false
         var written = 0
         var dropped = 0
-        var outcome: Outcome?
-        var waiters: [CheckedContinuation<Outcome, Never>] = []
         var deviceIndex = 0
     }
 
@@ -39,6 +37,7 @@ final class CaptureRun: @unchecked Sendable {
     let session: CaptureSession
     let writerQueue = DispatchQueue(label: "arcapture.capture-writer")
     private let shared = Mutex(Shared())
+    private let ending = OutcomeLatch<Outcome>()
     private let writer: CaptureOutputWriter
     private let log: JSONLinesLog?
     private var selector: FrameSelector
@@ -61,7 +60,7 @@ final class CaptureRun: @unchecked Sendable {
     /// Queues a frame for the writer, dropping the oldest waiting one when the writer is behind.
     func enqueue(_ frame: VideoFrame) {
         let startDrain = shared.withLock { state -> Bool in
-            guard state.outcome == nil else { return false }
+            guard ending.value == nil else { return false }
             // Drops count once writing has begun: frames missed while a still settles do not matter.
             let counting = state.written > 0
             if counting { state.dropped += Int(frame.droppedBefore) }
@@ -158,17 +157,7 @@ final class CaptureRun: @unchecked Sendable {
     // MARK: Ending
 
     /// Waits for the capture to end; any number of callers may wait.
-    func outcome() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            shared.withLock { state in
-                if let outcome = state.outcome {
-                    continuation.resume(returning: outcome)
-                } else {
-                    state.waiters.append(continuation)
-                }
-            }
-        }
-    }
+    func outcome() async -> Outcome { await ending.wait() }
 
     /// Waits until the writer queue has finished the frame in hand (files are whole afterwards).
     func writerIdle() async {
@@ -183,13 +172,8 @@ final class CaptureRun: @unchecked Sendable {
     }
 
     private func finish(_ outcome: Outcome) {
-        shared.withLock { state in
-            guard state.outcome == nil else { return }
-            state.outcome = outcome
-            state.pending = []
-            for waiter in state.waiters { waiter.resume(returning: outcome) }
-            state.waiters = []
-        }
+        guard ending.set(outcome) else { return }
+        shared.withLock { $0.pending = [] }
     }
 
     // MARK: The writer queue
@@ -200,7 +184,7 @@ final class CaptureRun: @unchecked Sendable {
     private func drain() {
         dispatchPrecondition(condition: .onQueue(writerQueue))
         while let frame = shared.withLock({ state -> VideoFrame? in
-            guard state.outcome == nil, !state.pending.isEmpty else {
+            guard ending.value == nil, !state.pending.isEmpty else {
                 state.draining = false
                 return nil
             }

@@ -69,20 +69,7 @@ struct CaptureOptions: Sendable {
         } else {
             warmUp = .none
         }
-        if let text = parsed.value("format"), text.lowercased() != "auto" {
-            guard let code = FourCC(text) else {
-                throw UsageError("--format must be a FourCC such as YUYV or MJPG, or 'auto', not '\(text)'")
-            }
-            format.pixelFormat = code
-        }
-        if let text = parsed.value("size") {
-            guard let size = FrameSize(parsing: text) else {
-                throw UsageError("--size must be WIDTHxHEIGHT such as 1280x720, not '\(text)'")
-            }
-            format.size = size
-        }
-        format.framesPerSecond = try parsed.number("fps", in: 0.01...1000)
-        if parsed.flag("libv4l2") { format.conversion = .libv4l2 }
+        format = try parsed.formatRequest()
         quality = try parsed.integer("quality", in: 1...100) ?? quality
         for text in parsed.values["set"] ?? [] {
             guard let setting = ControlSetting(parsing: text) else {
@@ -92,12 +79,7 @@ struct CaptureOptions: Sendable {
         }
         reconnect = parsed.flag("reconnect")
         jsonLog = parsed.value("json-log")
-        if let text = parsed.value("location") {
-            guard let coordinate = GeodeticCoordinate(parsing: text) else {
-                throw UsageError("--location must be LAT,LON or LAT,LON,ALT in degrees and metres, not '\(text)'")
-            }
-            location = coordinate
-        }
+        location = try parsed.location()
         bufferCount = UInt32(try parsed.integer("buffers", in: 1...32) ?? Int(bufferCount))
         timeoutSeconds = try parsed.number("timeout", in: 0.1...3600) ?? timeoutSeconds
         waitSeconds = try parsed.number("wait", in: 0...86_400) ?? waitSeconds

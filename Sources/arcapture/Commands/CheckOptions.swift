@@ -19,29 +19,11 @@ struct CheckOptions: Equatable, Sendable {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         devicePath = parsed.value("device")
         frames = try parsed.integer("frames", in: 2...100_000) ?? frames
-        if let text = parsed.value("format"), text.lowercased() != "auto" {
-            guard let code = FourCC(text) else {
-                throw UsageError("--format must be a FourCC such as YUYV or MJPG, or 'auto', not '\(text)'")
-            }
-            format.pixelFormat = code
-        }
-        if let text = parsed.value("size") {
-            guard let size = FrameSize(parsing: text) else {
-                throw UsageError("--size must be WIDTHxHEIGHT such as 1280x720, not '\(text)'")
-            }
-            format.size = size
-        }
-        format.framesPerSecond = try parsed.number("fps", in: 0.01...1000)
-        if parsed.flag("libv4l2") { format.conversion = .libv4l2 }
+        format = try parsed.formatRequest()
         bufferCount = UInt32(try parsed.integer("buffers", in: 1...32) ?? Int(bufferCount))
         timeoutSeconds = try parsed.number("timeout", in: 0.1...3600) ?? timeoutSeconds
         waitSeconds = try parsed.number("wait", in: 0...86_400) ?? waitSeconds
-        if let text = parsed.value("location") {
-            guard let coordinate = GeodeticCoordinate(parsing: text) else {
-                throw UsageError("--location must be LAT,LON or LAT,LON,ALT in degrees and metres, not '\(text)'")
-            }
-            location = coordinate
-        }
+        location = try parsed.location()
         maxDrops = try parsed.integer("max-drops", in: 0...1_000_000) ?? maxDrops
         fpsTolerancePercent = try parsed.number("fps-tolerance", in: 0...100) ?? fpsTolerancePercent
         streamTo = parsed.value("stream-to")

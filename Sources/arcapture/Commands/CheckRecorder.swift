@@ -24,14 +24,13 @@ final class CheckRecorder: Sendable {
         var records: [FrameRecord] = []
         var negotiated: NegotiatedFormat?
         var firstFrameAt: ContinuousClock.Instant?
-        var outcome: Outcome?
-        var waiters: [CheckedContinuation<Outcome, Never>] = []
         var decoder: JPEGDecoder?
         var writer: AtomicFileWriter?
     }
 
     private let target: Int
     private let state: Mutex<State>
+    private let ending = OutcomeLatch<Outcome>()
 
     /// Creates a recorder that completes after `target` frames, writing delivered frames to `writer`.
     init(target: Int, writer: sending AtomicFileWriter?) {
@@ -42,14 +41,14 @@ final class CheckRecorder: Sendable {
     /// Records a delivered frame.
     func frame(_ frame: VideoFrame) {
         state.withLock { state in
-            guard state.outcome == nil else { return }
+            guard ending.value == nil else { return }
             if state.firstFrameAt == nil { state.firstFrameAt = .now }
             let problem = Self.validate(frame, decoder: &state.decoder)
             if let writer = state.writer {
                 do {
                     try writer.write(frame.data)
                 } catch {
-                    Self.finish(&state, .outputFailed("\(error)"))
+                    ending.set(.outputFailed("\(error)"))
                     return
                 }
             }
@@ -57,21 +56,21 @@ final class CheckRecorder: Sendable {
                 FrameRecord(
                     sequence: frame.sequence, droppedBefore: frame.droppedBefore,
                     timestampNanoseconds: frame.timestampNanoseconds, bytesUsed: frame.data.count, problem: problem))
-            if state.records.count >= target { Self.finish(&state, .completed) }
+            if state.records.count >= target { ending.set(.completed) }
         }
     }
 
     /// Records a frame the session dropped as damaged.
     func rejected(_ rejection: FrameRejection) {
         state.withLock { state in
-            guard state.outcome == nil else { return }
+            guard ending.value == nil else { return }
             if state.firstFrameAt == nil { state.firstFrameAt = .now }
             state.records.append(
                 FrameRecord(
                     sequence: rejection.sequence, droppedBefore: rejection.droppedBefore,
                     timestampNanoseconds: rejection.timestampNanoseconds, bytesUsed: Int(rejection.bytesUsed),
                     problem: rejection.reason.description))
-            if state.records.count >= target { Self.finish(&state, .completed) }
+            if state.records.count >= target { ending.set(.completed) }
         }
     }
 
@@ -80,7 +79,7 @@ final class CheckRecorder: Sendable {
         state.withLock { state in
             switch phase {
             case .running(let negotiated): state.negotiated = negotiated
-            case .failed(let error): Self.finish(&state, .failed(error))
+            case .failed(let error): ending.set(.failed(error))
             default: break
             }
         }
@@ -88,24 +87,14 @@ final class CheckRecorder: Sendable {
 
     /// Ends the run as interrupted.
     func interrupt() {
-        state.withLock { Self.finish(&$0, .interrupted) }
+        ending.set(.interrupted)
     }
 
     /// Waits for the run to end; any number of callers may wait.
-    func outcome() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            state.withLock { state in
-                if let outcome = state.outcome {
-                    continuation.resume(returning: outcome)
-                } else {
-                    state.waiters.append(continuation)
-                }
-            }
-        }
-    }
+    func outcome() async -> Outcome { await ending.wait() }
 
     /// How the run ended, if it has.
-    var peekOutcome: Outcome? { state.withLock { $0.outcome } }
+    var peekOutcome: Outcome? { ending.value }
 
     /// The records, negotiated format and first-frame time so far.
     var snapshot: (records: [FrameRecord], negotiated: NegotiatedFormat?, firstFrameAt: ContinuousClock.Instant?) {
@@ -120,13 +109,6 @@ final class CheckRecorder: Sendable {
         }
         guard let writer else { return }
         if keep { try writer.commit() } else { writer.discard() }
-    }
-
-    private static func finish(_ state: inout State, _ outcome: Outcome) {
-        guard state.outcome == nil else { return }
-        state.outcome = outcome
-        for waiter in state.waiters { waiter.resume(returning: outcome) }
-        state.waiters = []
     }
 
     /// Why a delivered frame is invalid, or nil.

@@ -42,12 +42,7 @@ struct ProjectOptions: Sendable {
             heading: angles[0], pitch: angles.count > 1 ? angles[1] : 0, roll: angles.count > 2 ? angles[2] : 0)
         cameraFile = parsed.value("camera")
         horizontalFieldOfView = try parsed.number("hfov", in: 1...179)
-        if let text = parsed.value("size") {
-            guard let size = FrameSize(parsing: text) else {
-                throw UsageError("--size must be WIDTHxHEIGHT such as 1280x720, not '\(text)'")
-            }
-            self.size = size
-        }
+        size = try parsed.frameSize("size")
         switch (cameraFile, horizontalFieldOfView) {
         case (nil, nil): throw UsageError("a camera is required: --camera FILE.yaml, or --hfov DEGREES with --size WxH")
         case (.some, .some): throw UsageError("--camera and --hfov are alternatives; give one")

@@ -289,14 +289,20 @@ struct CaptureSessionTests {
 /// the link is unplugging it, creating it again is plugging it back in.
 @Suite("Capture session reconnection", .timeLimit(.minutes(1)))
 struct CaptureSessionReconnectionTests {
-    @Test("an unplugged camera is waited for, and the stream resumes with the same format and controls")
-    func reconnects() async throws {
+    /// A camera node that is a link to /dev/null in a fresh directory.
+    static func pluggedNode() throws -> (directory: URL, node: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "arcapture-replug-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let node = directory.appendingPathComponent("video0").path
         try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
+        return (directory, node)
+    }
+
+    @Test("an unplugged camera is waited for, and the stream resumes with the same format and controls")
+    func reconnects() async throws {
+        let (directory, node) = try Self.pluggedNode()
+        defer { try? FileManager.default.removeItem(at: directory) }
         var script = ScriptedVideoDevice.Script()
         script.controls = [ControlSettingTests.brightness]
         let factory = ScriptedDeviceFactory(script: script)
@@ -331,12 +337,8 @@ struct CaptureSessionReconnectionTests {
 
     @Test("stopping while waiting for the camera ends the wait")
     func stopWhileWaiting() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "arcapture-replug-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, node) = try Self.pluggedNode()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let node = directory.appendingPathComponent("video0").path
-        try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
         let factory = ScriptedDeviceFactory()
         let session = factory.makeSession(devicePath: node)
         session.configuration.reconnects = true

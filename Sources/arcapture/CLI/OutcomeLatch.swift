@@ -1,0 +1,43 @@
+import Synchronization
+
+/// How a run ended: set once, by whichever comes first (the last frame, an error, Ctrl-C), and
+/// awaited by any number of tasks.
+final class OutcomeLatch<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value?
+        var waiters: [CheckedContinuation<Value, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The value, once set.
+    var value: Value? { state.withLock { $0.value } }
+
+    /// Sets the value and wakes the waiters, unless it is already set.
+    ///
+    /// - Returns: whether this call set it.
+    @discardableResult
+    func set(_ value: Value) -> Bool {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>]? in
+            guard state.value == nil else { return nil }
+            state.value = value
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        guard let waiters else { return false }
+        for waiter in waiters { waiter.resume(returning: value) }
+        return true
+    }
+
+    /// Waits for the value.
+    func wait() async -> Value {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Value? in
+                if let value = state.value { return value }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}
