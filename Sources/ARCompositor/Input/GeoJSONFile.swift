@@ -1,3 +1,5 @@
+import CaptureKit
+
 /// The points of interest and routes in a GeoJSON file (RFC 7946), read as users' real files have
 /// them: a FeatureCollection, a single Feature or a bare geometry.
 public struct GeoJSONFile: Hashable, Sendable {

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Reads an input file's bytes with the errors users need: missing (66) apart from unreadable.
-enum InputFile {
+package enum InputFile {
     /// The file's contents.
     ///
     /// - Throws: ``InputFileError/missing(file:)`` or ``InputFileError/unreadable(file:reason:)``.
-    static func read(_ path: String) throws(InputFileError) -> Data {
+    package static func read(_ path: String) throws(InputFileError) -> Data {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(file: path) }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))

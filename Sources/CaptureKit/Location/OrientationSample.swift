@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where a camera or receiver pointed at a time: heading, and pitch and roll when the source measures
+/// them, in the geometry spec's convention (heading clockwise from true north, pitch up, roll
+/// clockwise seen from behind), with the heading's accuracy.
+public struct OrientationSample: Hashable, Sendable {
+    /// What measured an orientation.
+    public enum Origin: String, Hashable, Sendable {
+        /// A heading given by the user (a fixed mount).
+        case fixed
+        /// The direction of travel (course over ground).
+        case course
+        /// A true heading sentence: NMEA HDT or THS (dual-antenna receivers, gyrocompasses).
+        case trueHeading = "true-heading"
+        /// A magnetic compass corrected by the variation it reports (NMEA HDG).
+        case compass
+        /// gpsd's ATT message.
+        case gpsdAttitude = "gpsd-att"
+        /// NMEA `$PASHR` (heading, roll and pitch from an inertial unit).
+        case inertial
+        /// A per-frame sidecar file.
+        case sidecar
+        /// An IMU read through Linux IIO.
+        case imu
+    }
+
+    /// The UTC time of the measurement.
+    public var time: Date
+    /// When this process received it, on CLOCK_MONOTONIC in nanoseconds; nil for recorded samples.
+    public var receivedMonotonicNanoseconds: Int64?
+    /// Degrees clockwise from true north.
+    public var heading: Double
+    /// Degrees above the horizon, when measured.
+    public var pitch: Double?
+    /// Degrees clockwise about the forward axis seen from behind, when measured.
+    public var roll: Double?
+    /// The heading's error in degrees (one standard deviation), when known.
+    public var headingAccuracy: Double?
+    /// What measured it.
+    public var origin: Origin
+
+    /// Creates a sample.
+    public init(
+        time: Date, heading: Double, pitch: Double? = nil, roll: Double? = nil, headingAccuracy: Double? = nil,
+        origin: Origin, receivedMonotonicNanoseconds: Int64? = nil
+    ) {
+        self.time = time
+        self.heading = heading
+        self.pitch = pitch
+        self.roll = roll
+        self.headingAccuracy = headingAccuracy
+        self.origin = origin
+        self.receivedMonotonicNanoseconds = receivedMonotonicNanoseconds
+    }
+}
