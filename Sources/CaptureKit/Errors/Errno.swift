@@ -39,6 +39,10 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
         case ENOTTY: "ENOTTY"
         case ETIMEDOUT: "ETIMEDOUT"
         case ENODATA: "ENODATA"
+        case ECONNREFUSED: "ECONNREFUSED"
+        case EINPROGRESS: "EINPROGRESS"
+        case EHOSTUNREACH: "EHOSTUNREACH"
+        case ENETUNREACH: "ENETUNREACH"
         default: "errno \(rawValue)"
         }
     }

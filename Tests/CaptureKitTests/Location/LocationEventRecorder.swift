@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+@testable import CaptureKit
+
+/// Collects a source's events (from its thread) and lets a test wait for a condition on them.
+final class LocationEventRecorder: Sendable {
+    private let events = Mutex<[LocationEvent]>([])
+    private let start = Date()
+    private let transcript = Mutex<[String]>([])
+
+    /// The handler to give the source.
+    var handler: @Sendable (LocationEvent) -> Void {
+        { [self] event in
+            events.withLock { $0.append(event) }
+            let line = String(format: "%6.2f s  ", Date().timeIntervalSince(start)) + Self.describe(event)
+            transcript.withLock { $0.append(line) }
+        }
+    }
+
+    var all: [LocationEvent] { events.withLock { $0 } }
+
+    var fixes: [LocationFix] { all.compactMap { if case .fix(let fix) = $0 { fix } else { nil } } }
+
+    var orientations: [OrientationSample] {
+        all.compactMap { if case .orientation(let sample) = $0 { sample } else { nil } }
+    }
+
+    var statuses: [LocationStatus] { all.compactMap { if case .status(let status) = $0 { status } else { nil } } }
+
+    /// Every event with its time since the recorder was made, one per line.
+    var transcriptText: String { transcript.withLock { $0.joined(separator: "\n") } }
+
+    /// Waits up to `seconds` for `condition`; returns whether it came true.
+    func wait(seconds: Double, until condition: (LocationEventRecorder) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(self) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition(self)
+    }
+
+    private static func describe(_ event: LocationEvent) -> String {
+        switch event {
+        case .status(let status): "status  \(status)"
+        case .warning(let text): "warning \(text)"
+        case .fix(let fix):
+            "fix     \(UTCTime.format(fix.time)) \(fix.mode) \(fix.coordinate)"
+                + (fix.course.map { " course \($0)" } ?? "") + (fix.horizontalAccuracy.map { " ±\($0) m" } ?? "")
+        case .orientation(let sample):
+            "heading \(UTCTime.format(sample.time)) \(sample.heading)° (\(sample.origin.rawValue))"
+        }
+    }
+}
