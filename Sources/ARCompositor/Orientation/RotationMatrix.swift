@@ -35,4 +35,20 @@ public struct RotationMatrix: Hashable, Sendable {
         default: row2[column]
         }
     }
+
+    /// The transpose, which for a rotation is its inverse.
+    public var transposed: RotationMatrix {
+        RotationMatrix(
+            row0: SIMD3(row0.x, row1.x, row2.x), row1: SIMD3(row0.y, row1.y, row2.y),
+            row2: SIMD3(row0.z, row1.z, row2.z))
+    }
+
+    /// The product `lhs · rhs`: apply `rhs` first, then `lhs`.
+    public static func * (lhs: RotationMatrix, rhs: RotationMatrix) -> RotationMatrix {
+        let columns = rhs.transposed
+        func row(_ r: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3((r * columns.row0).sum(), (r * columns.row1).sum(), (r * columns.row2).sum())
+        }
+        return RotationMatrix(row0: row(lhs.row0), row1: row(lhs.row1), row2: row(lhs.row2))
+    }
 }

@@ -57,7 +57,9 @@ public struct UnitQuaternion: Hashable, Sendable {
             target = UnitQuaternion(w: -other.w, x: -other.x, y: -other.y, z: -other.z)
             cosine = -cosine
         }
-        if cosine > 0.9995 {  // nearly equal: linear interpolation is exact enough and stable
+        // Nearly equal (under 0.002° apart): normalised linear interpolation differs from slerp by
+        // less than 1e-12°, and avoids dividing by a vanishing sine.
+        if cosine > 1 - 1e-10 {
             return UnitQuaternion(
                 w: w + t * (target.w - w), x: x + t * (target.x - x), y: y + t * (target.y - y),
                 z: z + t * (target.z - z))
