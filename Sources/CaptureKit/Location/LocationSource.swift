@@ -6,22 +6,11 @@
 /// starts it. Programs that need no position assign ``NoPositionSource`` explicitly, which keeps the
 /// rule visible in their code.
 ///
-/// Sources deliver ``LocationEvent``s to every observer (observers compose, as the session's do):
-/// fixes, receiver-measured orientations, status changes and warnings about skipped input. Events
-/// arrive on the source's own thread, in order; an observer must not block it.
-public protocol LocationSource: AnyObject, Sendable {
-    /// A short description for logs and reports, such as `gpsd://127.0.0.1:2947` or `none`.
-    var name: String { get }
-    /// The status now.
-    var status: LocationStatus { get }
+/// Its events (see ``EventSource``) are fixes, receiver-measured orientations, status changes and
+/// warnings about skipped input.
+public protocol LocationSource: EventSource {
     /// The newest fix, if there has been one.
     var latestFix: LocationFix? { get }
-    /// Adds an observer, which is told the current status at once and then every event.
-    func addObserver(_ observer: @escaping @Sendable (LocationEvent) -> Void) -> LocationObservation
-    /// Starts delivering events (connects, opens the port, starts replaying). Idempotent.
-    func start()
-    /// Stops delivering events and releases what the source holds. Idempotent; ``start()`` may follow.
-    func stop()
 }
 
 extension LocationSource {

@@ -16,13 +16,9 @@ struct GPSDLocationSourceTests {
     func fixesArrive() throws {
         let fake = try GPSFake(log: skytraq)
         defer { fake.stop() }
-        let source = GPSDLocationSource(port: fake.port)
-        let recorder = LocationEventRecorder()
-        let observation = source.addObserver(recorder.handler)
-        source.start()
+        let (recorder, end) = LocationEventRecorder.started(GPSDLocationSource(port: fake.port))
         let arrived = recorder.wait(seconds: 20) { $0.fixes.count >= 4 && $0.orientations.count >= 3 }
-        source.stop()
-        observation.cancel()
+        end()
         #expect(arrived, "\(recorder.transcriptText)\n\(fake.log)")
         print("gpsd session transcript:\n\(recorder.transcriptText)")
 
@@ -50,14 +46,8 @@ struct GPSDLocationSourceTests {
     @Test("a stopped gpsd is reported as unavailable, not as no fix; it is found when it starts")
     func gpsdRestarts() throws {
         let port = try GPSFake.freePort()
-        let source = GPSDLocationSource(port: port)
-        let recorder = LocationEventRecorder()
-        let observation = source.addObserver(recorder.handler)
-        defer {
-            source.stop()
-            observation.cancel()
-        }
-        source.start()
+        let (recorder, end) = LocationEventRecorder.started(GPSDLocationSource(port: port))
+        defer { end() }
         #expect(
             recorder.wait(seconds: 5) {
                 $0.statuses.contains(.unavailable("cannot connect to gpsd at 127.0.0.1:\(port): Connection refused"))
@@ -89,13 +79,8 @@ struct GPSDLocationSourceTests {
         let fake = try GPSFake(log: PackagePaths.sample("nmea/quectel-eg25-g.log"))
         defer { fake.stop() }
         let source = GPSDLocationSource(port: fake.port)
-        let recorder = LocationEventRecorder()
-        let observation = source.addObserver(recorder.handler)
-        source.start()
-        defer {
-            source.stop()
-            observation.cancel()
-        }
+        let (recorder, end) = LocationEventRecorder.started(source)
+        defer { end() }
         #expect(recorder.wait(seconds: 10) { $0.statuses.contains(.noFix) }, "\(recorder.transcriptText)")
         #expect(recorder.fixes.isEmpty)
         #expect(source.latestFix == nil)

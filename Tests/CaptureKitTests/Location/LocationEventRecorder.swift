@@ -9,6 +9,20 @@ final class LocationEventRecorder: Sendable {
     private let start = Date()
     private let transcript = Mutex<[String]>([])
 
+    /// A recorder observing `source`, which is started; the closure stops it and cancels.
+    static func started(_ source: any EventSource) -> (LocationEventRecorder, @Sendable () -> Void) {
+        let recorder = LocationEventRecorder()
+        let observation = source.addObserver(recorder.handler)
+        source.start()
+        return (
+            recorder,
+            {
+                source.stop()
+                observation.cancel()
+            }
+        )
+    }
+
     /// The handler to give the source.
     var handler: @Sendable (LocationEvent) -> Void {
         { [self] event in
