@@ -25,6 +25,11 @@ public enum LocationStatus: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// Whether frames can be placed: there is a fix, or the source needs none
+    /// (``notRequired``). A capture session waits in ``CapturePhase/waitingForLocation(_:)`` until
+    /// this is true.
+    public var isPositionReady: Bool { hasFix || self == .notRequired }
+
     /// `not-required`, `starting`, `unavailable: REASON`, `no-fix`, `2D`, `3D`, `lost`, `ended`.
     public var description: String {
         switch self {

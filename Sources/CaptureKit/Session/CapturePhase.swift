@@ -7,7 +7,11 @@ public enum CapturePhase: Hashable, Sendable, CustomStringConvertible {
     case waitingForLocationSource
     /// Opening the device and negotiating the format.
     case starting
-    /// Streaming with this format.
+    /// Streaming with this format, but the location source has no position yet (no fix, or gpsd not
+    /// reachable): frames are delivered, marked as having no position (``VideoFrame/locationStatus``),
+    /// until the first fix moves the session to ``running(_:)``.
+    case waitingForLocation(NegotiatedFormat)
+    /// Streaming with this format, with positions (or with ``NoPositionSource``, which needs none).
     case running(NegotiatedFormat)
     /// The camera went away or stopped sending, and the session waits for it to come back (only
     /// with ``CaptureConfiguration/reconnects``); it resumes through ``starting``.
@@ -15,13 +19,14 @@ public enum CapturePhase: Hashable, Sendable, CustomStringConvertible {
     /// Stopped by an error; ``CaptureSession/startRunning()`` tries again.
     case failed(CaptureError)
 
-    /// A short name: `idle`, `waiting-for-location-source`, `starting`, `running`, `interrupted`,
-    /// `failed`.
+    /// A short name: `idle`, `waiting-for-location-source`, `starting`, `waiting-for-location`,
+    /// `running`, `interrupted`, `failed`.
     public var description: String {
         switch self {
         case .idle: "idle"
         case .waitingForLocationSource: "waiting-for-location-source"
         case .starting: "starting"
+        case .waitingForLocation: "waiting-for-location"
         case .running: "running"
         case .interrupted: "interrupted"
         case .failed: "failed"

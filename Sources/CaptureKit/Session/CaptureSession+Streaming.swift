@@ -390,7 +390,8 @@ extension CaptureSession {
             VideoFrame(
                 data: Array(bytes), format: format, sequence: buffer.sequence, droppedBefore: dropped,
                 timestampNanoseconds: buffer.timestampNanoseconds,
-                captureDate: Date(timeIntervalSince1970: Double(wallClock) / 1e9), flags: buffer.flags))
+                captureDate: Date(timeIntervalSince1970: Double(wallClock) / 1e9), flags: buffer.flags,
+                locationStatus: shared.withLock { $0.locationStatus }))
     }
 
     private func deliver(_ outcome: Outcome) {

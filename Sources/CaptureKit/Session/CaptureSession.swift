@@ -57,6 +57,8 @@ public final class CaptureSession: @unchecked Sendable {
         var configuration = CaptureConfiguration()
         var configurationDepth = 0
         var locationSource: (any LocationSource)?
+        var locationObservation: LocationObservation?
+        var locationStatus: LocationStatus = .notRequired
         var phase: CapturePhase = .idle
         var phaseObservers: [Int: @Sendable (CapturePhase) -> Void] = [:]
         var rejectionObservers: [Int: @Sendable (FrameRejection) -> Void] = [:]
@@ -190,15 +192,42 @@ public final class CaptureSession: @unchecked Sendable {
     /// Where the session's position comes from. Streaming happens only while one is assigned:
     /// assigning one to a started session starts capture, and setting nil stops it.
     ///
+    /// Assigning a source starts it; replacing or removing it stops the previous one. Until the
+    /// source has a position, a streaming session is ``CapturePhase/waitingForLocation(_:)`` and its
+    /// frames say so (``VideoFrame/locationStatus``).
+    ///
     /// This property is thread-safe.
     public var locationSource: (any LocationSource)? {
         get { shared.withLock { $0.locationSource } }
         set {
-            let present = newValue != nil
-            shared.withLock { $0.locationSource = newValue }
-            queue.async { [self] in
-                perform(present ? machine.locationSourceAssigned() : machine.locationSourceRemoved())
+            let (previous, previousObservation) = shared.withLock { state in
+                defer {
+                    state.locationSource = newValue
+                    state.locationObservation = nil
+                    state.locationStatus = newValue?.status ?? .notRequired
+                }
+                return (state.locationSource, state.locationObservation)
             }
+            previousObservation?.cancel()
+            if let previous, previous !== newValue { previous.stop() }
+            guard let source = newValue else {
+                queue.async { [self] in perform(machine.locationSourceRemoved()) }
+                return
+            }
+            let observation = source.addObserver { [weak self] event in
+                guard case .status(let status) = event, let self else { return }
+                self.shared.withLock { $0.locationStatus = status }
+                self.queue.async {
+                    self.perform(self.machine.locationStatusChanged(hasPosition: status.isPositionReady))
+                }
+            }
+            shared.withLock { $0.locationObservation = observation }
+            // Started first, so a source with a position at once (a fixed one) streams straight to
+            // running; whatever its status says after starting is the newest, whichever order the
+            // queue sees it and the status events in.
+            source.start()
+            let ready = source.status.isPositionReady
+            queue.async { [self] in perform(machine.locationSourceAssigned(hasPosition: ready)) }
         }
     }
 

@@ -28,6 +28,9 @@ struct CaptureStateMachine: Hashable, Sendable {
     /// Whether an interruption waits for the camera instead of failing (``CaptureConfiguration/reconnects``).
     var reconnects = false
     private(set) var isWaitingForDevice = false
+    /// Whether the location source has a position (or needs none): until it has, a streaming
+    /// session is ``CapturePhase/waitingForLocation(_:)``.
+    private(set) var hasPosition = false
 
     /// `startRunning()`: streams now if a location source is assigned, else waits for one.
     mutating func startRunning() -> [Action] {
@@ -43,9 +46,11 @@ struct CaptureStateMachine: Hashable, Sendable {
         return closeIfStreaming() + stopWaiting() + move(to: .idle)
     }
 
-    /// A location source was assigned (replacing one with another changes nothing).
-    mutating func locationSourceAssigned() -> [Action] {
-        guard !hasLocationSource else { return [] }
+    /// A location source was assigned; `hasPosition` is whether it has a position already.
+    /// Replacing one source with another keeps streaming, and waits again if the new one has no fix.
+    mutating func locationSourceAssigned(hasPosition: Bool) -> [Action] {
+        guard !hasLocationSource else { return locationStatusChanged(hasPosition: hasPosition) }
+        self.hasPosition = hasPosition
         hasLocationSource = true
         guard wantsRunning else { return [] }
         return move(to: .starting) + [.openStream]
@@ -59,6 +64,15 @@ struct CaptureStateMachine: Hashable, Sendable {
         return closeIfStreaming() + stopWaiting() + move(to: .waitingForLocationSource)
     }
 
+    /// The location source's status changed: the first position moves a streaming session from
+    /// waiting to running. Losing the fix later does not stop anything (frames say so one by one).
+    mutating func locationStatusChanged(hasPosition: Bool) -> [Action] {
+        guard hasPosition != self.hasPosition else { return [] }
+        self.hasPosition = hasPosition
+        guard hasPosition, case .waitingForLocation(let format) = phase else { return [] }
+        return move(to: .running(format))
+    }
+
     /// The configuration changed: a running stream reopens with it.
     mutating func configurationChanged() -> [Action] {
         guard isStreaming else { return [] }
@@ -70,7 +84,7 @@ struct CaptureStateMachine: Hashable, Sendable {
     mutating func streamOpened(_ format: NegotiatedFormat) -> [Action] {
         guard wantsRunning, hasLocationSource else { return [.closeStream] }
         isStreaming = true
-        return move(to: .running(format))
+        return move(to: hasPosition ? .running(format) : .waitingForLocation(format))
     }
 
     /// Opening or running the stream failed. An interruption with reconnection on waits for the

@@ -19,11 +19,17 @@ public struct VideoFrame: Sendable {
     public var captureDate: Date
     /// The driver's flags for this buffer.
     public var flags: BufferFlags
+    /// The session's location source status when the frame was delivered: a frame captured while
+    /// the source has no fix says so (``hasPosition`` is false) instead of being held back.
+    public var locationStatus: LocationStatus
+
+    /// Whether the location source had a position (or needed none) for this frame.
+    public var hasPosition: Bool { locationStatus.isPositionReady }
 
     /// Creates a frame.
     public init(
         data: [UInt8], format: V4L2Format, sequence: UInt32, droppedBefore: UInt32, timestampNanoseconds: Int64,
-        captureDate: Date, flags: BufferFlags
+        captureDate: Date, flags: BufferFlags, locationStatus: LocationStatus = .notRequired
     ) {
         self.data = data
         self.format = format
@@ -32,5 +38,6 @@ public struct VideoFrame: Sendable {
         self.timestampNanoseconds = timestampNanoseconds
         self.captureDate = captureDate
         self.flags = flags
+        self.locationStatus = locationStatus
     }
 }

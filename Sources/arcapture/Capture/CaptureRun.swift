@@ -101,8 +101,10 @@ final class CaptureRun: @unchecked Sendable {
     /// Follows the session: records the format, logs interruptions, ends on failure.
     func phase(_ phase: CapturePhase) {
         switch phase {
-        case .running(let format):
+        case .running(let format), .waitingForLocation(let format):
             writerQueue.async { [self] in
+                // Waiting for a fix and then running is one stream: say things about it once.
+                guard negotiated != format || interruptedAt != nil else { return }
                 negotiated = format
                 if let since = interruptedAt {
                     let gap = Date().timeIntervalSince(since)

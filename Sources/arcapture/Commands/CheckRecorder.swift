@@ -78,7 +78,7 @@ final class CheckRecorder: Sendable {
     func phase(_ phase: CapturePhase) {
         state.withLock { state in
             switch phase {
-            case .running(let negotiated): state.negotiated = negotiated
+            case .running(let negotiated), .waitingForLocation(let negotiated): state.negotiated = negotiated
             case .failed(let error): ending.set(.failed(error))
             default: break
             }

@@ -25,33 +25,49 @@ struct CaptureStateMachineTests {
     func assignStarts() {
         var machine = CaptureStateMachine()
         _ = machine.startRunning()
-        #expect(machine.locationSourceAssigned() == [.publish(.starting), .openStream])
+        #expect(machine.locationSourceAssigned(hasPosition: true) == [.publish(.starting), .openStream])
         #expect(machine.streamOpened(Self.negotiated) == [.publish(.running(Self.negotiated))])
+        #expect(machine.isStreaming)
+    }
+
+    @Test("a source without a fix streams in waiting-for-location until its first fix")
+    func waitsForFirstFix() {
+        var machine = CaptureStateMachine()
+        _ = machine.startRunning()
+        #expect(machine.locationSourceAssigned(hasPosition: false) == [.publish(.starting), .openStream])
+        #expect(machine.streamOpened(Self.negotiated) == [.publish(.waitingForLocation(Self.negotiated))])
+        #expect(machine.isStreaming)
+        #expect(machine.locationStatusChanged(hasPosition: true) == [.publish(.running(Self.negotiated))])
+        // Losing the fix later changes no phase: frames carry the status one by one.
+        #expect(machine.locationStatusChanged(hasPosition: false) == [])
+        #expect(machine.phase == .running(Self.negotiated))
+        // A replacement source without a fix does not stop the stream either.
+        #expect(machine.locationSourceAssigned(hasPosition: false) == [])
         #expect(machine.isStreaming)
     }
 
     @Test("a location source assigned before starting streams on start")
     func assignThenStart() {
         var machine = CaptureStateMachine()
-        #expect(machine.locationSourceAssigned() == [])
+        #expect(machine.locationSourceAssigned(hasPosition: true) == [])
         #expect(machine.startRunning() == [.publish(.starting), .openStream])
     }
 
     @Test("removing the location source stops capture and waits again")
     func removeStops() {
         var machine = CaptureStateMachine()
-        _ = machine.locationSourceAssigned()
+        _ = machine.locationSourceAssigned(hasPosition: true)
         _ = machine.startRunning()
         _ = machine.streamOpened(Self.negotiated)
         #expect(machine.locationSourceRemoved() == [.closeStream, .publish(.waitingForLocationSource)])
         #expect(!machine.isStreaming)
-        #expect(machine.locationSourceAssigned() == [.publish(.starting), .openStream])
+        #expect(machine.locationSourceAssigned(hasPosition: true) == [.publish(.starting), .openStream])
     }
 
     @Test("start and stop are idempotent")
     func idempotent() {
         var machine = CaptureStateMachine()
-        _ = machine.locationSourceAssigned()
+        _ = machine.locationSourceAssigned(hasPosition: true)
         _ = machine.startRunning()
         #expect(machine.startRunning() == [])
         _ = machine.streamOpened(Self.negotiated)
@@ -63,7 +79,7 @@ struct CaptureStateMachineTests {
     @Test("a failure closes the stream and needs a new start")
     func failure() {
         var machine = CaptureStateMachine()
-        _ = machine.locationSourceAssigned()
+        _ = machine.locationSourceAssigned(hasPosition: true)
         _ = machine.startRunning()
         _ = machine.streamOpened(Self.negotiated)
         let error = CaptureError.disconnected(path: "/dev/video0")
@@ -75,7 +91,7 @@ struct CaptureStateMachineTests {
     @Test("a failed open publishes the failure without closing anything")
     func failedOpen() {
         var machine = CaptureStateMachine()
-        _ = machine.locationSourceAssigned()
+        _ = machine.locationSourceAssigned(hasPosition: true)
         _ = machine.startRunning()
         let error = CaptureError.deviceNotFound(path: "/dev/video9")
         #expect(machine.streamFailed(error) == [.publish(.failed(error))])
@@ -86,7 +102,7 @@ struct CaptureStateMachineTests {
     func configurationChange() {
         var machine = CaptureStateMachine()
         #expect(machine.configurationChanged() == [])
-        _ = machine.locationSourceAssigned()
+        _ = machine.locationSourceAssigned(hasPosition: true)
         _ = machine.startRunning()
         _ = machine.streamOpened(Self.negotiated)
         #expect(machine.configurationChanged() == [.closeStream, .publish(.starting), .openStream])
@@ -95,7 +111,7 @@ struct CaptureStateMachineTests {
     @Test("a stream that opens after its reason went away is closed at once")
     func lateOpen() {
         var machine = CaptureStateMachine()
-        _ = machine.locationSourceAssigned()
+        _ = machine.locationSourceAssigned(hasPosition: true)
         _ = machine.startRunning()
         _ = machine.stopRunning()
         #expect(machine.streamOpened(Self.negotiated) == [.closeStream])
@@ -110,7 +126,7 @@ struct CaptureStateMachineInterruptionTests {
     func running(reconnects: Bool) -> CaptureStateMachine {
         var machine = CaptureStateMachine()
         machine.reconnects = reconnects
-        _ = machine.locationSourceAssigned()
+        _ = machine.locationSourceAssigned(hasPosition: true)
         _ = machine.startRunning()
         _ = machine.streamOpened(Self.negotiated)
         return machine
