@@ -24,8 +24,9 @@ let package = Package(
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench"),
 
-        // Helpers shared by the test targets (running programs).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
+        .target(name: "TestSupport", dependencies: ["CTestSupport"], path: "Tests/TestSupport"),
         .testTarget(
             name: "CaptureKitTests",
             dependencies: ["CaptureKit", "CV4L2", "TestSupport"],
