@@ -60,9 +60,14 @@ struct PoseTimelineTests {
 
     @Test("a gap longer than the limit is no pose, not a guess")
     func gap() throws {
-        let timeline = PoseTimeline(positions: [try fix(0, 0, 0), try fix(8, 0, 0.001)], orientation: level(0))
-        #expect(timeline.pose(at: t0.addingTimeInterval(4)) == .noPose(.positionGap(seconds: 8)))
-        #expect(NoPoseReason.positionGap(seconds: 8).description == "in a 8.0 s gap between positions")
+        let timeline = PoseTimeline(positions: [try fix(0, 0, 0), try fix(40, 0, 0.001)], orientation: level(0))
+        #expect(timeline.pose(at: t0.addingTimeInterval(4)) == .noPose(.positionGap(seconds: 40)))
+        #expect(NoPoseReason.positionGap(seconds: 40).description == "in a 40.0 s gap between positions")
+        // A frame exactly at the fix before the gap is that fix.
+        #expect(timeline.pose(at: t0).estimate?.pose.longitude == 0)
+        // A logger's 20 s step on a steady course is followed (the default limit is 30 s).
+        let logger = PoseTimeline(positions: [try fix(0, 0, 0), try fix(20, 0, 0.002)], orientation: level(0))
+        #expect(abs((logger.pose(at: t0.addingTimeInterval(5)).estimate?.pose.longitude ?? 0) - 0.0005) < 1e-9)
     }
 
     @Test("extrapolation is bounded and reported; it continues at the last velocity")
@@ -113,7 +118,9 @@ struct PoseTimelineTests {
     @Test("an orientation gap or no orientation near the frame is no pose")
     func orientationGap() throws {
         let positions = [try fix(0, 0, 0), try fix(4, 0, 0), try fix(8, 0, 0), try fix(12, 0, 0)]
-        let timeline = PoseTimeline(positions: positions, orientation: .samples([heading(0, 10), heading(12, 20)]))
+        let timeline = PoseTimeline(
+            positions: positions, orientation: .samples([heading(0, 10), heading(12, 20)]),
+            limits: InterpolationLimits(maximumGap: 5))
         #expect(timeline.pose(at: t0.addingTimeInterval(6)) == .noPose(.orientationGap(seconds: 12)))
         let none = PoseTimeline(positions: positions, orientation: .samples([]))
         #expect(none.pose(at: t0) == .noPose(.noOrientation))
@@ -122,8 +129,9 @@ struct PoseTimelineTests {
     @Test("a camera facing backwards (mount yaw 180) looks opposite the direction of travel")
     func backwards() throws {
         let timeline = PoseTimeline(
-            positions: [try fix(0, 0, 0)], orientation: .samples([heading(0, 90)]), mount: CameraMount(yaw: 180))
-        #expect(angle(try #require(timeline.pose(at: t0).estimate).pose.orientation.heading, 270) < 1e-9)
+            positions: [try fix(0, 0, 0)], orientation: .samples([heading(0, 270)]), mount: CameraMount(yaw: 180))
+        // 270 + 180 wraps to 90, in [0, 360).
+        #expect(abs(try #require(timeline.pose(at: t0).estimate).pose.orientation.heading - 90) < 1e-9)
     }
 
     @Test("a mount yaw on a pitched body composes as rotations")

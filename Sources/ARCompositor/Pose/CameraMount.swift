@@ -27,7 +27,8 @@ public struct CameraMount: Hashable, Sendable {
     /// a level body this is exactly heading + yaw, pitch and roll of the mount.
     public func cameraOrientation(body: DeviceOrientation) -> DeviceOrientation {
         if body.pitch == 0 && body.roll == 0 {
-            return DeviceOrientation(heading: body.heading + yaw, pitch: pitch, roll: roll)
+            let heading = (body.heading + yaw).truncatingRemainder(dividingBy: 360)
+            return DeviceOrientation(heading: heading < 0 ? heading + 360 : heading, pitch: pitch, roll: roll)
         }
         let mount = DeviceOrientation(heading: yaw, pitch: pitch, roll: roll).rotationMatrix
         let zero = DeviceOrientation(heading: 0, pitch: 0, roll: 0).rotationMatrix

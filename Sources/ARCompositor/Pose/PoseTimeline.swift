@@ -130,11 +130,12 @@ public struct PoseTimeline: Sendable {
         } else {
             (a, b) = (positions[index - 1], positions[index])
             let gap = b.time.timeIntervalSince(a.time)
-            guard gap <= limits.maximumGap else { return .failure(.positionGap(seconds: gap)) }
+            // A frame exactly at a fix's time is that fix, whatever gap follows it.
+            guard gap <= limits.maximumGap || time == a.time else { return .failure(.positionGap(seconds: gap)) }
         }
         let span = b.time.timeIntervalSince(a.time)
         // Extrapolating across a long gap would project a stale velocity: hold the nearest fix.
-        let usable = span > 0 && span <= limits.maximumGap
+        let usable = span > 0 && span <= limits.maximumGap && time != a.time
         let fraction = usable ? time.timeIntervalSince(a.time) / span : 0
         let base = usable ? a : (index == 0 ? first : (index == positions.count ? last : a))
         let (altitudeA, approximateA) = altitude(of: usable ? a : base, fallback: usable ? b : base)
@@ -188,6 +189,7 @@ public struct PoseTimeline: Sendable {
         let a = samples[index - 1]
         let b = samples[index]
         let gap = b.time.timeIntervalSince(a.time)
+        if time == a.time { return .success((body(a), a.headingAccuracy)) }
         guard gap <= limits.maximumGap else { return .failure(.orientationGap(seconds: gap)) }
         let fraction = time.timeIntervalSince(a.time) / gap
         let turned = body(a).quaternion.slerp(to: body(b).quaternion, t: fraction)

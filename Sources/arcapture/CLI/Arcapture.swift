@@ -9,6 +9,7 @@ enum Arcapture {
         (CheckCommand.spec, CheckCommand.run),
         (CaptureCommand.spec, CaptureCommand.run),
         (ProjectCommand.spec, ProjectCommand.run),
+        (SyncCommand.spec, SyncCommand.run),
     ]
 
     static var mainHelp: String {

@@ -1,0 +1,61 @@
+/// Finds the JPEG images in an MJPEG stream (concatenated JPEGs, what `ffmpeg -f mjpeg` and
+/// `arcapture capture --output -` write) by walking each image's marker segments, so an EXIF
+/// thumbnail (a whole JPEG inside APP1) or a stray FF D9 in a header never splits a frame.
+///
+/// Segments with a length are skipped by it; after SOS the entropy-coded data is scanned for the
+/// next marker (FF followed by anything but 00 and the restart markers D0–D7). Bytes between images
+/// are skipped and counted.
+public struct MJPEGSplitter: Sendable {
+    /// One image found: its byte range, or the place a truncated one started.
+    public enum Piece: Hashable, Sendable {
+        /// A complete image, SOI to EOI inclusive.
+        case image(Range<Int>)
+        /// An image that starts at this offset but does not end before the data does.
+        case truncated(start: Int)
+    }
+
+    /// Bytes that were not part of any image (noise between frames).
+    public private(set) var skippedBytes = 0
+
+    /// Creates a splitter.
+    public init() {}
+
+    /// The next image at or after `offset` in `bytes`, or nil when no SOI follows.
+    public mutating func next(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Piece? {
+        var start = offset
+        while start + 1 < bytes.count, !(bytes[start] == 0xFF && bytes[start + 1] == 0xD8) { start += 1 }
+        guard start + 1 < bytes.count else {
+            skippedBytes += max(0, bytes.count - offset)
+            return nil
+        }
+        skippedBytes += start - offset
+        var index = start + 2
+        while index + 1 < bytes.count {
+            guard bytes[index] == 0xFF else { return .truncated(start: start) }
+            let marker = bytes[index + 1]
+            if marker == 0xFF {  // fill byte
+                index += 1
+                continue
+            }
+            if marker == 0xD9 { return .image(start..<(index + 2)) }
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                index += 2
+                continue
+            }
+            guard index + 3 < bytes.count else { return .truncated(start: start) }
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            guard length >= 2 else { return .truncated(start: start) }
+            index += 2 + length
+            if marker == 0xDA {
+                // Entropy-coded data: up to the next real marker.
+                while index + 1 < bytes.count {
+                    if bytes[index] == 0xFF, bytes[index + 1] != 0x00, !(0xD0...0xD7).contains(bytes[index + 1]) {
+                        break
+                    }
+                    index += 1
+                }
+            }
+        }
+        return .truncated(start: start)
+    }
+}

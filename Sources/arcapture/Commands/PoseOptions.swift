@@ -1,0 +1,105 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+/// Where a recorded run's orientation comes from and how poses are interpolated: the options
+/// `sync` (and footage annotation) share.
+struct PoseOptions: Sendable {
+    /// The orientation's origin.
+    enum Orientation: Sendable {
+        /// Fixed heading, pitch, roll (`--orientation`).
+        case fixed(DeviceOrientation)
+        /// From the direction of travel (`--heading-from-course`).
+        case course
+        /// From a sidecar file (`--pose-sidecar`).
+        case sidecar(String)
+        /// The track's own headings when it has them, else the course.
+        case automatic
+    }
+
+    var orientation: Orientation = .automatic
+    var mount = CameraMount()
+    var geoidSeparation: Double?
+    var limits = InterpolationLimits()
+
+    static let specs: [OptionSpec] = [
+        .flag("heading-from-course", help: "Heading from the direction of travel (cameras without a compass)."),
+        .value("orientation", "H,P,R", help: "A fixed heading, pitch and roll in degrees instead."),
+        .value("pose-sidecar", "FILE", help: "Heading, pitch and roll per time from a CSV or JSON-lines file instead."),
+        .value(
+            "mount-yaw", "DEGREES", default: "0",
+            help: "The camera's yaw on the vehicle: 180 for a camera facing backwards."),
+        .value("mount-pitch", "DEGREES", default: "0", help: "The camera's pitch on the vehicle (negative: down)."),
+        .value(
+            "geoid-separation", "METRES",
+            help: "Added to mean-sea-level altitudes that come without one (GPX elevations); about 46 in Istria."),
+        .value(
+            "max-gap", "SECONDS", default: "30",
+            help: "Longer gaps between samples mean 'no pose' inside them (loggers write every 8-30 s)."),
+        .value(
+            "max-extrapolation", "SECONDS", default: "1",
+            help: "How far before or after the samples a pose may be extrapolated."),
+    ]
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let choices = [
+            parsed.flag("heading-from-course"), parsed.value("orientation") != nil, parsed.value("pose-sidecar") != nil,
+        ]
+        guard choices.filter({ $0 }).count <= 1 else {
+            throw UsageError("--heading-from-course, --orientation and --pose-sidecar are alternatives; give one")
+        }
+        if parsed.flag("heading-from-course") { orientation = .course }
+        if let text = parsed.value("orientation") {
+            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...3).contains(parts.count), parts.allSatisfy({ $0?.isFinite ?? false }) else {
+                throw UsageError("--orientation must be HEADING[,PITCH[,ROLL]] in degrees, not '\(text)'")
+            }
+            let values = parts.compactMap { $0 }
+            orientation = .fixed(
+                DeviceOrientation(
+                    heading: values[0], pitch: values.count > 1 ? values[1] : 0, roll: values.count > 2 ? values[2] : 0)
+            )
+        }
+        if let path = parsed.value("pose-sidecar") { orientation = .sidecar(path) }
+        mount = CameraMount(
+            yaw: try parsed.number("mount-yaw", in: -360...360) ?? 0,
+            pitch: try parsed.number("mount-pitch", in: -90...90) ?? 0)
+        geoidSeparation = try parsed.number("geoid-separation", in: -120...120)
+        limits = InterpolationLimits(
+            maximumGap: try parsed.number("max-gap", in: 0...86_400) ?? 30,
+            maximumExtrapolation: try parsed.number("max-extrapolation", in: 0...3600) ?? 1)
+    }
+
+    /// The timeline for `track`, and a phrase saying where its orientation comes from.
+    ///
+    /// - Throws: ``InputFileError`` from the sidecar file.
+    func timeline(for track: RecordedTrack) throws(InputFileError) -> (PoseTimeline, String) {
+        let input: OrientationInput
+        let description: String
+        switch orientation {
+        case .fixed(let fixed):
+            input = .fixed(fixed, headingAccuracy: nil)
+            description = "fixed \(fixed.heading)°, pitch \(fixed.pitch)°, roll \(fixed.roll)°"
+        case .sidecar(let path):
+            let sidecar = try SidecarFile(contentsOf: path)
+            for warning in sidecar.warnings { Terminal.warning(warning) }
+            input = .samples(sidecar.samples)
+            description = "\(sidecar.samples.count) samples from \(path)"
+        case .course:
+            input = .samples(CourseHeadingEstimator.samples(for: track.fixes))
+            description = "course over ground"
+        case .automatic where track.orientations.isEmpty:
+            input = .samples(CourseHeadingEstimator.samples(for: track.fixes))
+            description = "course over ground (the track has no headings)"
+        case .automatic:
+            input = .samples(track.orientations)
+            description = "the track's \(track.orientations.count) headings (\(track.orientations[0].origin.rawValue))"
+        }
+        let mountText = mount == CameraMount() ? "" : ", camera mounted at yaw \(mount.yaw)°, pitch \(mount.pitch)°"
+        return (
+            PoseTimeline(
+                positions: track.fixes, orientation: input, mount: mount, limits: limits,
+                assumedGeoidSeparation: geoidSeparation), description + mountText
+        )
+    }
+}

@@ -1,0 +1,177 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+/// `arcapture sync`: a dry run of time synchronisation between a GPS track and footage.
+enum SyncCommand {
+    static let spec = CommandSpec(
+        name: "sync",
+        overview: """
+            Check how footage lines up with a GPS track before a long run: print the track's and the \
+            footage's time spans, their overlap, and the interpolated pose at the first, middle and last frame.
+            """,
+        usage: "--track FILE (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S] [--speed X] [--json]",
+        arguments: [],
+        options: [
+            .value("track", "FILE", help: "A GPX track or an NMEA log (chosen by content)."),
+            .value("footage", "PATH", help: "A Y4M file, an MJPEG stream or a folder of JPEGs."),
+            .value("frames", "N", help: "Instead of --footage: this many frames (with --fps)."),
+        ] + FootageTimeOptions.specs + PoseOptions.specs + [
+            .flag("json", help: "Print the report as JSON (schema arcapture.sync/1).")
+        ],
+        discussion: """
+            Frame i is taken at start + i / fps × speed + offset. The pose for a frame is interpolated \
+            from the fixes around that time (linearly in ENU; headings along the shorter arc); a frame \
+            further than --max-extrapolation from the track, or inside a gap longer than --max-gap, has \
+            no pose, and the report says why.
+
+            EXIT STATUS:
+              0   the report was printed and some frames have a pose
+              1   no frame has a pose: the footage and the track do not overlap
+              64  bad command line
+              65  an input file is malformed (the message names the file, the line and the problem)
+              66  an input file is missing
+
+            EXAMPLE:
+              arcapture sync --track samples/gpx/around-visnjan-with-car.gpx --frames 300 --fps 30 \\
+                  --start 2020-12-18T06:17:00Z
+            """)
+
+    static func run(_ arguments: [String]) async -> ExitStatus {
+        let parsed: ParsedArguments
+        let time: FootageTimeOptions
+        let pose: PoseOptions
+        do throws(UsageError) {
+            parsed = try ArgumentParser.parse(arguments, spec: spec)
+            time = try FootageTimeOptions(parsed)
+            pose = try PoseOptions(parsed)
+            guard parsed.value("track") != nil else { throw UsageError("--track FILE is required") }
+            guard (parsed.value("footage") == nil) != (parsed.value("frames") == nil) else {
+                throw UsageError("give the footage: --footage PATH, or --frames N with --fps")
+            }
+        } catch {
+            Terminal.error(error.message)
+            return .usage
+        }
+        do {
+            let track = try RecordedTrack.load(parsed.value("track") ?? "")
+            for warning in track.warnings { Terminal.warning(warning) }
+            if track.warningCount > track.warnings.count {
+                Terminal.warning("\(track.warningCount - track.warnings.count) more warnings not shown")
+            }
+            let info = try parsed.value("footage").map { path throws(InputFileError) in try FootageInfo.probe(path) }
+            let frames: Int
+            if let info {
+                frames = info.frameCount
+            } else {
+                do {
+                    frames = try parsed.integer("frames", in: 1...1_000_000_000) ?? 0
+                } catch {
+                    Terminal.error(error.message)
+                    return .usage
+                }
+            }
+            let clock: FootageClock
+            let origin: String
+            do {
+                (clock, origin) = try time.clock(footage: info, track: track)
+            } catch {
+                Terminal.error(error.message)
+                return .usage
+            }
+            let (timeline, orientation) = try pose.timeline(for: track)
+            let report = makeReport(
+                track: track, info: info, frames: frames, clock: clock, origin: origin, timeline: timeline,
+                orientation: orientation)
+            Terminal.out(
+                parsed.flag("json") ? JSONOutput.encode(report) : SyncReportText.render(report),
+                terminator: parsed.flag("json") ? "\n" : "")
+            return report.overlap.framesWithPose > 0 ? .ok : .failure
+        } catch {
+            Terminal.error(error.description)
+            if case .missing = error { return .noInput }
+            return .dataError
+        }
+    }
+
+    static func makeReport(
+        track: RecordedTrack, info: FootageInfo?, frames: Int, clock: FootageClock, origin: String,
+        timeline: PoseTimeline, orientation: String
+    ) -> SyncReport {
+        var largestGap = 0.0
+        var largestGapAt: Date?
+        for (a, b) in zip(track.fixes, track.fixes.dropFirst()) where b.time.timeIntervalSince(a.time) > largestGap {
+            largestGap = b.time.timeIntervalSince(a.time)
+            largestGapAt = a.time
+        }
+        let span = track.timeSpan
+        let first = clock.time(ofFrame: 0)
+        let last = clock.time(ofFrame: max(0, frames - 1))
+        var withPose = 0
+        var reasons: [String: Int] = [:]
+        for index in 0..<frames {
+            switch timeline.pose(at: clock.time(ofFrame: index)) {
+            case .pose: withPose += 1
+            case .noPose(let reason): reasons[category(reason), default: 0] += 1
+            }
+        }
+        var overlapSeconds = 0.0
+        if let span {
+            overlapSeconds = max(0, min(span.upperBound, last).timeIntervalSince(max(span.lowerBound, first)))
+        }
+        let footageSeconds = last.timeIntervalSince(first)
+        let samples = [("first", 0), ("middle", max(0, frames - 1) / 2), ("last", max(0, frames - 1))].map {
+            label, index in
+            framePose(label: label, index: index, time: clock.time(ofFrame: index), timeline: timeline)
+        }
+        return SyncReport(
+            track: SyncReport.Track(
+                file: track.file, fixes: track.fixes.count, start: span.map { UTCTime.format($0.lowerBound) },
+                end: span.map { UTCTime.format($0.upperBound) },
+                durationS: span.map { $0.upperBound.timeIntervalSince($0.lowerBound) } ?? 0, largestGapS: largestGap,
+                largestGapAt: largestGapAt.map(UTCTime.format), warnings: track.warningCount, summary: track.summary),
+            footage: SyncReport.Footage(
+                source: info?.path ?? "--frames \(frames)", kind: info?.kind.rawValue ?? "frames", frames: frames,
+                fps: clock.framesPerSecond, speed: clock.speed, offsetS: clock.offset, startOrigin: origin,
+                firstFrame: UTCTime.format(first), lastFrame: UTCTime.format(last), durationS: footageSeconds,
+                notes: info?.notes ?? []),
+            orientation: orientation,
+            overlap: SyncReport.Overlap(
+                seconds: overlapSeconds,
+                percentOfFootage: footageSeconds > 0
+                    ? overlapSeconds / footageSeconds * 100 : (withPose > 0 ? 100 : 0),
+                framesWithPose: withPose, framesWithoutPose: frames - withPose, withoutPoseByReason: reasons),
+            samples: frames == 0 ? [] : samples)
+    }
+
+    private static func framePose(label: String, index: Int, time: Date, timeline: PoseTimeline) -> SyncReport.FramePose
+    {
+        var sample = SyncReport.FramePose(label: label, index: index, time: UTCTime.format(time))
+        switch timeline.pose(at: time) {
+        case .noPose(let reason): sample.noPose = reason.description
+        case .pose(let estimate):
+            sample.latitude = estimate.pose.latitude
+            sample.longitude = estimate.pose.longitude
+            sample.altitudeM = estimate.pose.altitude
+            sample.altitudeApproximate = estimate.altitudeIsApproximate
+            sample.headingDeg = estimate.pose.orientation.heading
+            sample.pitchDeg = estimate.pose.orientation.pitch
+            sample.rollDeg = estimate.pose.orientation.roll
+            sample.headingAccuracyDeg = estimate.headingAccuracy
+            sample.extrapolationS = estimate.extrapolation
+        }
+        return sample
+    }
+
+    /// Reasons grouped for counting (the seconds differ frame by frame).
+    private static func category(_ reason: NoPoseReason) -> String {
+        switch reason {
+        case .noPositions: "without positions"
+        case .beforeTrack: "before the track"
+        case .afterTrack: "after the track"
+        case .positionGap: "in gaps between positions"
+        case .noOrientation: "without an orientation nearby"
+        case .orientationGap: "in gaps between orientations"
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture sync` run as a user runs it, on the real tracks in samples/.
+@Suite("arcapture sync")
+struct SyncCommandTests {
+    static let visnjan = PackagePaths.sample("gpx/around-visnjan-with-car.gpx")
+
+    /// The track points' latitudes and longitudes, read straight from the GPX text.
+    static func trackPoints() throws -> [(Double, Double)] {
+        let text = try String(contentsOfFile: visnjan, encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"<trkpt lat="([-0-9.]+)" lon="([-0-9.]+)""#)
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            guard let lat = Range(match.range(at: 1), in: text), let lon = Range(match.range(at: 2), in: text),
+                let latitude = Double(text[lat]), let longitude = Double(text[lon])
+            else { return nil }
+            return (latitude, longitude)
+        }
+    }
+
+    @Test("frames placed on the track's own times land on its points; the report counts every frame")
+    func onTrackPoints() throws {
+        // 06:15:50 to 06:24:24 is 514 s: at 1 fps from the first fix, frame 514 is the last fix.
+        let result = try Binary.run([
+            "sync", "--track", Self.visnjan, "--frames", "515", "--fps", "1", "--start", "first-fix", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["schema"] as? String == "arcapture.sync/1")
+        let track = try #require(report["track"] as? [String: Any])
+        #expect(track["fixes"] as? Int == 104)
+        #expect(track["start"] as? String == "2020-12-18T06:15:50.000Z")
+        #expect(track["largest_gap_s"] as? Double == 49)
+        let overlap = try #require(report["overlap"] as? [String: Any])
+        // Three gaps exceed the 30 s limit (41 s after 06:19:56, 49 s after 06:20:37, 35 s after
+        // 06:23:21): their 40 + 48 + 34 inner frames have no pose; frames on their ends do.
+        #expect(overlap["frames_with_pose"] as? Int == 515 - 122)
+        #expect((overlap["without_pose_by_reason"] as? [String: Int]) == ["in gaps between positions": 122])
+        let samples = try #require(report["samples"] as? [[String: Any]])
+        let points = try Self.trackPoints()
+        let first = try #require(points.first)
+        let last = try #require(points.last)
+        #expect(abs((samples[0]["latitude"] as? Double ?? 0) - first.0) < 1e-9)
+        #expect(abs((samples[0]["longitude"] as? Double ?? 0) - first.1) < 1e-9)
+        #expect(abs((samples[2]["latitude"] as? Double ?? 0) - last.0) < 1e-9)
+        #expect(abs((samples[2]["longitude"] as? Double ?? 0) - last.1) < 1e-9)
+        #expect(samples[2]["time"] as? String == "2020-12-18T06:24:24.000Z")
+        #expect(samples[0]["altitude_approximate"] as? Bool == true, "GPX elevations are above sea level")
+    }
+
+    @Test("the text report for a boat's NMEA log with a backwards camera")
+    func textReport() throws {
+        let result = try Binary.run([
+            "sync", "--track", PackagePaths.sample("nmea/bundg_zeus_9.log"), "--frames", "3000", "--fps", "25",
+            "--start", "2018-08-20T09:48:00Z", "--offset", "0.5", "--mount-yaw", "180",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("149 fixes, 2018-08-20T09:47:36.000Z to 2018-08-20T09:50:04.000Z (2 min 28 s)"))
+        #expect(result.stdout.contains("3000 frames at 25 fps, offset +0.500 s"))
+        #expect(result.stdout.contains("2018-08-20T09:48:00.500Z to 2018-08-20T09:50:00.460Z (2 min 00 s)"))
+        #expect(result.stdout.contains("heading  the track's 148 headings (compass), camera mounted at yaw 180.0°"))
+        #expect(result.stdout.contains("3000 frames with a pose, 0 without"))
+        // HDG 228.5–238.5° magnetic + 1.3° E, turned 180°: the camera looks between 49.8° and 59.8°.
+        let headings = result.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("first") || $0.hasPrefix("middle") || $0.hasPrefix("last")
+        }
+        #expect(headings.count == 3)
+        for line in headings {
+            let heading = try #require(
+                line.split(separator: " ").firstIndex(of: "heading").map { line.split(separator: " ")[$0 + 1] })
+            let degrees = try #require(Double(heading.dropLast()))
+            #expect((49.8...59.8).contains(degrees), "\(line)")
+        }
+    }
+
+    @Test("footage that misses the track exits 1 and says why; the footage's EXIF time is its start")
+    func noOverlap() throws {
+        let directory = try PackagePaths.temporaryDirectory("sync")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpg")
+        let photo = try Data(
+            contentsOf: URL(fileURLWithPath: PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg")))
+        try (photo + photo + photo).write(to: clip)
+        let result = try Binary.run(["sync", "--track", Self.visnjan, "--footage", clip.path, "--fps", "2"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("start from the footage's EXIF time"))
+        #expect(result.stdout.contains("2022-08-14T11:12:31.000Z to 2022-08-14T11:12:32.000Z"))
+        #expect(result.stdout.contains("3 after the track"))
+        #expect(result.stdout.contains("no pose: after the track by"))
+    }
+
+    @Test("bad inputs: a missing track (66), a malformed one with its line (65), bad options (64)")
+    func badInputs() throws {
+        let missing = try Binary.run(["sync", "--track", "/nonexistent/track.gpx", "--frames", "10", "--fps", "1"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("/nonexistent/track.gpx: no such file"))
+
+        let directory = try PackagePaths.temporaryDirectory("sync")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broken = directory.appendingPathComponent("broken.gpx")
+        try
+            "<gpx>\n<trk><trkseg>\n<trkpt lat=\"45\" lon=\"14\"><time>2020-01-01T00:00:00Z</time></trkpt>\n</trk></gpx>\n"
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let malformed = try Binary.run(["sync", "--track", broken.path, "--frames", "10", "--fps", "1"])
+        #expect(malformed.status == 65)
+        #expect(malformed.stderr.contains("\(broken.path): line 4"))
+
+        let noRate = try Binary.run(["sync", "--track", Self.visnjan, "--frames", "10"])
+        #expect(noRate.status == 64)
+        #expect(noRate.stderr.contains("--fps is required"))
+        let metadata = try Binary.run([
+            "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--start", "metadata",
+        ])
+        #expect(metadata.status == 64)
+        #expect(metadata.stderr.contains("has no capture time in its metadata"))
+        let both = try Binary.run([
+            "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--heading-from-course", "--orientation",
+            "90",
+        ])
+        #expect(both.status == 64)
+    }
+}
