@@ -10,6 +10,12 @@ public enum InputFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file's contents are wrong; `location` is a line or a feature, when known.
     case malformed(file: String, location: String?, problem: String)
 
+    /// Whether the file does not exist (exit status 66 rather than 65).
+    public var isMissing: Bool {
+        if case .missing = self { return true }
+        return false
+    }
+
     /// One line, starting with the file's name.
     public var description: String {
         switch self {

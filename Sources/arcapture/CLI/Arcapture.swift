@@ -10,6 +10,7 @@ enum Arcapture {
         (CaptureCommand.spec, CaptureCommand.run),
         (ProjectCommand.spec, ProjectCommand.run),
         (SyncCommand.spec, SyncCommand.run),
+        (LocationCommand.spec, LocationCommand.run),
     ]
 
     static var mainHelp: String {

@@ -237,6 +237,8 @@ final class CaptureRun: @unchecked Sendable {
             "passthrough": result.passedThrough,
         ]
         record["file"] = result.file ?? NSNull()
+        // Whether the session's location source had a position when the frame was taken.
+        record["location"] = frame.locationStatus.description
         appendLog(record)
         dropsSinceRecord = 0
         if selector.isFinished { finish(.completed) }

@@ -37,6 +37,15 @@ final class JSONLinesLog {
         try? handle.close()
     }
 
+    /// One record as a line of JSON (without the newline), keys sorted.
+    static func line(_ record: [String: Any]) -> String {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// ISO 8601 UTC with milliseconds, as the log writes times.
     static func timestamp(_ date: Date) -> String {
         date.formatted(

@@ -48,7 +48,9 @@ enum CaptureCommand {
                 "timeout", "SECONDS", default: "5", help: "How long a camera may send nothing before it counts as gone."
             ),
             .value("wait", "SECONDS", default: "0", help: "Wait this long for an absent camera at the start."),
-            .value("location", "LAT,LON[,ALT]", default: "none", help: "A fixed position for the session."),
+            .value(
+                "location", "SOURCE", default: "none",
+                help: "Where the session's position comes from: \(LocationArgument.forms) (files replay in real time)."),
         ],
         discussion: """
             Files are written whole or not at all (a temporary file, then a rename), also on Ctrl-C and \
@@ -121,7 +123,12 @@ enum CaptureCommand {
         session.setFrameHandler { run.enqueue($0) }
         session.addRejectionObserver { run.rejected($0) }
         session.addPhaseObserver { run.phase($0) }
-        session.locationSource = options.location.map { FixedLocationSource($0) } ?? NoPositionSource()
+        do {
+            session.locationSource = try options.location?.makeSource(pace: .realTime(speed: 1)) ?? NoPositionSource()
+        } catch {
+            Terminal.error(error.description)
+            return error.isMissing ? .noInput : .dataError
+        }
 
         let outcome = await InterruptSignal.handling(
             onSignal: { _ in run.interrupt() },

@@ -14,7 +14,7 @@ struct CaptureOptions: Sendable {
     var warmUp: FrameSelector.WarmUp
     var reconnect = false
     var jsonLog: String?
-    var location: GeodeticCoordinate?
+    var location: LocationArgument?
     var bufferCount: UInt32 = 4
     var timeoutSeconds = 5.0
     var waitSeconds = 0.0
@@ -79,7 +79,9 @@ struct CaptureOptions: Sendable {
         }
         reconnect = parsed.flag("reconnect")
         jsonLog = parsed.value("json-log")
-        location = try parsed.location()
+        location = try parsed.value("location").map { text throws(UsageError) in
+            try LocationArgument(parsing: text, option: "location")
+        }
         bufferCount = UInt32(try parsed.integer("buffers", in: 1...32) ?? Int(bufferCount))
         timeoutSeconds = try parsed.number("timeout", in: 0.1...3600) ?? timeoutSeconds
         waitSeconds = try parsed.number("wait", in: 0...86_400) ?? waitSeconds

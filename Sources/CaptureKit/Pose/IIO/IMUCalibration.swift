@@ -4,10 +4,10 @@ import Foundation
 /// axis, in the sensor's own axes and units.
 ///
 /// Hard iron (magnets and steel near the sensor) shifts every reading by a constant; soft iron and
-/// unequal axis gains stretch the sphere of readings into an ellipsoid. The calibration step
-/// (``fit(_:)``, run by `arcapture imu-calibrate`) records readings while the camera is turned
-/// slowly through every orientation, then centres and rounds the cloud: offset = the middle of each
-/// axis's range, scale = the mean half-range over the axis's half-range.
+/// unequal axis gains stretch the sphere of readings into an ellipsoid. The calibration step,
+/// ``fit(_:)`` over readings recorded while the camera is turned slowly through every orientation,
+/// centres and rounds the cloud: offset = the middle of each axis's range, scale = the mean
+/// half-range over the axis's half-range.
 public struct IMUCalibration: Hashable, Sendable, Codable {
     /// Subtracted from each axis.
     public var offset: SIMD3<Double>

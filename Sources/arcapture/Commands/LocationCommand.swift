@@ -1,0 +1,90 @@
+import CaptureKit
+import Foundation
+import Synchronization
+
+/// `arcapture location`: watch a location source and print what it says, as `gpspipe` and `cgps`
+/// do for gpsd: a smoke test for a GPS on a bench.
+enum LocationCommand {
+    static let spec = CommandSpec(
+        name: "location",
+        overview: """
+            Watch a location source (gpsd, a serial NMEA receiver, or a recorded GPX or NMEA file) and print \
+            its status changes, fixes, headings and warnings as they come.
+            """,
+        usage: "SOURCE [--count N] [--duration SECONDS] [--speed X] [--json]",
+        arguments: [("SOURCE", LocationArgument.forms)],
+        options: [
+            .value("count", "N", help: "Stop after this many fixes."),
+            .value("duration", "SECONDS", default: "10 (files: until the end)", help: "Stop after this long."),
+            .value(
+                "speed", "FACTOR",
+                help: "Replay a file in real time, this many times faster (default: all at once)."),
+            .flag("json", help: "One JSON object per event (JSON lines)."),
+        ],
+        discussion: """
+            Status changes say what is wrong: 'unavailable: cannot connect to gpsd at 127.0.0.1:2947: \
+            Connection refused' means no gpsd is running there; 'no-fix' means the receiver answers \
+            but has no position yet.
+
+            EXIT STATUS:
+              0   at least one fix arrived
+              1   the source answered but gave no fix in time
+              64  bad command line
+              65  a file is malformed
+              66  a file is missing
+              69  the source could not be reached
+              130 interrupted (Ctrl-C)
+
+            EXAMPLES:
+              arcapture location gpsd://127.0.0.1:2947 --count 5
+              arcapture location /dev/ttyACM0@9600 --duration 30
+              arcapture location samples/nmea/skytraq-PX1172RH_DS.log --json
+            """)
+
+    static func run(_ arguments: [String]) async -> ExitStatus {
+        let argument: LocationArgument
+        let count: Int?
+        let duration: Double?
+        let speed: Double?
+        let json: Bool
+        do throws(UsageError) {
+            let parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: 1)
+            guard parsed.positionals.count == 1 else { throw UsageError("give one SOURCE: \(LocationArgument.forms)") }
+            argument = try LocationArgument(parsing: parsed.positionals[0], option: "location")
+            count = try parsed.integer("count", in: 1...1_000_000)
+            duration = try parsed.number("duration", in: 0.1...86_400 * 365)
+            speed = try parsed.number("speed", in: 0.001...100_000)
+            json = parsed.flag("json")
+        } catch {
+            Terminal.error(error.message)
+            return .usage
+        }
+        let source: any LocationSource
+        do {
+            source = try argument.makeSource(pace: speed.map { .realTime(speed: $0) } ?? .immediate)
+        } catch {
+            Terminal.error(error.description)
+            if case .missing = error { return .noInput }
+            return .dataError
+        }
+        let isFile = if case .file = argument { true } else { false }
+        let printer = LocationEventPrinter(json: json, fixLimit: count)
+        let observation = source.addObserver { event in printer.print(event) }
+        let interrupted = Atomic(false)
+        let deadline = Date().addingTimeInterval(duration ?? (isFile ? 86_400 * 365 : 10))
+        await InterruptSignal.handling(onSignal: { _ in interrupted.store(true, ordering: .relaxed) }) {
+            source.start()
+            while Date() < deadline && !printer.isDone && !interrupted.load(ordering: .relaxed) {
+                if isFile && source.status == .ended { break }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            source.stop()
+        }
+        observation.cancel()
+        if interrupted.load(ordering: .relaxed) { return .interrupted }
+        if printer.fixes > 0 { return .ok }
+        if case .unavailable = source.status { return .unavailable }
+        Terminal.error("no fix from \(source.name) (status: \(source.status))")
+        return .failure
+    }
+}

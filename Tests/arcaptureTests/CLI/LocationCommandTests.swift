@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture location` run as a user runs it: on a recorded log, against gpsd fed by gpsfake, and
+/// against no gpsd at all.
+@Suite("arcapture location")
+struct LocationCommandTests {
+    @Test("a recorded log plays at once: every fix and heading, as JSON lines")
+    func recordedLog() throws {
+        let result = try Binary.run(["location", PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"), "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let fixes = events.filter { $0["event"] as? String == "fix" }
+        #expect(fixes.count == 9)
+        #expect(fixes.first?["time"] as? String == "2022-03-29T00:38:32.000Z")
+        #expect(abs((fixes.first?["alt_hae_m"] as? Double ?? 0) - 1107.33) < 1e-6)
+        #expect(events.filter { $0["event"] as? String == "heading" }.count == 9)
+        #expect(events.last?["status"] as? String == "ended")
+    }
+
+    @Test("gpsd through gpsfake: --count fixes, then exit 0")
+    func gpsd() throws {
+        let fake = try GPSFake(log: PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"))
+        defer { fake.stop() }
+        let result = try Binary.run(["location", "gpsd://127.0.0.1:\(fake.port)", "--count", "3", "--duration", "30"])
+        #expect(result.status == 0, "\(result.stderr)\n\(fake.log)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.filter { $0.contains("  fix  ") || $0.contains("fix      ") }.count == 3, "\(result.stdout)")
+        #expect(result.stdout.contains("status   no-fix"))
+        #expect(result.stdout.contains("3D  44.0687851, -121.3140640, 1107.3 m"))
+        print("arcapture location against gpsd:\n\(result.stdout)")
+    }
+
+    @Test("no gpsd: unavailable, exit 69; a bad source is a usage error")
+    func unavailable() throws {
+        let port = try GPSFake.freePort()
+        let result = try Binary.run(["location", "gpsd://127.0.0.1:\(port)", "--duration", "1"])
+        #expect(result.status == 69)
+        #expect(result.stdout.contains("unavailable: cannot connect to gpsd at 127.0.0.1:\(port): Connection refused"))
+        let bad = try Binary.run(["location", "/dev/ttyUSB0@1234"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("the baud rate in '/dev/ttyUSB0@1234' must be one of 4800, 9600"))
+        let missing = try Binary.run(["location", "/nonexistent/track.gpx"])
+        #expect(missing.status == 66)
+    }
+}
