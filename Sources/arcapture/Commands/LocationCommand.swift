@@ -72,14 +72,16 @@ enum LocationCommand {
         let observation = source.addObserver { event in printer.print(event) }
         let interrupted = Atomic(false)
         let deadline = Date().addingTimeInterval(duration ?? (isFile ? 86_400 * 365 : 10))
-        await InterruptSignal.handling(onSignal: { _ in interrupted.store(true, ordering: .relaxed) }) {
-            source.start()
-            while Date() < deadline && !printer.isDone && !interrupted.load(ordering: .relaxed) {
-                if isFile && source.status == .ended { break }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            source.stop()
-        }
+        await InterruptSignal.handling(
+            onSignal: { _ in interrupted.store(true, ordering: .relaxed) },
+            body: {
+                source.start()
+                while Date() < deadline && !printer.isDone && !interrupted.load(ordering: .relaxed) {
+                    if isFile && source.status == .ended { break }
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+                source.stop()
+            })
         observation.cancel()
         if interrupted.load(ordering: .relaxed) { return .interrupted }
         if printer.fixes > 0 { return .ok }
