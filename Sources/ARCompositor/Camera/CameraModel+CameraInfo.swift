@@ -14,7 +14,7 @@ extension CameraModel {
     /// - Parameters:
     ///   - path: the file.
     ///   - frameSize: the size of the frames it will describe, if different from the calibration's.
-    /// - Throws: ``InputFileError`` naming the file, line and problem, or the scaling problem.
+    /// - Throws: `InputFileError` naming the file, line and problem, or the scaling problem.
     public init(cameraInfoFile path: String, frameSize: (width: Int, height: Int)? = nil) throws(InputFileError) {
         let data = try InputFile.read(path)
         let root = try YAMLLoader.load(String(decoding: data, as: UTF8.self), file: path)

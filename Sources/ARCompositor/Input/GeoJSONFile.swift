@@ -19,7 +19,7 @@ public struct GeoJSONFile: Hashable, Sendable {
 
     /// Reads a GeoJSON file.
     ///
-    /// - Throws: ``InputFileError``: missing, unreadable, not JSON (with the line), or a feature
+    /// - Throws: `InputFileError`: missing, unreadable, not JSON (with the line), or a feature
     ///   that is wrong (with its index and field), such as `pois.geojson: feature 12: coordinates
     ///   must be [lon, lat] numbers, found ["24.9", "60.1"]`.
     public init(contentsOf path: String) throws(InputFileError) {
