@@ -10,7 +10,6 @@ final class LocationEventHub: Sendable {
         var nextID = 0
         var status: LocationStatus
         var latestFix: LocationFix?
-        var latestOrientation: OrientationSample?
     }
 
     private let state: Mutex<State>
@@ -19,7 +18,6 @@ final class LocationEventHub: Sendable {
 
     var status: LocationStatus { state.withLock { $0.status } }
     var latestFix: LocationFix? { state.withLock { $0.latestFix } }
-    var latestOrientation: OrientationSample? { state.withLock { $0.latestOrientation } }
 
     /// Adds an observer; it is told the current status at once, so it never misses where things stand.
     func addObserver(_ handler: @escaping @Sendable (LocationEvent) -> Void) -> LocationObservation {
@@ -43,8 +41,7 @@ final class LocationEventHub: Sendable {
                 if status == state.status { return nil }
                 state.status = status
             case .fix(let fix): state.latestFix = fix
-            case .orientation(let sample): state.latestOrientation = sample
-            case .warning: break
+            case .orientation, .warning: break
             }
             return state.observers.map(\.handler)
         }

@@ -47,7 +47,7 @@ struct CaptureStateMachine: Hashable, Sendable {
     }
 
     /// A location source was assigned; `hasPosition` is whether it has a position already.
-    /// Replacing one source with another keeps streaming, and waits again if the new one has no fix.
+    /// Replacing one source with another keeps streaming; frames carry the new source's status.
     mutating func locationSourceAssigned(hasPosition: Bool) -> [Action] {
         guard !hasLocationSource else { return locationStatusChanged(hasPosition: hasPosition) }
         self.hasPosition = hasPosition

@@ -8,8 +8,8 @@ enum LocationCommand {
     static let spec = CommandSpec(
         name: "location",
         overview: """
-            Watch a location source (gpsd, a serial NMEA receiver, or a recorded GPX or NMEA file) and print \
-            its status changes, fixes, headings and warnings as they come.
+            Watch a GPS or a recorded track. It prints what a location source (gpsd, a serial NMEA \
+            receiver, or a GPX or NMEA file) reports as it comes: status changes, fixes, headings, warnings.
             """,
         usage: "SOURCE [--count N] [--duration SECONDS] [--speed X] [--json]",
         arguments: [("SOURCE", LocationArgument.forms)],

@@ -7,7 +7,7 @@ enum SyncCommand {
     static let spec = CommandSpec(
         name: "sync",
         overview: """
-            Check how footage lines up with a GPS track before a long run: print the track's and the \
+            Check how footage lines up with a GPS track. Before a long run, it prints the track's and the \
             footage's time spans, their overlap, and the interpolated pose at the first, middle and last frame.
             """,
         usage: "--track FILE (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S] [--speed X] [--json]",

@@ -19,7 +19,7 @@ struct GPSDMessageDecoder {
     private var epochTime: Date?
     private var epochReceived: Int64?
     private var hadFix = false
-    private(set) var reportedMode: FixMode?
+    private var reportedMode: FixMode?
     /// Whether a VERSION arrived: the peer is gpsd.
     private(set) var greeted = false
 
