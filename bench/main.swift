@@ -79,9 +79,59 @@ let transcode = try median(repetitions: 60) {
     _ = try encoder.encode(decoded, quality: 90)
 }
 
+// Drawing: the shapes of an annotated 1280x720 4:2:2 frame (the layout USB webcams give) drawn on
+// the decoded frame, against decoding and re-encoding that same frame. Text is not drawn yet.
+var frame422 = YCbCrImage(width: 1280, height: 720, subsampling: .s422)
+let jpeg422 = try encoder.encode(
+    {
+        var image = YCbCrImage(width: 1280, height: 720, subsampling: .s422)
+        for y in 0..<720 { for x in 0..<1280 { image.planes[0][x, y] = decoded.planes[0][x, y] } }
+        for index in 1...2 {
+            for y in 0..<720 { for x in 0..<640 { image.planes[index][x, y] = decoded.planes[index][x, y / 2] } }
+        }
+        return image
+    }(), quality: 90)
+let transcode422 = try median(repetitions: 60) {
+    try jpeg422.withUnsafeBytes { try decoder.decode($0, into: &frame422) }
+    _ = try encoder.encode(frame422, quality: 90)
+}
+let painter = Painter()
+let markers: [SIMD2<Double>] = (0..<20).map { index -> SIMD2<Double> in
+    let column = Double(index)
+    let row = Double(index % 5)
+    return SIMD2(60 + column * 60.5, 300 + row * 40.25)
+}
+let ribbon = Shape.polygon([SIMD2(420, 720), SIMD2(860, 720), SIMD2(662, 430), SIMD2(618, 430)])
+let arrow = Shape.polygon([
+    SIMD2(640, 520), SIMD2(700, 470), SIMD2(700, 500), SIMD2(760, 500), SIMD2(760, 540), SIMD2(700, 540),
+    SIMD2(700, 570),
+])
+let drawing = median(repetitions: 200) {
+    painter.fill(ribbon, color: RGBAColor(red: 0x1D, green: 0x9B, blue: 0xF0, alpha: 140), on: &frame422)
+    for (index, point) in markers.enumerated() {
+        painter.fill(
+            .roundedRectangle(x: point.x + 14, y: point.y - 13, width: 120, height: 26, radius: 6),
+            color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 150), on: &frame422)
+        painter.fill(
+            .circle(center: point, radius: 8 + Double(index % 4)), color: RGBAColor(red: 0xE6, green: 0x39, blue: 0x46),
+            on: &frame422)
+        painter.fill(.ring(center: point, radius: 8 + Double(index % 4), width: 2), color: .white, on: &frame422)
+    }
+    painter.fill(arrow, color: .white, on: &frame422)
+    painter.fill(
+        .roundedRectangle(x: 20, y: 20, width: 360, height: 80, radius: 12),
+        color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 170),
+        on: &frame422)
+}
+
 func milliseconds(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
 print("arcapture-bench (\(ProcessInfo.processInfo.activeProcessorCount) cores; medians)")
 print("  project 10,000 POIs for one pose:            \(milliseconds(projection))  (\(inView) in view; budget 2 ms)")
 print("  libjpeg-turbo decode + encode, 1280x720:     \(milliseconds(transcode))  (\(jpeg.count) bytes)")
 print(String(format: "  ratio projection / JPEG decode+encode:       %.3f", projection / transcode))
 print(String(format: "  per POI: %.1f ns", projection / Double(points.count) * 1e9))
+print("  libjpeg-turbo decode + encode, 1280x720 4:2:2: \(milliseconds(transcode422))")
+print("  draw 20 markers + plates, ribbon, arrow, panel: \(milliseconds(drawing))  (no text yet)")
+print(
+    String(format: "  ratio drawing / JPEG decode+encode (4:2:2):  %.3f  (target at most 0.05)", drawing / transcode422)
+)

@@ -1,0 +1,155 @@
+import CaptureKit
+
+/// Draws shapes onto a planar YCbCr frame in its own layout (4:4:4, 4:2:2, 4:2:0, grey), with no
+/// RGB round trip.
+///
+/// A colour becomes YCbCr once per shape. Luma is blended per pixel with the shape's exact
+/// coverage; each chroma sample is blended once, at chroma resolution, with the mean coverage of
+/// the luma pixels it spans, so a 4:2:0 edge is as soft as the eye expects and no chroma sample is
+/// blended twice. Because the YCbCr conversion is affine, blending there equals blending in RGB.
+///
+/// Rows are produced, blended and cleared in one pass (the shape's box is aligned to whole chroma
+/// cells, inside the luma padding every ``YCbCrImage`` has), and all buffers are reused: drawing
+/// allocates nothing once they have grown. Not thread-safe: use one painter per drawing thread.
+public final class Painter {
+    private let rasterizer = CoverageRasterizer()
+    /// Coverage (0…65536) of the luma rows one chroma row spans, and the chroma cells' sums.
+    private var rows: [Int32] = []
+
+    /// Creates a painter.
+    public init() {}
+
+    /// Fills `shape` with `color` (its alpha included) on `image`; the parts outside are clipped.
+    public func fill(_ shape: Shape, color: RGBAColor, on image: inout YCbCrImage) {
+        guard color.alpha > 0 else { return }
+        let hasChroma = image.planes.count == 3
+        let h = hasChroma ? image.subsampling.horizontalFactor : 1
+        let v = hasChroma ? image.subsampling.verticalFactor : 1
+        // Whole chroma cells: the luma planes are allocated padded to them.
+        let limitX = hasChroma ? image.planes[1].width * h : image.width
+        let limitY = hasChroma ? image.planes[1].height * v : image.height
+        guard rasterizer.rasterize(shape, clipWidth: limitX, clipHeight: limitY, alignX: h, alignY: v) else { return }
+        let box = rasterizer.box
+        if rows.count < (box.width + 2) * (v + 1) { rows = [Int32](repeating: 0, count: (box.width + 2) * (v + 1)) }
+        // Opacity in 0…256, colour rounded to whole levels once per shape.
+        let opacity = (Int32(color.alpha) * 256 + 127) / 255
+        let (yValue, cbValue, crValue) = color.ycbcr
+        let (y, cb, cr) = (Int32(yValue.rounded()), Int32(cbValue.rounded()), Int32(crValue.rounded()))
+        // The planes' bytes are moved out (no copy: the image's references are dropped) so all
+        // three can be written through pointers at once, and moved back at the end.
+        var lumaBytes = image.planes[0].bytes
+        image.planes[0].bytes = []
+        var cbBytes = hasChroma ? image.planes[1].bytes : []
+        var crBytes = hasChroma ? image.planes[2].bytes : []
+        if hasChroma {
+            image.planes[1].bytes = []
+            image.planes[2].bytes = []
+        }
+        defer {
+            image.planes[0].bytes = lumaBytes
+            if hasChroma {
+                image.planes[1].bytes = cbBytes
+                image.planes[2].bytes = crBytes
+            }
+        }
+        let lumaStride = image.planes[0].stride
+        let chromaStride = hasChroma ? image.planes[1].stride : 0
+        rows.withUnsafeMutableBufferPointer { rowBuffer in
+            lumaBytes.withUnsafeMutableBufferPointer { lumaBuffer in
+                cbBytes.withUnsafeMutableBufferPointer { cbBuffer in
+                    crBytes.withUnsafeMutableBufferPointer { crBuffer in
+                        guard let coverage = rowBuffer.baseAddress, let lumaBase = lumaBuffer.baseAddress else {
+                            return
+                        }
+                        let cells = coverage + box.width * v
+                        var row = 0
+                        while row < box.height {
+                            let count = min(v, box.height - row)
+                            var cellStart = box.width
+                            var cellEnd = 0
+                            for sub in 0..<count {
+                                let line = coverage + sub * box.width
+                                let span = rasterizer.takeCoverage(row: row + sub, into: line)
+                                guard span.start < span.end else {
+                                    // Nothing in this row: mark it empty for the chroma sums.
+                                    for column in 0..<box.width { line[column] = 0 }
+                                    continue
+                                }
+                                // Columns outside the span must read as uncovered.
+                                for column in 0..<span.start { line[column] = 0 }
+                                for column in span.end..<box.width { line[column] = 0 }
+                                cellStart = min(cellStart, span.start)
+                                cellEnd = max(cellEnd, span.end)
+                                Self.blend(
+                                    lumaBase + (box.y + row + sub) * lumaStride + box.x + span.start,
+                                    coverage: line + span.start, count: span.end - span.start, value: y,
+                                    opacity: opacity, shift: 16)
+                            }
+                            if cellStart < cellEnd, let cbBase = cbBuffer.baseAddress, let crBase = crBuffer.baseAddress
+                            {
+                                let first = cellStart / h
+                                let last = (cellEnd + h - 1) / h
+                                Self.sumCells(
+                                    coverage, rowLength: box.width, rows: count, h: h, from: first, to: last,
+                                    into: cells)
+                                // Cell sums reach 65536·h·v: divide by that inside the shift.
+                                let shift = 16 + (h * v).trailingZeroBitCount
+                                let offset = (box.y + row) / v * chromaStride + box.x / h + first
+                                Self.blend(
+                                    cbBase + offset, coverage: cells + first, count: last - first, value: cb,
+                                    opacity: opacity, shift: shift)
+                                Self.blend(
+                                    crBase + offset, coverage: cells + first, count: last - first, value: cr,
+                                    opacity: opacity, shift: shift)
+                            }
+                            row += v
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sum of the luma coverages each chroma cell spans, for cells `first..<last`; the common
+    /// layouts (4:2:2, 4:2:0, 4:4:4) get loops the compiler can vectorise.
+    @inline(__always)
+    private static func sumCells(
+        _ coverage: UnsafeMutablePointer<Int32>, rowLength: Int, rows: Int, h: Int, from first: Int, to last: Int,
+        into cells: UnsafeMutablePointer<Int32>
+    ) {
+        switch (h, rows) {
+        case (1, 1):
+            for cell in first..<last { cells[cell] = coverage[cell] }
+        case (2, 1):
+            for cell in first..<last { cells[cell] = coverage[2 * cell] &+ coverage[2 * cell + 1] }
+        case (2, 2):
+            let below = coverage + rowLength
+            for cell in first..<last {
+                cells[cell] = coverage[2 * cell] &+ coverage[2 * cell + 1] &+ below[2 * cell] &+ below[2 * cell + 1]
+            }
+        default:
+            for cell in first..<last {
+                var sum: Int32 = 0
+                for sub in 0..<rows {
+                    for dx in 0..<h { sum &+= coverage[sub * rowLength + cell * h + dx] }
+                }
+                cells[cell] = sum
+            }
+        }
+    }
+
+    /// `samples[i] += (value − samples[i]) × coverage[i] / 2^shift × opacity / 256`, rounded, in
+    /// integers (branch-free, so the compiler vectorises it).
+    @inline(__always)
+    private static func blend(
+        _ samples: UnsafeMutablePointer<UInt8>, coverage: UnsafeMutablePointer<Int32>, count: Int, value: Int32,
+        opacity: Int32, shift: Int
+    ) {
+        for index in 0..<count {
+            // amount in 0…256: coverage scaled to 8 bits, times the opacity.
+            let amount = ((coverage[index] >> Int32(shift - 8)) &* opacity) >> 8
+            let old = Int32(samples[index])
+            samples[index] = UInt8(truncatingIfNeeded: old &+ (((value &- old) &* amount &+ 128) >> 8))
+        }
+    }
+}

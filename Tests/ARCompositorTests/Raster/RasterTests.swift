@@ -1,0 +1,128 @@
+import CaptureKit
+import Foundation
+import Testing
+
+@testable import ARCompositor
+
+/// The rasteriser's geometry and the painter's YCbCr blending, against closed-form areas and RGB
+/// arithmetic.
+@Suite("Rasteriser and painter")
+struct RasterTests {
+    /// The total coverage of `shape` on a `width`×`height` frame: its area in pixels.
+    private func area(_ shape: Shape, width: Int = 400, height: Int = 400) -> Double {
+        let rasterizer = CoverageRasterizer()
+        guard rasterizer.rasterize(shape, clipWidth: width, clipHeight: height) else { return 0 }
+        return rasterizer.coverage().reduce(0) { $0 + Double($1) }
+    }
+
+    @Test("a circle covers πr² within 1 %, at any radius and sub-pixel position", arguments: [3.0, 5.5, 20, 120])
+    func circleArea(radius: Double) {
+        let covered = area(.circle(center: SIMD2(200.3, 199.7), radius: radius))
+        #expect(abs(covered / (Double.pi * radius * radius) - 1) < 0.01, "\(covered)")
+    }
+
+    @Test("edges are anti-aliased and the inside is fully covered")
+    func antiAliased() {
+        let rasterizer = CoverageRasterizer()
+        rasterizer.rasterize(.circle(center: SIMD2(50, 50), radius: 20), clipWidth: 100, clipHeight: 100)
+        let values = rasterizer.coverage()
+        #expect(values.contains { $0 > 0.05 && $0 < 0.95 })
+        let centre = (50 - rasterizer.box.y) * rasterizer.box.width + (50 - rasterizer.box.x)
+        #expect(values[centre] == 1)
+        #expect(values.allSatisfy { $0 >= 0 && $0 <= 1 })
+    }
+
+    @Test("shapes are clipped at the frame's edges: a circle on the corner covers a quarter")
+    func clipping() {
+        let quarter = area(.circle(center: SIMD2(0, 0), radius: 30), width: 100, height: 100)
+        #expect(abs(quarter / (Double.pi * 900 / 4) - 1) < 0.01)
+        // On the right and bottom edges of an odd-sized frame too.
+        let other = area(.circle(center: SIMD2(641, 479), radius: 30), width: 641, height: 479)
+        #expect(abs(other / (Double.pi * 900 / 4) - 1) < 0.01)
+        #expect(area(.circle(center: SIMD2(-50, -50), radius: 30), width: 100, height: 100) == 0)
+    }
+
+    @Test("a ring has its hole; a line has round caps; a rounded rectangle loses (4 − π)r²")
+    func otherShapes() {
+        let ring = area(.ring(center: SIMD2(100, 100), radius: 20, width: 4))
+        #expect(abs(ring / (Double.pi * (22 * 22 - 18 * 18)) - 1) < 0.01)
+        let line = area(.line(from: SIMD2(50, 60), to: SIMD2(250, 160), width: 6))
+        let length = (200.0 * 200 + 100 * 100).squareRoot()
+        #expect(abs(line / (length * 6 + Double.pi * 9) - 1) < 0.01)
+        let box = area(.roundedRectangle(x: 10.5, y: 20.25, width: 120, height: 40, radius: 8))
+        #expect(abs(box / (120 * 40 - (4 - Double.pi) * 64) - 1) < 0.005)
+        let arrow = area(.polygon([SIMD2(100, 100), SIMD2(140, 120), SIMD2(100, 140)]))
+        #expect(abs(arrow - 800) < 0.01)
+    }
+
+    /// Full-range BT.601, rounded, for backgrounds.
+    private func ycbcr(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
+        (
+            0.299 * r + 0.587 * g + 0.114 * b, 128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
+            128 + 0.5 * r - 0.418688 * g - 0.081312 * b
+        )
+    }
+
+    @Test("blending in YCbCr equals blending in RGB within 2 levels")
+    func blendingMatchesRGB() {
+        var generator = SystemRandomNumberGenerator()
+        let painter = Painter()
+        for _ in 0..<200 {
+            let background = (
+                Double.random(in: 0...255, using: &generator), Double.random(in: 0...255, using: &generator),
+                Double.random(in: 0...255, using: &generator)
+            )
+            let color = RGBAColor(
+                red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator),
+                blue: .random(in: 0...255, using: &generator), alpha: .random(in: 1...255, using: &generator))
+            var image = YCbCrImage(width: 8, height: 8, subsampling: .s420)
+            let start = ycbcr(background.0, background.1, background.2)
+            for (index, value) in [start.0, start.1, start.2].enumerated() {
+                for i in image.planes[index].bytes.indices { image.planes[index].bytes[i] = UInt8(value.rounded()) }
+            }
+            painter.fill(.polygon([SIMD2(0, 0), SIMD2(8, 0), SIMD2(8, 8), SIMD2(0, 8)]), color: color, on: &image)
+            // The reference: blend in RGB, then convert.
+            let a = Double(color.alpha) / 255
+            let blended = ycbcr(
+                background.0 + (Double(color.red) - background.0) * a,
+                background.1 + (Double(color.green) - background.1) * a,
+                background.2 + (Double(color.blue) - background.2) * a)
+            #expect(abs(Double(image.planes[0][3, 3]) - blended.0) <= 2)
+            #expect(abs(Double(image.planes[1][1, 1]) - blended.1) <= 2)
+            #expect(abs(Double(image.planes[2][1, 1]) - blended.2) <= 2)
+        }
+    }
+
+    @Test("chroma is blended at its own resolution: a one-pixel column half-covers a 4:2:2 sample")
+    func chromaResolution() {
+        var image = YCbCrImage(width: 20, height: 4, subsampling: .s422)
+        let painter = Painter()
+        // Pure blue (Cb 255.5 → 255) over mid-grey, covering luma column 10 only.
+        painter.fill(
+            .polygon([SIMD2(10, 0), SIMD2(11, 0), SIMD2(11, 4), SIMD2(10, 4)]),
+            color: RGBAColor(red: 0, green: 0, blue: 255), on: &image)
+        #expect(image.planes[0][10, 1] == 29)  // Y of blue: 0.114 × 255 = 29.07
+        #expect(image.planes[0][11, 1] == 128)
+        // Cb: 128 + (255.5 − 128) × 0.5 = 191.75.
+        #expect(image.planes[1][5, 1] == 192)
+        #expect(image.planes[1][4, 1] == 128 && image.planes[1][6, 1] == 128)
+    }
+
+    @Test("odd sizes in 4:2:0 draw to the last pixel and the last chroma sample")
+    func oddSizes() {
+        var image = YCbCrImage(width: 641, height: 479, subsampling: .s420)
+        Painter().fill(
+            .roundedRectangle(x: 600, y: 440, width: 100, height: 100, radius: 0), color: .white, on: &image)
+        #expect(image.planes[0][640, 478] == 255)
+        #expect(image.planes[1].width == 321 && image.planes[1][320, 239] == 128)
+        #expect(image.planes[0][599, 478] == 128)
+    }
+
+    @Test("colours parse from #rgb, #rrggbb and #rrggbbaa")
+    func colours() {
+        #expect(RGBAColor(hex: "#e63946") == RGBAColor(red: 0xE6, green: 0x39, blue: 0x46))
+        #expect(RGBAColor(hex: "fff") == .white)
+        #expect(RGBAColor(hex: "#00000080")?.alpha == 0x80)
+        #expect(RGBAColor(hex: "#12345") == nil && RGBAColor(hex: "zzzzzz") == nil)
+    }
+}
