@@ -106,22 +106,35 @@ let arrow = Shape.polygon([
     SIMD2(640, 520), SIMD2(700, 470), SIMD2(700, 500), SIMD2(760, 500), SIMD2(760, 540), SIMD2(700, 540),
     SIMD2(700, 570),
 ])
+// Plates and dots are the same shape every frame: rasterised once as masks and stamped, as the
+// compositor does; the ribbon and the arrow change with the pose and are rasterised each frame.
+let plate = painter.mask(
+    of: .roundedRectangle(x: 0.5, y: 0.5, width: 120, height: 26, radius: 6), width: 122, height: 28)
+let dots = (0..<4).map { index in
+    let radius = 8 + Double(index)
+    let size = Int((radius + 2) * 2) + 2
+    let center = SIMD2(Double(size) / 2, Double(size) / 2)
+    return (
+        fill: painter.mask(of: .circle(center: center, radius: radius), width: size, height: size),
+        ring: painter.mask(of: .ring(center: center, radius: radius, width: 2), width: size, height: size), size: size
+    )
+}
 let drawing = median(repetitions: 200) {
     painter.fill(ribbon, color: RGBAColor(red: 0x1D, green: 0x9B, blue: 0xF0, alpha: 140), on: &frame422)
     for (index, point) in markers.enumerated() {
-        painter.fill(
-            .roundedRectangle(x: point.x + 14, y: point.y - 13, width: 120, height: 26, radius: 6),
-            color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 150), on: &frame422)
-        painter.fill(
-            .circle(center: point, radius: 8 + Double(index % 4)), color: RGBAColor(red: 0xE6, green: 0x39, blue: 0x46),
+        painter.stamp(
+            plate, x: Int(point.x) + 14, y: Int(point.y) - 13, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 150),
             on: &frame422)
-        painter.fill(.ring(center: point, radius: 8 + Double(index % 4), width: 2), color: .white, on: &frame422)
+        let dot = dots[index % 4]
+        let x = Int(point.x) - dot.size / 2
+        let y = Int(point.y) - dot.size / 2
+        painter.stamp(dot.fill, x: x, y: y, color: RGBAColor(red: 0xE6, green: 0x39, blue: 0x46), on: &frame422)
+        painter.stamp(dot.ring, x: x, y: y, color: .white, on: &frame422)
     }
     painter.fill(arrow, color: .white, on: &frame422)
     painter.fill(
         .roundedRectangle(x: 20, y: 20, width: 360, height: 80, radius: 12),
-        color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 170),
-        on: &frame422)
+        color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 170), on: &frame422)
 }
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }

@@ -125,4 +125,24 @@ struct RasterTests {
         #expect(RGBAColor(hex: "#00000080")?.alpha == 0x80)
         #expect(RGBAColor(hex: "#12345") == nil && RGBAColor(hex: "zzzzzz") == nil)
     }
+
+    @Test("a stamped mask draws the same as filling its shape, and clips at the frame's edges")
+    func stampedMask() {
+        let painter = Painter()
+        let shape = Shape.circle(center: SIMD2(10, 10), radius: 8)
+        let mask = painter.mask(of: shape, width: 20, height: 20)
+        #expect(abs(Double(mask.values.reduce(0) { $0 + Int($1) }) / 255 / (Double.pi * 64) - 1) < 0.01)
+        var filled = YCbCrImage(width: 64, height: 48, subsampling: .s420)
+        var stamped = filled
+        let red = RGBAColor(red: 230, green: 57, blue: 70, alpha: 200)
+        painter.fill(Shape(contours: shape.contours.map { $0.map { $0 + SIMD2(30, 12) } }), color: red, on: &filled)
+        painter.stamp(mask, x: 30, y: 12, color: red, on: &stamped)
+        for index in 0..<3 {
+            let difference = zip(filled.planes[index].bytes, stamped.planes[index].bytes).map { abs(Int($0) - Int($1)) }
+            #expect(difference.max() ?? 0 <= 1, "plane \(index)")
+        }
+        // Half off the left and bottom edges: no crash, and the visible part is drawn.
+        painter.stamp(mask, x: -10, y: 40, color: .white, on: &stamped)
+        #expect(stamped.planes[0][0, 47] > 128)
+    }
 }
