@@ -2,7 +2,8 @@
 //
 // arcapture: a geo-AR camera pipeline for Linux. No outside Swift packages:
 // everything below is the toolchain plus C libraries from Debian
-// (libv4l-dev, libturbojpeg0-dev, libyaml-dev), reached through small C targets.
+// (libv4l-dev, libturbojpeg0-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev), reached through
+// small C targets.
 import PackageDescription
 
 let package = Package(
@@ -17,9 +18,13 @@ let package = Package(
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CTurboJPEG", linkerSettings: [.linkedLibrary("turbojpeg")]),
         .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
+        // FreeType and fontconfig for text; pkg-config supplies FreeType's include directory.
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]),
 
         .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
-        .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML"]),
+        .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType"]),
         .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench"),
