@@ -9,7 +9,7 @@ import CaptureKit
 /// blended twice. Because the YCbCr conversion is affine, blending there equals blending in RGB.
 ///
 /// Rows are produced, blended and cleared in one pass (the shape's box is aligned to whole chroma
-/// cells, inside the luma padding every ``YCbCrImage`` has), and all buffers are reused: drawing
+/// cells, inside the luma padding every `YCbCrImage` has), and all buffers are reused: drawing
 /// allocates nothing once they have grown. Not thread-safe: use one painter per drawing thread.
 public final class Painter {
     private let rasterizer = CoverageRasterizer()
