@@ -1,0 +1,166 @@
+import Foundation
+
+/// Where markers, labels and edge indicators go in one frame: computed from the projected POIs,
+/// without drawing, so the rules can be tested on their own.
+///
+/// - Markers: POIs in view within ``MarkerLayoutOptions/maximumDistance``, at most
+///   ``MarkerLayoutOptions/maximumMarkers`` (selected first, then nearest), listed far to near so
+///   near ones are drawn on top. Nothing behind the camera gets a marker.
+/// - Labels (`Name · 1.2 km`) are placed greedily by priority — selected, then nearest — at the
+///   first free spot: right of the marker, left, above, below, then stacked upwards with a leader
+///   line. A label that finds no free spot inside the frame is hidden and counted (a selected one
+///   is pushed inside the frame instead); labels never overlap.
+/// - Edge indicators: POIs within range but out of view get an arrow at the border, pointing the
+///   way (behind the camera: the nearer side), the nearest first, skipping ones that would crowd an
+///   arrow already placed.
+public struct MarkerLayout: Sendable {
+    /// Markers, far to near.
+    public var markers: [PlacedMarker] = []
+    /// Placed labels.
+    public var labels: [PlacedLabel] = []
+    /// Arrows at the border.
+    public var edgeIndicators: [EdgeIndicator] = []
+    /// Labels that found no room.
+    public var hiddenLabels = 0
+    /// POIs in view left out by the distance or count limits.
+    public var omitted = 0
+
+    /// Lays out `points` (projected for one pose) on a `width`×`height` frame.
+    ///
+    /// - Parameters:
+    ///   - heading: the camera's heading, to tell left from right for POIs behind it.
+    ///   - labelSize: the pixel size of a label's text (from the text renderer; tests pass a rule).
+    public init(
+        points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions,
+        labelSize: (String) -> (width: Int, height: Int)
+    ) {
+        let inRange = points.filter { $0.distance <= options.maximumDistance }
+        omitted = points.filter { $0.inView }.count - inRange.filter { $0.inView }.count
+        let visible = inRange.filter { $0.inView && $0.pixel != nil }
+            .sorted { priority($0, options) < priority($1, options) }
+        let kept = visible.prefix(options.maximumMarkers)
+        omitted += visible.count - kept.count
+        // Markers far to near; labels in priority order.
+        markers = kept.sorted { $0.distance > $1.distance }.map { point in
+            PlacedMarker(
+                pointOfInterest: point.pointOfInterest,
+                center: SIMD2(point.pixel?.u ?? 0, point.pixel?.v ?? 0),
+                radius: max(
+                    options.minimumRadius, min(options.maximumRadius, options.maximumRadius * 100 / point.distance)),
+                distance: point.distance, isSelected: options.selected.contains(point.pointOfInterest.id))
+        }
+        let order = markers.indices.sorted {
+            (markers[$0].isSelected ? 0 : 1, markers[$0].distance) < (
+                markers[$1].isSelected ? 0 : 1, markers[$1].distance
+            )
+        }
+        for index in order {
+            let marker = markers[index]
+            let text = "\(marker.pointOfInterest.name) · \(options.units.format(marker.distance))"
+            let size = labelSize(text)
+            if let label = place(
+                text, size: size, marker: marker, index: index, width: width, height: height, options: options)
+            {
+                labels.append(label)
+            } else {
+                hiddenLabels += 1
+            }
+        }
+        edgeIndicators = Self.edges(
+            inRange.filter { !$0.inView }, width: width, height: height, heading: heading, options: options)
+    }
+
+    /// Selected first, then nearest.
+    private func priority(_ point: ProjectedPointOfInterest, _ options: MarkerLayoutOptions) -> (Int, Double) {
+        (options.selected.contains(point.pointOfInterest.id) ? 0 : 1, point.distance)
+    }
+
+    private func place(
+        _ text: String, size: (width: Int, height: Int), marker: PlacedMarker, index: Int, width: Int, height: Int,
+        options: MarkerLayoutOptions
+    ) -> PlacedLabel? {
+        let w = Double(size.width)
+        let h = Double(size.height)
+        let c = marker.center
+        let r = marker.radius + options.gap
+        var candidates: [(x: Double, y: Double, leader: Bool)] = [
+            (c.x + r, c.y - h / 2, false), (c.x - r - w, c.y - h / 2, false), (c.x - w / 2, c.y - r - h, false),
+            (c.x - w / 2, c.y + r, false),
+        ]
+        for step in 1...max(1, options.maximumStack) {
+            candidates.append((c.x - w / 2, c.y - r - h - Double(step) * (h + options.gap), true))
+        }
+        for candidate in candidates {
+            // Kept inside the frame horizontally (a label may slide along), never above or below it.
+            let x = min(max(0, candidate.x), Double(width) - w)
+            guard x >= 0, candidate.y >= 0, candidate.y + h <= Double(height) else { continue }
+            var label = PlacedLabel(markerIndex: index, text: text, x: x, y: candidate.y, width: w, height: h)
+            guard !labels.contains(where: { $0.overlaps(label) }), !coversMarker(label, except: index) else { continue }
+            if candidate.leader {
+                label.leader = (
+                    SIMD2(c.x, c.y - marker.radius), SIMD2(min(max(c.x, x + 4), x + w - 4), candidate.y + h)
+                )
+            }
+            return label
+        }
+        // A selected POI is always labelled: beside its marker, pushed inside the frame, even over
+        // other markers (labels of other selected POIs still never overlap it).
+        guard marker.isSelected else { return nil }
+        let x = min(max(0, c.x + r), Double(width) - w)
+        var y = min(max(0, c.y - h / 2), Double(height) - h)
+        while y + h <= Double(height) {
+            let label = PlacedLabel(markerIndex: index, text: text, x: max(0, x), y: y, width: w, height: h)
+            if !labels.contains(where: { $0.overlaps(label) }) { return label }
+            y += h + options.gap
+        }
+        return nil
+    }
+
+    /// Whether `label` would hide another marker's dot.
+    private func coversMarker(_ label: PlacedLabel, except index: Int) -> Bool {
+        markers.indices.contains { other in
+            guard other != index else { return false }
+            let m = markers[other]
+            return m.center.x + m.radius > label.x && m.center.x - m.radius < label.x + label.width
+                && m.center.y + m.radius > label.y && m.center.y - m.radius < label.y + label.height
+        }
+    }
+
+    private static func edges(
+        _ points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions
+    ) -> [EdgeIndicator] {
+        guard options.maximumEdgeIndicators > 0 else { return [] }
+        let centre = SIMD2(Double(width) / 2, Double(height) / 2)
+        var placed: [EdgeIndicator] = []
+        for point in points.sorted(by: { $0.distance < $1.distance }) {
+            guard placed.count < options.maximumEdgeIndicators else { break }
+            var direction: SIMD2<Double>
+            if let pixel = point.pixel, point.depth > 0 {
+                direction = SIMD2(pixel.u, pixel.v) - centre
+            } else {
+                // Behind the camera: towards the side it is nearer to.
+                var relative = (point.bearing - heading).truncatingRemainder(dividingBy: 360)
+                if relative > 180 { relative -= 360 }
+                if relative < -180 { relative += 360 }
+                direction = SIMD2(relative < 0 ? -1 : 1, 0)
+            }
+            let length = (direction * direction).sum().squareRoot()
+            guard length > 0 else { continue }
+            direction /= length
+            // Where the ray from the centre leaves the inset frame.
+            let halfWidth = centre.x - options.edgeMargin
+            let halfHeight = centre.y - options.edgeMargin
+            let scale = min(
+                direction.x == 0 ? .infinity : halfWidth / abs(direction.x),
+                direction.y == 0 ? .infinity : halfHeight / abs(direction.y))
+            let position = centre + direction * scale
+            guard !placed.contains(where: { (($0.position - position) * ($0.position - position)).sum() < 30 * 30 })
+            else { continue }
+            placed.append(
+                EdgeIndicator(
+                    pointOfInterest: point.pointOfInterest, position: position, angle: atan2(direction.y, direction.x),
+                    distance: point.distance, text: options.units.format(point.distance)))
+        }
+        return placed
+    }
+}

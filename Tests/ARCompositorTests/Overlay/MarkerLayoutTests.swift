@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import ARCompositor
+
+@Suite("Marker and label layout")
+struct MarkerLayoutTests {
+    /// A label 7 px per character and 18 px high, as a rule in place of real text.
+    private let size: (String) -> (width: Int, height: Int) = { ($0.count * 7, 18) }
+
+    private func point(_ id: String, u: Double?, v: Double?, distance: Double, bearing: Double = 0, depth: Double = 1)
+        -> ProjectedPointOfInterest
+    {
+        ProjectedPointOfInterest(
+            pointOfInterest: PointOfInterest(id: id, name: "Place \(id)", latitude: 0, longitude: 0, altitude: nil),
+            pixel: u.flatMap { u in v.map { PixelPoint(u: u, v: $0) } }, depth: depth, distance: distance,
+            bearing: bearing, elevation: 0,
+            inView: u.map { (0..<1280).contains($0) } ?? false && v.map { (0..<720).contains($0) } ?? false,
+            assumedAltitude: nil)
+    }
+
+    /// A crowded random scene: many POIs in a band across the middle of the frame.
+    private func scene(seed: UInt64, count: Int) -> [ProjectedPointOfInterest] {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        return (0..<count).map { index in
+            point("p\(index)", u: next() * 1280, v: 250 + next() * 220, distance: 30 + next() * 3000)
+        }
+    }
+
+    @Test("no two labels overlap and every label stays inside the frame", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func noOverlap(seed: UInt64) {
+        var options = MarkerLayoutOptions()
+        options.maximumMarkers = 60
+        let layout = MarkerLayout(
+            points: scene(seed: seed, count: 60), width: 1280, height: 720, heading: 0, options: options,
+            labelSize: size)
+        #expect(layout.labels.count + layout.hiddenLabels == layout.markers.count)
+        #expect(layout.labels.count > 10)
+        for (i, a) in layout.labels.enumerated() {
+            #expect(a.x >= 0 && a.y >= 0 && a.x + a.width <= 1280 && a.y + a.height <= 720)
+            for b in layout.labels[(i + 1)...] { #expect(!a.overlaps(b), "\(a.text) / \(b.text)") }
+        }
+        // Markers are listed far to near, so near ones are drawn on top.
+        #expect(zip(layout.markers, layout.markers.dropFirst()).allSatisfy { $0.distance >= $1.distance })
+    }
+
+    @Test("a selected POI is always labelled, even the farthest in a crowd", arguments: [11, 12, 13] as [UInt64])
+    func selectedAlwaysPlaced(seed: UInt64) {
+        let points = scene(seed: seed, count: 80)
+        let farthest = points.max { $0.distance < $1.distance }?.pointOfInterest.id ?? ""
+        var options = MarkerLayoutOptions()
+        options.maximumMarkers = 80
+        options.selected = [farthest]
+        let layout = MarkerLayout(
+            points: points, width: 1280, height: 720, heading: 0, options: options, labelSize: size)
+        let index = layout.markers.firstIndex { $0.pointOfInterest.id == farthest }
+        #expect(index != nil)
+        #expect(layout.labels.contains { $0.markerIndex == index })
+        #expect(layout.markers.first { $0.pointOfInterest.id == farthest }?.isSelected == true)
+    }
+
+    @Test("nothing behind the camera gets a marker; it gets an arrow on the nearer side")
+    func behindTheCamera() throws {
+        let points = [
+            point("ahead", u: 640, v: 360, distance: 200),
+            point("behind-left", u: nil, v: nil, distance: 150, bearing: 250, depth: -100),
+            point("behind-right", u: nil, v: nil, distance: 300, bearing: 120, depth: -100),
+            point("off-right", u: 1500, v: 600, distance: 400, bearing: 40),
+        ]
+        let layout = MarkerLayout(
+            points: points, width: 1280, height: 720, heading: 0, options: MarkerLayoutOptions(), labelSize: size)
+        #expect(layout.markers.map(\.pointOfInterest.id) == ["ahead"])
+        let arrows = Dictionary(uniqueKeysWithValues: layout.edgeIndicators.map { ($0.pointOfInterest.id, $0) })
+        #expect(abs((arrows["behind-left"]?.position.x ?? 0) - 18) < 1e-9)
+        #expect(abs((arrows["behind-right"]?.position.x ?? 0) - (1280 - 18)) < 1e-9)
+        let offRight = try #require(arrows["off-right"])
+        // From the centre towards (1500, 600): (860, 240), leaving the inset frame on the right.
+        #expect(abs(offRight.position.x - (1280 - 18)) < 1e-9 && abs(offRight.angle - atan2(240.0, 860)) < 1e-9)
+        #expect(abs(offRight.position.y - (360 + 240 * (622.0 / 860))) < 1e-9)
+        #expect(arrows["behind-left"]?.text == "150 m")
+    }
+
+    @Test("distance and count limits leave POIs out and count them; markers shrink with distance")
+    func limits() {
+        var options = MarkerLayoutOptions()
+        options.maximumMarkers = 2
+        options.maximumDistance = 1000
+        let points = [
+            point("a", u: 100, v: 300, distance: 50), point("b", u: 400, v: 300, distance: 500),
+            point("c", u: 700, v: 300, distance: 800), point("d", u: 1000, v: 300, distance: 2000),
+        ]
+        let layout = MarkerLayout(
+            points: points, width: 1280, height: 720, heading: 0, options: options, labelSize: size)
+        #expect(layout.markers.map(\.pointOfInterest.id) == ["b", "a"])
+        #expect(layout.omitted == 2)
+        #expect(layout.markers[1].radius == 14 && layout.markers[0].radius == 5)
+        #expect(layout.labels.map(\.text).contains("Place a · 50 m"))
+    }
+
+    @Test(
+        "distances read as people say them",
+        arguments: [
+            (DistanceUnits.metric, 42.4, "42 m"), (.metric, 847, "850 m"), (.metric, 1234, "1.2 km"),
+            (.metric, 15_400, "15 km"),
+            (.imperial, 20, "66 ft"), (.imperial, 250, "820 ft"), (.imperial, 2000, "1.2 mi"),
+            (.imperial, 30_000, "19 mi"),
+        ])
+    func units(units: DistanceUnits, metres: Double, text: String) {
+        #expect(units.format(metres) == text)
+    }
+}
