@@ -28,7 +28,11 @@ public struct MarkerLayout: Sendable {
     /// Lays out `points` (projected for one pose) on a `width`×`height` frame.
     ///
     /// - Parameters:
+    ///   - points: the projected points of interest.
+    ///   - width: the frame's width in pixels.
+    ///   - height: the frame's height in pixels.
     ///   - heading: the camera's heading, to tell left from right for POIs behind it.
+    ///   - options: limits, selection and units.
     ///   - labelSize: the pixel size of a label's text (from the text renderer; tests pass a rule).
     public init(
         points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions,

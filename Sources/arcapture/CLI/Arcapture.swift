@@ -9,6 +9,7 @@ enum Arcapture {
         (CheckCommand.spec, CheckCommand.run),
         (CaptureCommand.spec, CaptureCommand.run),
         (ProjectCommand.spec, ProjectCommand.run),
+        (AnnotateCommand.spec, AnnotateCommand.run),
         (SyncCommand.spec, SyncCommand.run),
         (LocationCommand.spec, LocationCommand.run),
     ]

@@ -69,13 +69,9 @@ enum ProjectCommand {
             return .usage
         }
         do {
-            let file = try GeoJSONFile(contentsOf: options.poisFile)
-            let camera = try makeCamera(options)
-            let pose = DevicePose(
-                latitude: options.latitude, longitude: options.longitude, altitude: options.altitude,
-                orientation: options.orientation)
-            let ground = options.poiAltitude ?? options.altitude - options.heightAboveGround
-            var results = Projector(pose: pose, camera: camera, groundAltitude: ground).project(file.pointsOfInterest)
+            let (file, camera, points) = try options.project()
+            var results = points
+            let ground = options.groundAltitude
             if options.inViewOnly { results.removeAll { !$0.inView } }
             if let within = options.within { results.removeAll { $0.distance > within } }
             report(file: file, ground: ground, options: options)
@@ -91,19 +87,8 @@ enum ProjectCommand {
         }
     }
 
-    private static func makeCamera(_ options: ProjectOptions) throws(InputFileError) -> CameraModel {
-        if let path = options.cameraFile {
-            return try CameraModel(
-                cameraInfoFile: path, frameSize: options.size.map { (Int($0.width), Int($0.height)) })
-        }
-        let size = options.size ?? FrameSize(width: 1280, height: 720)
-        return CameraModel(
-            horizontalFieldOfView: options.horizontalFieldOfView ?? 70, width: Int(size.width), height: Int(size.height)
-        )
-    }
-
     /// Notes on stderr: skipped geometries and the altitude assumed for points without one.
-    private static func report(file: GeoJSONFile, ground: Double, options: ProjectOptions) {
+    static func report(file: GeoJSONFile, ground: Double, options: ProjectOptions) {
         for (type, count) in file.skipped.sorted(by: { $0.key < $1.key }) {
             Terminal.warning(
                 "\(options.poisFile): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (only Points are POIs)")

@@ -18,7 +18,9 @@ struct ProjectOptions: Sendable {
     var within: Double?
     var json = false
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    /// Parses `project`'s options; `imageSize` is the frame's size when it comes from an image
+    /// (`annotate`), which then needs no `--size`.
+    init(_ parsed: ParsedArguments, imageSize: FrameSize? = nil) throws(UsageError) {
         guard let pois = parsed.value("pois") else { throw UsageError("--pois FILE.geojson is required") }
         poisFile = pois
         guard let position = parsed.value("position") else { throw UsageError("--position LAT,LON,ALT is required") }
@@ -43,6 +45,14 @@ struct ProjectOptions: Sendable {
         cameraFile = parsed.value("camera")
         horizontalFieldOfView = try parsed.number("hfov", in: 1...179)
         size = try parsed.frameSize("size")
+        if let imageSize {
+            if let size, size != imageSize {
+                throw UsageError(
+                    "--size \(size.width)x\(size.height) differs from the image's \(imageSize.width)x\(imageSize.height)"
+                )
+            }
+            size = imageSize
+        }
         switch (cameraFile, horizontalFieldOfView) {
         case (nil, nil): throw UsageError("a camera is required: --camera FILE.yaml, or --hfov DEGREES with --size WxH")
         case (.some, .some): throw UsageError("--camera and --hfov are alternatives; give one")
@@ -61,4 +71,33 @@ struct ProjectOptions: Sendable {
         let values = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         return values.count == parts.count && values.allSatisfy(\.isFinite) ? values : nil
     }
+
+    /// The camera: the calibration file scaled to the frame, or the field of view.
+    ///
+    /// - Throws: `InputFileError` from the calibration file.
+    func camera() throws(InputFileError) -> CameraModel {
+        if let path = cameraFile {
+            return try CameraModel(cameraInfoFile: path, frameSize: size.map { (Int($0.width), Int($0.height)) })
+        }
+        let frame = size ?? FrameSize(width: 1280, height: 720)
+        return CameraModel(
+            horizontalFieldOfView: horizontalFieldOfView ?? 70, width: Int(frame.width), height: Int(frame.height))
+    }
+
+    /// Reads the POI file and projects its points for this pose and camera.
+    ///
+    /// - Throws: `InputFileError` from the POI or calibration file.
+    func project() throws(InputFileError) -> (
+        file: GeoJSONFile, camera: CameraModel, points: [ProjectedPointOfInterest]
+    ) {
+        let file = try GeoJSONFile(contentsOf: poisFile)
+        let camera = try camera()
+        let pose = DevicePose(latitude: latitude, longitude: longitude, altitude: altitude, orientation: orientation)
+        let points = Projector(pose: pose, camera: camera, groundAltitude: groundAltitude).project(
+            file.pointsOfInterest)
+        return (file, camera, points)
+    }
+
+    /// The altitude of POIs without one: `--poi-altitude`, or the device's minus its height above ground.
+    var groundAltitude: Double { poiAltitude ?? altitude - heightAboveGround }
 }

@@ -1,0 +1,116 @@
+import CaptureKit
+import Foundation
+
+/// Draws a ``MarkerLayout`` onto a YCbCr frame: markers, labels with plates, halos and leader
+/// lines, and edge arrows.
+///
+/// Masks for dots, plates and text are made once and kept (a label's text and size repeat frame
+/// after frame), so a steady stream of frames draws by stamping. Not thread-safe: one compositor
+/// per drawing thread.
+public final class Compositor {
+    /// The style.
+    public let style: OverlayStyle
+    private let painter = Painter()
+    private var renderers: [Int: TextRenderer] = [:]
+    private var dots: [Int: (fill: CoverageMask, ring: CoverageMask)] = [:]
+    private var plates: [SIMD2<Int32>: CoverageMask] = [:]
+
+    /// Creates a compositor; the font is opened now, so a missing one is reported before drawing.
+    ///
+    /// - Throws: ``FontError``.
+    public init(style: OverlayStyle = OverlayStyle()) throws(FontError) {
+        self.style = style
+        _ = try TextRenderer(font: style.font, pixelSize: 20)
+    }
+
+    /// The pixel size of text on a frame `height` rows tall.
+    public func textSize(frameHeight height: Int) -> Int { max(10, Int((Double(height) * style.textScale).rounded())) }
+
+    /// The text renderer for frames `height` rows tall.
+    public func textRenderer(frameHeight height: Int) -> TextRenderer? {
+        let size = textSize(frameHeight: height)
+        if let renderer = renderers[size] { return renderer }
+        let renderer = try? TextRenderer(font: style.font, pixelSize: size)
+        renderers[size] = renderer
+        return renderer
+    }
+
+    /// A label's size for ``MarkerLayout`` (text plus the plate's padding), on frames `height` tall.
+    public func labelSize(_ text: String, frameHeight height: Int) -> (width: Int, height: Int) {
+        guard let rendered = textRenderer(frameHeight: height)?.render(text) else { return (text.count * 10, 24) }
+        return (rendered.mask.width, rendered.mask.height)
+    }
+
+    /// Draws `layout` on `image`.
+    public func draw(_ layout: MarkerLayout, on image: inout YCbCrImage) {
+        let renderer = textRenderer(frameHeight: image.height)
+        for marker in layout.markers { drawMarker(marker, on: &image) }
+        for label in layout.labels {
+            if let leader = label.leader {
+                painter.fill(.line(from: leader.from, to: leader.to, width: 1.5), color: style.accentColor, on: &image)
+            }
+            let plate = plateMask(width: Int(label.width), height: Int(label.height))
+            painter.stamp(plate, x: Int(label.x), y: Int(label.y), color: style.plateColor, on: &image)
+            if let text = renderer?.render(label.text) {
+                painter.stamp(text.halo, x: Int(label.x), y: Int(label.y), color: style.haloColor, on: &image)
+                painter.stamp(text.mask, x: Int(label.x), y: Int(label.y), color: style.textColor, on: &image)
+            }
+        }
+        for indicator in layout.edgeIndicators { drawEdge(indicator, renderer: renderer, on: &image) }
+    }
+
+    private func drawMarker(_ marker: PlacedMarker, on image: inout YCbCrImage) {
+        // Radii in half pixels share masks; the centre is placed to the nearest pixel.
+        let key = Int((marker.radius * 2).rounded())
+        let masks = dotMasks(halfPixels: key)
+        let x = Int(marker.center.x.rounded()) - masks.fill.width / 2
+        let y = Int(marker.center.y.rounded()) - masks.fill.height / 2
+        let color = style.color(for: marker.pointOfInterest, selected: marker.isSelected)
+        painter.stamp(masks.fill, x: x, y: y, color: color, on: &image)
+        painter.stamp(masks.ring, x: x, y: y, color: marker.isSelected ? .white : style.markerOutline, on: &image)
+    }
+
+    private func dotMasks(halfPixels key: Int) -> (fill: CoverageMask, ring: CoverageMask) {
+        if let cached = dots[key] { return cached }
+        let radius = Double(key) / 2
+        let size = Int((radius + 2).rounded(.up)) * 2 + 1
+        let centre = SIMD2(Double(size) / 2, Double(size) / 2)
+        let width = max(1.5, radius / 5)
+        let masks = (
+            fill: painter.mask(of: .circle(center: centre, radius: radius), width: size, height: size),
+            ring: painter.mask(of: .ring(center: centre, radius: radius, width: width), width: size, height: size)
+        )
+        dots[key] = masks
+        return masks
+    }
+
+    private func plateMask(width: Int, height: Int) -> CoverageMask {
+        let key = SIMD2(Int32(width), Int32(height))
+        if let cached = plates[key] { return cached }
+        let mask = painter.mask(
+            of: .roundedRectangle(x: 0, y: 0, width: Double(width), height: Double(height), radius: Double(height) / 4),
+            width: width, height: height)
+        plates[key] = mask
+        return mask
+    }
+
+    private func drawEdge(_ indicator: EdgeIndicator, renderer: TextRenderer?, on image: inout YCbCrImage) {
+        let size = Double(textSize(frameHeight: image.height))
+        let tip = indicator.position
+        let direction = SIMD2(cos(indicator.angle), sin(indicator.angle))
+        let normal = SIMD2(-direction.y, direction.x)
+        let base = tip - direction * size
+        let arrow = Shape.polygon([tip, base + normal * size * 0.6, base - normal * size * 0.6])
+        painter.fill(arrow, color: style.haloColor, on: &image)
+        painter.fill(
+            Shape.polygon([tip - direction * 2, base + normal * size * 0.45, base - normal * size * 0.45]),
+            color: style.accentColor, on: &image)
+        guard let text = renderer?.render(indicator.text) else { return }
+        // The distance sits just inside the arrow, kept within the frame.
+        let centre = base - direction * (Double(text.mask.width) / 2 + 2)
+        let x = min(max(0, Int(centre.x) - text.mask.width / 2), image.width - text.mask.width)
+        let y = min(max(0, Int(centre.y) - text.mask.height / 2), image.height - text.mask.height)
+        painter.stamp(text.halo, x: x, y: y, color: style.haloColor, on: &image)
+        painter.stamp(text.mask, x: x, y: y, color: style.textColor, on: &image)
+    }
+}

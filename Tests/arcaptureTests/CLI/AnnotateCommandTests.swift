@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture annotate` on a real geotagged photo (Helsinki West Harbour, CC BY-SA 4.0) with real
+/// OpenStreetMap POIs, checked with ffmpeg, an independent decoder.
+@Suite("arcapture annotate")
+struct AnnotateCommandTests {
+    static let photo = PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg")
+    static let pois = PackagePaths.sample("pois/helsinki_center_osm_pois.geojson")
+    static let pose = ["--position", "60.146706,24.906772,21", "--orientation", "60,0,0", "--hfov", "100"]
+
+    /// The RGB of one pixel, decoded by ffmpeg (raw bytes through a file: stdout is read as text).
+    private func pixel(_ file: String, x: Int, y: Int) throws -> (Int, Int, Int) {
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("pixel-\(UUID().uuidString).rgb")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        _ = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-v", "error", "-i", file, "-vf", "format=rgb24,crop=1:1:\(x):\(y)", "-f", "rawvideo", "-pix_fmt",
+                "rgb24", "-y", raw.path,
+            ],
+            install: "apt-get install ffmpeg")
+        let bytes = Array(try Data(contentsOf: raw))
+        guard bytes.count >= 3 else { return (-1, -1, -1) }
+        return (Int(bytes[0]), Int(bytes[1]), Int(bytes[2]))
+    }
+
+    @Test("the nearest POI's marker is drawn where `project` puts it; size and subsampling are kept")
+    func markerWhereProjected() throws {
+        let directory = try PackagePaths.temporaryDirectory("annotate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("harbour.jpg").path
+        let result = try Binary.run(
+            ["annotate", Self.photo, "--pois", Self.pois] + Self.pose + ["--output", output, "--max-markers", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == output + "\n")
+        #expect(result.stderr.contains("1 markers, 1 labels (0 hidden for lack of room)"))
+
+        let projected = try Binary.run(
+            ["project", "--pois", Self.pois] + Self.pose + ["--size", "1600x686", "--in-view", "--json"])
+        let points = try #require(
+            try JSONSerialization.jsonObject(with: Data(projected.stdout.utf8)) as? [[String: Any]])
+        let nearest = try #require(
+            points.min { ($0["distance_m"] as? Double ?? 0) < ($1["distance_m"] as? Double ?? 0) })
+        let u = Int(((nearest["u"] as? Double) ?? 0).rounded())
+        let v = Int(((nearest["v"] as? Double) ?? 0).rounded())
+        // The marker's red (#e63946) at its centre, within JPEG's error; the input there is sky or
+        // buildings, nowhere near that red.
+        let (r, g, b) = try pixel(output, x: u, y: v)
+        #expect(abs(r - 230) < 40 && abs(g - 57) < 40 && abs(b - 70) < 40, "(\(r), \(g), \(b)) at \(u), \(v)")
+        let (r0, g0, b0) = try pixel(Self.photo, x: u, y: v)
+        #expect(!(abs(r0 - 230) < 40 && abs(g0 - 57) < 40 && abs(b0 - 70) < 40))
+
+        let probe = try ProcessRunner.run(
+            tool: "ffprobe", ["-v", "error", "-show_entries", "stream=width,height,pix_fmt", "-of", "csv=p=0", output],
+            install: "apt-get install ffmpeg")
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1600,686,yuvj420p")
+    }
+
+    @Test("an existing output is kept unless --force; bad inputs exit 65 and 66")
+    func safety() throws {
+        let directory = try PackagePaths.temporaryDirectory("annotate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.jpg").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: output))
+        let refused = try Binary.run(["annotate", Self.photo, "--pois", Self.pois] + Self.pose + ["--output", output])
+        #expect(refused.status == 73)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me")
+        let forced = try Binary.run(
+            ["annotate", Self.photo, "--pois", Self.pois] + Self.pose + ["--output", output, "--force"])
+        #expect(forced.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)).prefix(2) == Data([0xFF, 0xD8]))
+
+        let notJPEG = directory.appendingPathComponent("notes.jpg").path
+        try Data("not a jpeg".utf8).write(to: URL(fileURLWithPath: notJPEG))
+        let bad = try Binary.run(["annotate", notJPEG, "--pois", Self.pois] + Self.pose)
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("not a JPEG image"))
+        let missing = try Binary.run(
+            ["annotate", Self.photo, "--pois", "/nonexistent/p.geojson"] + Self.pose + ["--output", output, "--force"])
+        #expect(missing.status == 66)
+        let noFont = try Binary.run(
+            ["annotate", Self.photo, "--pois", Self.pois] + Self.pose + [
+                "--output", output, "--force", "--font", "/nonexistent/f.ttf",
+            ])
+        #expect(noFont.status == 66)
+        #expect(noFont.stderr.contains("font '/nonexistent/f.ttf': no such font file"))
+    }
+}
