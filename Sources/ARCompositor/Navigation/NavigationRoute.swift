@@ -24,7 +24,9 @@ public struct NavigationRoute: Sendable {
 
     /// Prepares `route`; nil when it has fewer than two distinct vertices.
     ///
-    /// - Parameter turnWindow: see ``NavigationOptions/turnWindow``.
+    /// - Parameters:
+    ///   - route: the route's vertices.
+    ///   - turnWindow: see ``NavigationOptions/turnWindow``.
     public init?(_ route: GeoRoute, turnWindow: Double = NavigationOptions().turnWindow) {
         var vertices: [GeoRoute.Vertex] = []
         for vertex in route.vertices
@@ -95,6 +97,23 @@ public struct NavigationRoute: Sendable {
         return RouteSnap(
             segment: chosen.index, distanceAlongRoute: chosen.along, distanceFromRoute: chosen.distance,
             latitude: snapped.latitude, longitude: snapped.longitude)
+    }
+
+    /// The route's direction (degrees clockwise from north) over the `ahead` metres after
+    /// `distance` along it, measured at the nearest vertex.
+    func bearing(at distance: Double, ahead: Double = 10) -> Double {
+        let start = point(at: distance)
+        let end = point(at: distance + ahead)
+        let (latitude, longitude, _) = start.geodetic
+        let enu = LocalFrame(latitude: latitude, longitude: longitude, altitude: 0).enu(of: end)
+        return enu.bearing
+    }
+
+    /// The vertices from `snap` to the end: the snapped point, then the vertices after its segment.
+    func remainingVertices(from snap: RouteSnap) -> [(latitude: Double, longitude: Double)] {
+        var result = [(snap.latitude, snap.longitude)]
+        for vertex in vertices[(snap.segment + 1)...] { result.append((vertex.latitude, vertex.longitude)) }
+        return result
     }
 
     /// The distance from a position to the route's last vertex, horizontally.

@@ -43,7 +43,7 @@ public struct RouteNavigator: Sendable {
     ///     off-route threshold (by up to 50 m) so a poor fix does not read as leaving the route.
     ///   - time: the fix's time in seconds (any epoch), for smoothing the speed over time.
     public mutating func update(
-        latitude: Double, longitude: Double, speed newSpeed: Double? = nil, horizontalAccuracy: Double? = nil,
+        latitude: Double, longitude: Double, speed: Double? = nil, horizontalAccuracy: Double? = nil,
         time: Double? = nil
     ) -> NavigationInfo? {
         guard !hasArrived else { return nil }
@@ -53,7 +53,7 @@ public struct RouteNavigator: Sendable {
         // edge does not flicker.
         offRoute = snap.distanceFromRoute > (offRoute ? threshold * 0.75 : threshold)
         if !offRoute { progress = snap.distanceAlongRoute }
-        smooth(speed: newSpeed, time: time)
+        smooth(speed: speed, time: time)
         let remaining = max(0, route.length - snap.distanceAlongRoute)
         // At the end in a straight line counts too (a route ending in a car park), once past half
         // way, so that a round trip does not end where it starts.
@@ -67,7 +67,7 @@ public struct RouteNavigator: Sendable {
         let next =
             route.manoeuvres.first { $0.distanceAlongRoute > snap.distanceAlongRoute }
             ?? route.manoeuvres[route.manoeuvres.count - 1]
-        let time = speed.flatMap { $0 >= options.minimumSpeed ? remaining / $0 : nil }
+        let time = self.speed.flatMap { $0 >= options.minimumSpeed ? remaining / $0 : nil }
         return NavigationInfo(
             routeID: route.route.id, snap: snap, routeLength: route.length, remainingDistance: remaining,
             remainingTime: time, nextManoeuvre: next,

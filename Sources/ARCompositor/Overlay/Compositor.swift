@@ -10,7 +10,7 @@ import Foundation
 public final class Compositor {
     /// The style.
     public let style: OverlayStyle
-    private let painter = Painter()
+    let painter = Painter()
     private var renderers: [Int: TextRenderer] = [:]
     private var dots: [Int: (fill: CoverageMask, ring: CoverageMask)] = [:]
     private var plates: [SIMD2<Int32>: CoverageMask] = [:]
@@ -28,7 +28,11 @@ public final class Compositor {
 
     /// The text renderer for frames `height` rows tall.
     public func textRenderer(frameHeight height: Int) -> TextRenderer? {
-        let size = textSize(frameHeight: height)
+        textRenderer(pixelSize: textSize(frameHeight: height))
+    }
+
+    /// The text renderer for `size`-pixel text (kept: its caches are what makes text cheap).
+    func textRenderer(pixelSize size: Int) -> TextRenderer? {
         if let renderer = renderers[size] { return renderer }
         let renderer = try? TextRenderer(font: style.font, pixelSize: size)
         renderers[size] = renderer
@@ -41,10 +45,19 @@ public final class Compositor {
         return (rendered.mask.width, rendered.mask.height)
     }
 
-    /// Draws `layout` on `image`.
+    /// Draws `layout` on `image`: markers, labels and edge arrows, as the style's layers allow.
     public func draw(_ layout: MarkerLayout, on image: inout YCbCrImage) {
         let renderer = textRenderer(frameHeight: image.height)
-        for marker in layout.markers { drawMarker(marker, on: &image) }
+        if style.layers.contains(.markers) {
+            for marker in layout.markers { drawMarker(marker, on: &image) }
+        }
+        if style.layers.contains(.labels) { drawLabels(layout, renderer: renderer, on: &image) }
+        if style.layers.contains(.edgeArrows) {
+            for indicator in layout.edgeIndicators { drawEdge(indicator, renderer: renderer, on: &image) }
+        }
+    }
+
+    private func drawLabels(_ layout: MarkerLayout, renderer: TextRenderer?, on image: inout YCbCrImage) {
         for label in layout.labels {
             if let leader = label.leader {
                 painter.fill(.line(from: leader.from, to: leader.to, width: 1.5), color: style.accentColor, on: &image)
@@ -56,7 +69,6 @@ public final class Compositor {
                 painter.stamp(text.mask, x: Int(label.x), y: Int(label.y), color: style.textColor, on: &image)
             }
         }
-        for indicator in layout.edgeIndicators { drawEdge(indicator, renderer: renderer, on: &image) }
     }
 
     private func drawMarker(_ marker: PlacedMarker, on image: inout YCbCrImage) {
@@ -87,6 +99,7 @@ public final class Compositor {
     private func plateMask(width: Int, height: Int) -> CoverageMask {
         let key = SIMD2(Int32(width), Int32(height))
         if let cached = plates[key] { return cached }
+        if plates.count >= 512 { plates.removeAll(keepingCapacity: true) }  // bounded over long footage
         let mask = painter.mask(
             of: .roundedRectangle(x: 0, y: 0, width: Double(width), height: Double(height), radius: Double(height) / 4),
             width: width, height: height)

@@ -55,6 +55,14 @@ public struct Projector: Sendable {
         rotation.apply(frame.enu(latitude: latitude, longitude: longitude, altitude: altitude).vector)
     }
 
+    /// The displacement from the device to a WGS84 point, in its local frame.
+    func enu(latitude: Double, longitude: Double, altitude: Double) -> SIMD3<Double> {
+        frame.enu(latitude: latitude, longitude: longitude, altitude: altitude).vector
+    }
+
+    /// An ENU displacement from the device in camera coordinates.
+    func cameraPoint(enu: SIMD3<Double>) -> SIMD3<Double> { rotation.apply(enu) }
+
     /// Projects a route as the pieces of polyline that are visible in front of the camera.
     ///
     /// Each segment is clipped against the near plane (so a route that passes behind the camera is

@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 /// A file name pattern for captured frames, as fswebcam and rpicam-still users write them.
@@ -24,7 +25,7 @@ struct OutputTemplate: Equatable, Sendable {
         var index = pattern.startIndex
         func flushStrftime() {
             guard !strftimePart.isEmpty else { return }
-            result += Self.strftime(strftimePart, date)
+            result += LocalTime.format(strftimePart, date)
             strftimePart = ""
         }
         while index < pattern.endIndex {
@@ -60,14 +61,5 @@ struct OutputTemplate: Equatable, Sendable {
         }
         flushStrftime()
         return result
-    }
-
-    private static func strftime(_ format: String, _ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 1024)
-        let count = Foundation.strftime(&buffer, buffer.count, format, &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -7,9 +7,11 @@ enum AnnotateCommand {
     static let spec = CommandSpec(
         name: "annotate",
         overview: """
-            Annotate a photo with points of interest. For an explicit pose and camera, draw each POI in \
-            view as a marker with its name and distance, labels that never overlap, and arrows at the \
-            border for POIs out of view; write a JPEG with the input's chroma subsampling.
+            Annotate a photo with points of interest and a route. For an explicit pose and camera, draw \
+            each POI in view as a marker with its name and distance, labels that never overlap, and arrows \
+            at the border for POIs out of view; with --route, the route as a ribbon on the ground, an arrow \
+            at the next manoeuvre and a navigation panel; optionally a banner. The JPEG keeps the input's \
+            chroma subsampling unless --subsampling says otherwise.
             """,
         usage: """
             IMAGE.jpg --pois FILE.geojson --position LAT,LON,ALT [--orientation H,P,R] \
@@ -25,10 +27,23 @@ enum AnnotateCommand {
             .value("font", "NAME|FILE", default: "DejaVu Sans", help: "A fontconfig font name or a font file."),
             .value("max-distance", "METRES", default: "5000", help: "Leave out POIs further than this."),
             .value("max-markers", "N", default: "30", help: "Draw at most this many markers, the nearest."),
+            .value(
+                "route", "FILE",
+                help: "A route to follow: GPX (first <rte>, else first <trk>) or GeoJSON (first LineString)."),
+            .value("speed", "M/S", help: "Ground speed, for the remaining time on the navigation panel."),
+            .value("style", "FILE", help: "A JSON style file: colours, sizes, font, layers, units, banner."),
+            .value(
+                "banner", "TEMPLATE",
+                help: "A banner line: {time} {time:FMT} {lat} {lon} {alt} {heading} {speed} {frame}."),
+            .value("time", "TIME", default: "the photo's EXIF time", help: "The time for {time}, ISO 8601."),
+            .value(
+                "subsampling", "444|422|420", default: "the input's", help: "Chroma subsampling of the output JPEG."),
         ],
         discussion: """
-            The pose and camera options are `arcapture project`'s. A summary (markers, labels placed and \
-            hidden, arrows) goes to stderr; the output's path to stdout.
+            The pose and camera options are `arcapture project`'s; the ground (for POIs without an \
+            altitude and for the route) is --height-above-ground below the device. Options given on the \
+            command line win over the style file's. A summary (markers, labels placed and hidden, arrows, \
+            the navigation instruction) goes to stderr; the output's path to stdout.
 
             EXIT STATUS:
               0   the annotated photo was written
@@ -58,9 +73,10 @@ enum AnnotateCommand {
         }
         // The image first: its size is the frame's.
         let image: YCbCrImage
+        let bytes: [UInt8]
         do {
-            let bytes = try InputFile.read(input)
-            image = try JPEGDecoder().decode(Array(bytes))
+            bytes = try Array(InputFile.read(input))
+            image = try JPEGDecoder().decode(bytes)
         } catch let error as InputFileError {
             Terminal.error(error.description)
             return error.isMissing ? .noInput : .dataError
@@ -69,75 +85,84 @@ enum AnnotateCommand {
             return .dataError
         }
         let options: ProjectOptions
-        var layoutOptions = MarkerLayoutOptions()
-        var style = OverlayStyle()
-        let quality: Int
-        let output: String
+        let settings: AnnotateSettings
         do throws(UsageError) {
             options = try ProjectOptions(
                 parsed, imageSize: FrameSize(width: UInt32(image.width), height: UInt32(image.height)))
-            quality = try parsed.integer("quality", in: 1...100) ?? 90
-            layoutOptions.maximumDistance = try parsed.number("max-distance", in: 1...20_000_000) ?? 5000
-            layoutOptions.maximumMarkers = try parsed.integer("max-markers", in: 0...10_000) ?? 30
-            layoutOptions.selected = Set(parsed.values["select"] ?? [])
-            if let units = parsed.value("units") {
-                guard let value = DistanceUnits(rawValue: units) else {
-                    throw UsageError("--units must be metric or imperial, not '\(units)'")
-                }
-                layoutOptions.units = value
-            }
-            style.font = parsed.value("font") ?? style.font
-            output = parsed.value("output") ?? Self.defaultOutput(for: input)
-            if FileManager.default.fileExists(atPath: output) && !parsed.flag("force") {
-                Terminal.error("\(output) exists; use --force to overwrite it")
-                return .cannotCreate
-            }
+            settings = try AnnotateSettings(parsed, input: input)
         } catch {
             Terminal.error(error.message)
             return .usage
         }
+        if FileManager.default.fileExists(atPath: settings.output) && !parsed.flag("force") {
+            Terminal.error("\(settings.output) exists; use --force to overwrite it")
+            return .cannotCreate
+        }
         do {
-            let (file, _, points) = try options.project()
+            let (file, camera, _) = try options.project()
             ProjectCommand.report(file: file, ground: options.groundAltitude, options: options)
-            let compositor: Compositor
+            var styleFile =
+                try settings.styleFile.map { path throws(InputFileError) in try OverlayStyleFile(contentsOf: path) }
+                ?? OverlayStyleFile()
+            settings.apply(to: &styleFile)
+            let route = try settings.routeFile.map { path throws(InputFileError) in try RouteFile.load(path) }
+            let annotator: FrameAnnotator
             do {
-                compositor = try Compositor(style: style)
+                annotator = try FrameAnnotator(
+                    pointsOfInterest: file.pointsOfInterest, route: route, style: styleFile.style,
+                    layout: styleFile.layout, banner: settings.banner ?? styleFile.banner)
             } catch {
                 Terminal.error(error.description)
                 return .noInput
             }
-            let layout = MarkerLayout(
-                points: points, width: image.width, height: image.height, heading: options.orientation.heading,
-                options: layoutOptions
-            ) { compositor.labelSize($0, frameHeight: image.height) }
-            var annotated = image
-            compositor.draw(layout, on: &annotated)
+            var annotated = settings.subsampling.map { image.resampled(to: $0) } ?? image
+            let pose = DevicePose(
+                latitude: options.latitude, longitude: options.longitude, altitude: options.altitude,
+                orientation: options.orientation)
+            let time = settings.time ?? EXIFReader.captureTime(inJPEG: bytes)?.date
+            let drawn = annotator.annotate(
+                &annotated, pose: pose, camera: camera, groundAltitude: options.groundAltitude, time: time,
+                speed: settings.speed)
             let jpeg: [UInt8]
             do {
-                jpeg = try JPEGEncoder().encode(annotated, quality: quality)
+                jpeg = try JPEGEncoder().encode(annotated, quality: settings.quality)
             } catch {
                 Terminal.error("cannot encode the annotated image: \(error)")
                 return .failure
             }
             do {
-                let writer = try AtomicFileWriter(destination: output)
+                let writer = try AtomicFileWriter(destination: settings.output)
                 try writer.write(jpeg)
                 try writer.commit()
             } catch {
                 Terminal.error(error.description)
                 return error.exitStatus
             }
-            Terminal.note(
-                "\(layout.markers.count) markers, \(layout.labels.count) labels (\(layout.hiddenLabels) hidden for lack of room), "
-                    + "\(layout.edgeIndicators.count) arrows for POIs out of view"
-                    + (layout.omitted > 0
-                        ? "; \(layout.omitted) in view left out by --max-distance or --max-markers" : ""))
-            Terminal.out(output)
+            report(drawn, route: route, units: styleFile.layout.units)
+            Terminal.out(settings.output)
             return .ok
         } catch {
             Terminal.error(error.description)
             return error.isMissing ? .noInput : .dataError
         }
+    }
+
+    /// The summary on stderr.
+    private static func report(_ drawn: FrameAnnotation, route: NavigationRoute?, units: DistanceUnits) {
+        let layout = drawn.layout
+        Terminal.note(
+            "\(layout.markers.count) markers, \(layout.labels.count) labels (\(layout.hiddenLabels) hidden for lack of room), "
+                + "\(layout.edgeIndicators.count) arrows for POIs out of view"
+                + (layout.omitted > 0 ? "; \(layout.omitted) in view left out by the distance or count limits" : ""))
+        guard let route else { return }
+        guard let navigation = drawn.navigation else {
+            Terminal.note("route \(route.route.id): arrived (within the arrival distance of its end); nothing drawn")
+            return
+        }
+        Terminal.note(
+            "route \(route.route.id): \(units.format(route.length)), \(route.manoeuvres.count - 1) manoeuvres; "
+                + "\(navigation.instruction(units: units)); \(navigation.summary(units: units)) left"
+                + " (\(units.format(navigation.snap.distanceFromRoute)) from the route)")
     }
 
     /// `photo.jpg` → `photo-annotated.jpg`, beside it.

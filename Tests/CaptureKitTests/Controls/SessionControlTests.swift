@@ -46,7 +46,7 @@ struct SessionControlTests {
         let recorder = SessionRecorder(session)
         session.locationSource = NoPositionSource()
         session.startRunning()
-        let events = await recorder.waitForPhase { $0.failure != nil }
+        let events = try await recorder.waitForPhase { $0.failure != nil }
         #expect(events.phases.last?.failure?.reason == "'/dev/video-scripted': brightness must be 0 to 255, not 999")
         #expect(factory.latest?.isClosed == true)
     }
@@ -83,7 +83,7 @@ struct SessionControlTests {
         running.session.beginConfiguration()
         running.session.configuration.devicePath = "/dev/video-second"
         running.session.commitConfiguration()
-        let events = await running.recorder.wait { $0.phases.filter(\.isRunning).count == 2 }
+        let events = try await running.recorder.wait { $0.phases.filter(\.isRunning).count == 2 }
         await running.session.stop()
         let second = try #require(running.factory.latest)
         #expect(second.path == "/dev/video-second")

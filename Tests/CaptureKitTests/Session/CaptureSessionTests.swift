@@ -13,16 +13,16 @@ struct CaptureSessionTests {
         let session = factory.makeSession()
         let recorder = SessionRecorder(session)
         session.startRunning()
-        await recorder.waitForPhase { $0 == .waitingForLocationSource }
+        try await recorder.waitForPhase { $0 == .waitingForLocationSource }
         #expect(factory.devices.isEmpty, "no device may be opened before a location source is assigned")
 
         session.locationSource = NoPositionSource()
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         let device = try #require(factory.latest)
         #expect(device.isStreaming)
 
         session.locationSource = nil
-        await recorder.wait { $0.phases.last == .waitingForLocationSource }
+        try await recorder.wait { $0.phases.last == .waitingForLocationSource }
         await session.stop()
         #expect(device.isClosed)
         let calls = device.calls
@@ -45,7 +45,7 @@ struct CaptureSessionTests {
         let second = Fixtures.yuyvFrame(seed: 2)
         #expect(device.emit(first, sequence: 10))
         #expect(device.emit(second, sequence: 13))  // 11 and 12 were dropped
-        let events = await recorder.wait { $0.frames.count == 2 }
+        let events = try await recorder.wait { $0.frames.count == 2 }
         await session.stop()
         #expect(events.frames[0].data == first)
         #expect(events.frames[1].data == second)
@@ -68,7 +68,7 @@ struct CaptureSessionTests {
         #expect(device.emit(Fixtures.yuyvFrame(), sequence: UInt32.max))
         #expect(device.emit(Fixtures.yuyvFrame(), sequence: 0))
         #expect(device.emit(Fixtures.yuyvFrame(), sequence: 2))
-        let events = await recorder.wait { $0.frames.count == 3 }
+        let events = try await recorder.wait { $0.frames.count == 3 }
         await session.stop()
         #expect(events.frames.map(\.droppedBefore) == [0, 0, 1])
     }
@@ -90,7 +90,7 @@ struct CaptureSessionTests {
         #expect(device.emit(frame, sequence: 3, flags: [.timestampMonotonic, .error]))
         #expect(device.emit(padded, sequence: 4))
         #expect(device.emit([], sequence: 5))
-        let events = await recorder.wait { $0.frames.count + $0.rejections.count == 6 }
+        let events = try await recorder.wait { $0.frames.count + $0.rejections.count == 6 }
         await session.stop()
         #expect(events.frames.map(\.sequence) == [0, 4])
         #expect(events.frames[0].data == frame)
@@ -110,7 +110,7 @@ struct CaptureSessionTests {
         }
         let (session, recorder) = (running.session, running.recorder)
         #expect(running.device.emit(Array(Fixtures.yuyvFrame().prefix(1000)), sequence: 0))
-        let events = await recorder.wait { !$0.rejections.isEmpty }
+        let events = try await recorder.wait { !$0.rejections.isEmpty }
         await session.stop()
         #expect(events.rejections.first?.reason == .short(expected: 614_400, received: 1000))
     }
@@ -120,7 +120,7 @@ struct CaptureSessionTests {
         let running = try await RunningSession.start()
         let (session, recorder, device) = (running.session, running.recorder, running.device)
         device.failNextDequeue(with: .noSuchDevice)
-        let events = await recorder.waitForPhase { $0.failure != nil }
+        let events = try await recorder.waitForPhase { $0.failure != nil }
         #expect(events.phases.last?.failure == .disconnected(path: "/dev/video-scripted"))
         await session.stop()
         #expect(device.isClosed)
@@ -139,7 +139,7 @@ struct CaptureSessionTests {
         let recorder = SessionRecorder(session)
         session.locationSource = NoPositionSource()
         session.startRunning()
-        let events = await recorder.waitForPhase { $0.failure != nil }
+        let events = try await recorder.waitForPhase { $0.failure != nil }
         guard case .deviceBusy(let path, _, _) = events.phases.last?.failure else {
             Issue.record("expected busy, got \(String(describing: events.phases.last))")
             return
@@ -158,14 +158,14 @@ struct CaptureSessionTests {
         let recorder = SessionRecorder(session)
         session.locationSource = NoPositionSource()
         session.startRunning()
-        let events = await recorder.waitForPhase { $0.failure != nil }
+        let events = try await recorder.waitForPhase { $0.failure != nil }
         #expect(
             events.phases.last?.failure
                 == .unsupportedFormat(path: "/dev/video-scripted", requested: "MJPG", available: [.yuyv, .mjpeg]))
 
         session.configuration.format = FormatRequest(size: FrameSize(width: 1280, height: 720), framesPerSecond: 30)
         session.startRunning()
-        let running = await recorder.waitForPhase(\.isRunning)
+        let running = try await recorder.waitForPhase(\.isRunning)
         guard case .running(let negotiated) = running.phases.last else { return }
         #expect(negotiated.format.pixelFormat == .yuyv)
         #expect(negotiated.adjustments == ["the driver substituted YUYV for MJPG"])
@@ -189,7 +189,7 @@ struct CaptureSessionTests {
         session.startRunning()
         // The scripted device cannot convert, so the libv4l2 attempt lists Bayer again and is refused:
         // what matters here is that the session tried libv4l2 and said what is available.
-        let events = await recorder.waitForPhase { $0.failure != nil }
+        let events = try await recorder.waitForPhase { $0.failure != nil }
         #expect(factory.devices.map(\.usesLibV4L2) == [false, true])
         #expect(factory.devices.allSatisfy { $0.isClosed })
         #expect(
@@ -204,13 +204,13 @@ struct CaptureSessionTests {
         let recorder = SessionRecorder(session)
         session.locationSource = NoPositionSource()
         session.startRunning()
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         session.beginConfiguration()
         session.configuration.format.size = FrameSize(width: 1280, height: 720)
         session.configuration.format.framesPerSecond = 30
         session.configuration.bufferCount = 2
         session.commitConfiguration()
-        let events = await recorder.wait { $0.phases.filter(\.isRunning).count == 2 }
+        let events = try await recorder.wait { $0.phases.filter(\.isRunning).count == 2 }
         await session.stop()
         #expect(factory.devices.count == 2)
         #expect(factory.devices[0].isClosed)
@@ -227,7 +227,7 @@ struct CaptureSessionTests {
         let recorder = SessionRecorder(session)
         session.locationSource = NoPositionSource()
         session.startRunning()
-        let events = await recorder.waitForPhase { $0.failure != nil }
+        let events = try await recorder.waitForPhase { $0.failure != nil }
         #expect(events.phases.last?.failure == .timeout(path: "/dev/video-scripted", seconds: 0.1, framesReceived: 0))
     }
 
@@ -239,7 +239,7 @@ struct CaptureSessionTests {
             let recorder = SessionRecorder(session)
             session.locationSource = NoPositionSource()
             session.startRunning()
-            let events = await recorder.waitForPhase { $0.failure != nil }
+            let events = try await recorder.waitForPhase { $0.failure != nil }
             let expected: CaptureError =
                 errno == .noSuchFile ? .deviceNotFound(path: path) : .deviceGone(path: path, errno: .noSuchDevice)
             #expect(events.phases.last?.failure == expected)
@@ -259,8 +259,8 @@ struct CaptureSessionTests {
         session.startRunning()
         #expect(factory.devices.isEmpty, "start returned while the session queue was still blocked")
         gate.signal()
-        await first.waitForPhase(\.isRunning)
-        await second.waitForPhase(\.isRunning)
+        try await first.waitForPhase(\.isRunning)
+        try await second.waitForPhase(\.isRunning)
         await session.stop()
         #expect(factory.devices.count == 1, "a second start while running does nothing")
         #expect(first.events.phases == second.events.phases)
@@ -276,9 +276,9 @@ struct CaptureSessionTests {
         let current = SessionRecorder(session)  // sets the handler again
         session.locationSource = NoPositionSource()
         session.startRunning()
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         #expect(try #require(factory.latest).emit(Fixtures.yuyvFrame(), sequence: 0))
-        await current.wait { $0.frames.count == 1 }
+        try await current.wait { $0.frames.count == 1 }
         await session.stop()
         #expect(stale.value == 0)
         #expect(recorder.events.frames.isEmpty)
@@ -313,24 +313,24 @@ struct CaptureSessionReconnectionTests {
         let recorder = SessionRecorder(session)
         session.locationSource = NoPositionSource()
         session.startRunning()
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         let first = try #require(factory.latest)
 
         try FileManager.default.removeItem(atPath: node)  // unplugged
         first.failNextDequeue(with: .noSuchDevice)
-        await recorder.waitForPhase { if case .interrupted = $0 { return true } else { return false } }
+        try await recorder.waitForPhase { if case .interrupted = $0 { return true } else { return false } }
         // The descriptor closes when Dispatch runs the readiness source's cancel handler, just after.
         while !first.isClosed { await Task.yield() }
         #expect(factory.devices.count == 1, "nothing is opened while the camera is away")
 
         try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")  // back
-        let events = await recorder.wait { $0.phases.filter(\.isRunning).count == 2 }
+        let events = try await recorder.wait { $0.phases.filter(\.isRunning).count == 2 }
         let second = try #require(factory.latest)
         #expect(second !== first)
         #expect(second.controlValue(0x0098_0900) == 42, "controls are restored")
         #expect(second.format.pixelFormat == .yuyv)
         #expect(second.emit(Fixtures.yuyvFrame(), sequence: 0))
-        await recorder.wait { $0.frames.count == 1 }
+        try await recorder.wait { $0.frames.count == 1 }
         await session.stop()
         let names = events.phases.map(\.description)
         #expect(names == ["starting", "running", "interrupted", "starting", "running"])
@@ -346,10 +346,10 @@ struct CaptureSessionReconnectionTests {
         let recorder = SessionRecorder(session)
         session.locationSource = NoPositionSource()
         session.startRunning()
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         try FileManager.default.removeItem(atPath: node)
         try #require(factory.latest).failNextDequeue(with: .noSuchDevice)
-        await recorder.waitForPhase { if case .interrupted = $0 { return true } else { return false } }
+        try await recorder.waitForPhase { if case .interrupted = $0 { return true } else { return false } }
         await session.stop()
         #expect(session.phase == .idle)
         try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")

@@ -16,22 +16,22 @@ struct LocationAssignmentTests {
         let track = try NMEALog.load(PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"))
         let location = RecordedLocationSource(track: track, pace: .frameDriven)
         session.startRunning()
-        await recorder.waitForPhase { $0 == .waitingForLocationSource }
+        try await recorder.waitForPhase { $0 == .waitingForLocationSource }
         #expect(factory.latest == nil, "no camera is opened before a location source is assigned")
 
         session.locationSource = location
-        await recorder.waitForPhase { if case .waitingForLocation = $0 { true } else { false } }
+        try await recorder.waitForPhase { if case .waitingForLocation = $0 { true } else { false } }
         let device = try #require(factory.latest)
         #expect(device.emit(Fixtures.yuyvFrame(seed: 1), sequence: 1))
-        let before = await recorder.wait { $0.frames.count == 1 }
+        let before = try await recorder.wait { $0.frames.count == 1 }
         #expect(before.frames[0].locationStatus == .noFix)
         #expect(!before.frames[0].hasPosition)
 
         // The first fix arrives: the phase moves on, and frames have a position.
         location.advance(to: try #require(track.timeSpan?.lowerBound))
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         #expect(device.emit(Fixtures.yuyvFrame(seed: 2), sequence: 2))
-        let after = await recorder.wait { $0.frames.count == 2 }
+        let after = try await recorder.wait { $0.frames.count == 2 }
         #expect(after.frames[1].locationStatus == .fix(.threeD))
         #expect(after.frames[1].hasPosition)
         await session.stop()
@@ -49,7 +49,7 @@ struct LocationAssignmentTests {
         let coordinate = try #require(GeodeticCoordinate(latitude: 60.17, longitude: 24.94, altitude: 30))
         session.locationSource = FixedLocationSource(coordinate)
         session.startRunning()
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         #expect(!recorder.events.phases.contains { if case .waitingForLocation = $0 { true } else { false } })
         let played = LocationEventRecorder()
         let observation = replay.addObserver(played.handler)

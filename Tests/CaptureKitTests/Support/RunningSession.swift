@@ -25,7 +25,7 @@ struct RunningSession {
         let recorder = SessionRecorder(session)
         session.locationSource = location
         session.startRunning()
-        await recorder.waitForPhase(\.isRunning)
+        try await recorder.waitForPhase(\.isRunning)
         guard let device = factory.latest else { throw NoDevice() }
         return RunningSession(factory: factory, session: session, recorder: recorder, device: device)
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 @testable import CaptureKit
@@ -12,13 +13,27 @@ final class SessionRecorder: Sendable {
     }
 
     private struct Waiter {
+        let id: Int
         let condition: @Sendable (Events) -> Bool
-        let continuation: CheckedContinuation<Events, Never>
+        let continuation: CheckedContinuation<Events, any Error>
     }
+
+    /// A wait that did not end: what was recorded by then, so the failure says how far it got.
+    struct TimedOut: Error, CustomStringConvertible {
+        let events: Events
+        var description: String {
+            "timed out: \(events.phases.map(\.description)), \(events.frames.count) frames, "
+                + "\(events.rejections.count) rejections"
+        }
+    }
+
+    /// How long a wait may take before the test fails instead of hanging the run.
+    static let timeout: Duration = .seconds(30)
 
     private struct State {
         var events = Events()
         var waiters: [Waiter] = []
+        var nextID = 0
     }
 
     private let state = Mutex(State())
@@ -33,14 +48,27 @@ final class SessionRecorder: Sendable {
     var events: Events { state.withLock { $0.events } }
 
     /// Waits until `condition` holds for the recorded events; returns them.
+    ///
+    /// - Throws: ``TimedOut`` after ``timeout``, so a frame that never comes fails one test instead
+    ///   of hanging the whole run.
     @discardableResult
-    func wait(until condition: @escaping @Sendable (Events) -> Bool) async -> Events {
-        await withCheckedContinuation { continuation in
-            state.withLock { state in
+    func wait(until condition: @escaping @Sendable (Events) -> Bool) async throws -> Events {
+        try await withCheckedThrowingContinuation { continuation in
+            let id = state.withLock { state -> Int? in
                 if condition(state.events) {
                     continuation.resume(returning: state.events)
-                } else {
-                    state.waiters.append(Waiter(condition: condition, continuation: continuation))
+                    return nil
+                }
+                state.nextID += 1
+                state.waiters.append(Waiter(id: state.nextID, condition: condition, continuation: continuation))
+                return state.nextID
+            }
+            guard let id else { return }
+            let seconds = Double(Self.timeout.components.seconds)
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                state.withLock { state in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return }
+                    state.waiters.remove(at: index).continuation.resume(throwing: TimedOut(events: state.events))
                 }
             }
         }
@@ -48,8 +76,8 @@ final class SessionRecorder: Sendable {
 
     /// Waits for the session to reach a phase matching `match`.
     @discardableResult
-    func waitForPhase(_ match: @escaping @Sendable (CapturePhase) -> Bool) async -> Events {
-        await wait { $0.phases.contains(where: match) }
+    func waitForPhase(_ match: @escaping @Sendable (CapturePhase) -> Bool) async throws -> Events {
+        try await wait { $0.phases.contains(where: match) }
     }
 
     private func update(_ change: (inout Events) -> Void) {

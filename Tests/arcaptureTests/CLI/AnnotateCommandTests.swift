@@ -87,4 +87,66 @@ struct AnnotateCommandTests {
         #expect(noFont.status == 66)
         #expect(noFont.stderr.contains("font '/nonexistent/f.ttf': no such font file"))
     }
+
+    @Test(
+        "--route draws the ribbon and the panel and reports the instruction; --style and --banner apply; --subsampling")
+    func routeStyleBanner() throws {
+        let directory = try PackagePaths.temporaryDirectory("annotate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = directory.appendingPathComponent("plain.jpg").path
+        let toured = directory.appendingPathComponent("tour.jpg").path
+        let base = ["annotate", Self.photo, "--pois", Self.pois] + Self.pose + ["--max-markers", "0"]
+        #expect(try Binary.run(base + ["--output", plain]).status == 0)
+        let result = try Binary.run(
+            base + [
+                "--output", toured, "--route", PackagePaths.sample("routes/west-harbour-tour.geojson"),
+                "--style", PackagePaths.sample("styles/night.json"), "--speed", "6", "--subsampling", "444",
+                "--banner", "frame {frame} at {lat},{lon}",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("route harbour-tour: 670 m, 2 manoeuvres; Bear left in 260 m; 660 m · 2 min left"))
+        // The panel (top left, dark navy in this style) over the sky; the ribbon (green) on the water
+        // straight ahead; the banner's strip along the bottom.
+        let (pr, pg, pb) = try pixel(toured, x: 14, y: 14)
+        #expect(pr < 60 && pg < 60 && pb < 90, "panel (\(pr), \(pg), \(pb))")
+        let (rr, rg, rb) = try pixel(toured, x: 800, y: 640)
+        #expect(rg > rr + 60 && rg > 110, "ribbon (\(rr), \(rg), \(rb))")
+        let (sr, sg, sb) = try pixel(plain, x: 800, y: 640)
+        #expect(!(sg > sr + 60 && sg > 110), "the water itself is not green (\(sr), \(sg), \(sb))")
+        let probe = try ProcessRunner.run(
+            tool: "ffprobe", ["-v", "error", "-show_entries", "stream=pix_fmt", "-of", "csv=p=0", toured],
+            install: "apt-get install ffmpeg")
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "yuvj444p")
+
+        // A GPX track as the route, from its first point: navigation starts with its length.
+        let gpx = try Binary.run([
+            "annotate", Self.photo, "--pois", Self.pois, "--position", "45.273519,13.714210,260", "--hfov", "100",
+            "--route", PackagePaths.sample("gpx/around-visnjan-with-car.gpx"), "--output", toured, "--force",
+        ])
+        #expect(gpx.status == 0, "\(gpx.stderr)")
+        #expect(gpx.stderr.contains("2.7 km left"), "\(gpx.stderr)")
+    }
+
+    @Test(
+        "a bad style, banner or route is named with what is wrong",
+        arguments: [
+            (##"{"colors": {"rute": "#ffffff"}}"##, "style", 65, #"key "colors.rute": unknown key"#),
+            (#"{"type": "Point", "coordinates": [24.9, 60.1]}"#, "route", 65, "no route: the file has no LineString"),
+            ("{lat} {when}", "banner", 64, "--banner: banner template, character 7: unknown token {when}"),
+        ])
+    func badInputs(content: String, option: String, status: Int32, message: String) throws {
+        let directory = try PackagePaths.temporaryDirectory("annotate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("input.json").path
+        try Data(content.utf8).write(to: URL(fileURLWithPath: file))
+        let output = directory.appendingPathComponent("out.jpg").path
+        let result = try Binary.run(
+            ["annotate", Self.photo, "--pois", Self.pois] + Self.pose + [
+                "--output", output, "--\(option)", option == "banner" ? content : file,
+            ])
+        #expect(result.status == status)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }

@@ -1,0 +1,95 @@
+import CaptureKit
+import Foundation
+
+extension Compositor {
+    /// Draws the rest of the route as a ribbon on the ground, from the traveller's snapped position
+    /// on, and an arrow on the ground at the next manoeuvre when it is near (150 m) and in front.
+    ///
+    /// - Parameters:
+    ///   - route: the route.
+    ///   - info: where the traveller is on it (from ``RouteNavigator``); nil draws the whole route.
+    ///   - projector: the pose and camera of this frame; its ground altitude is the ribbon's.
+    ///   - image: the frame.
+    public func drawRoute(
+        _ route: NavigationRoute, info: NavigationInfo?, projector: Projector, on image: inout YCbCrImage
+    ) {
+        let ground = GroundGeometry(projector: projector)
+        if style.layers.contains(.route) {
+            let vertices =
+                info.map { route.remainingVertices(from: $0.snap) }
+                ?? route.vertices.map { ($0.latitude, $0.longitude) }
+            let ribbon = ground.ribbon(vertices, width: style.routeWidth, maximumDistance: style.routeDistance)
+            painter.fill(ribbon, color: style.routeColor, on: &image)
+        }
+        guard style.layers.contains(.manoeuvreArrow), let info, !info.isOffRoute,
+            info.nextManoeuvre.kind != .arrive, info.distanceToManoeuvre <= 150
+        else { return }
+        // After the turn, pointing the way out of it.
+        let along = info.nextManoeuvre.distanceAlongRoute
+        let bearing = route.bearing(at: along, ahead: 10)
+        let centre = route.point(at: along + 5).geodetic
+        let arrow = ground.arrow(
+            latitude: centre.latitude, longitude: centre.longitude, bearing: bearing, length: style.routeWidth * 2.5)
+        painter.fill(arrow, color: style.manoeuvreColor, on: &image)
+    }
+
+    /// Draws the navigation panel at the top left: the manoeuvre's pictogram, the instruction
+    /// ("Turn left in 120 m") and the remaining distance and time; when off the route, a warning.
+    public func drawPanel(_ info: NavigationInfo, units: DistanceUnits, on image: inout YCbCrImage) {
+        guard style.layers.contains(.panel) else { return }
+        let size = textSize(frameHeight: image.height)
+        guard let headline = textRenderer(pixelSize: size * 13 / 10), let body = textRenderer(pixelSize: size) else {
+            return
+        }
+        let first = headline.render(info.instruction(units: units))
+        let second = body.render(info.summary(units: units))
+        let pad = Double(size) / 2
+        let icon = Double(first.mask.height + second.mask.height) * 0.9
+        let textWidth = Double(max(first.mask.width, second.mask.width))
+        let width = pad + icon + pad + textWidth + pad
+        let height = pad + max(icon, Double(first.mask.height + second.mask.height)) + pad
+        let origin = SIMD2(pad, pad)
+        painter.fill(
+            .roundedRectangle(x: origin.x, y: origin.y, width: width, height: height, radius: pad),
+            color: style.panelColor, on: &image)
+        let accent = info.isOffRoute ? style.warningColor : style.accentColor
+        let shapes =
+            info.isOffRoute
+            ? Self.warningIcon(x: origin.x + pad, y: origin.y + pad, size: icon)
+            : ManoeuvreIcon.shapes(
+                for: info.nextManoeuvre.kind, turn: info.nextManoeuvre.turn, x: origin.x + pad, y: origin.y + pad,
+                size: icon)
+        for shape in shapes { painter.fill(shape, color: accent, on: &image) }
+        let textX = Int(origin.x + pad + icon + pad)
+        let textY = Int(origin.y + pad)
+        painter.stamp(
+            first.mask, x: textX, y: textY, color: info.isOffRoute ? style.warningColor : style.textColor, on: &image)
+        painter.stamp(second.mask, x: textX, y: textY + first.mask.height, color: style.textColor, on: &image)
+    }
+
+    /// Draws a line of text on a strip across the bottom of the frame (the banner).
+    public func drawBanner(_ text: String, on image: inout YCbCrImage) {
+        guard style.layers.contains(.banner), !text.isEmpty,
+            let renderer = textRenderer(frameHeight: image.height)
+        else { return }
+        let line = renderer.render(text)
+        let pad = max(2, line.mask.height / 6)
+        let top = image.height - line.mask.height - 2 * pad
+        painter.fill(
+            .roundedRectangle(
+                x: 0, y: Double(top), width: Double(image.width), height: Double(image.height - top), radius: 0),
+            color: style.panelColor, on: &image)
+        painter.stamp(line.halo, x: pad * 2, y: top + pad, color: style.haloColor, on: &image)
+        painter.stamp(line.mask, x: pad * 2, y: top + pad, color: style.textColor, on: &image)
+    }
+
+    /// A ring with an exclamation mark: off the route.
+    private static func warningIcon(x: Double, y: Double, size: Double) -> [Shape] {
+        let centre = SIMD2(x + size / 2, y + size / 2)
+        return [
+            .ring(center: centre, radius: size * 0.42, width: size * 0.1),
+            .line(from: centre - SIMD2(0, size * 0.2), to: centre + SIMD2(0, size * 0.05), width: size * 0.11),
+            .circle(center: centre + SIMD2(0, size * 0.2), radius: size * 0.07),
+        ]
+    }
+}

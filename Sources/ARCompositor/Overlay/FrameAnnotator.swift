@@ -1,0 +1,85 @@
+import CaptureKit
+import Foundation
+
+/// The whole overlay for a stream of frames: POIs laid out and drawn, the route followed and drawn
+/// with its navigation panel, and the banner, in that order from the ground up.
+///
+/// It keeps state between frames (the navigator's progress along the route, the compositor's
+/// caches), so one annotator serves one stream, frames in order. Not thread-safe.
+public final class FrameAnnotator {
+    /// Draws.
+    public let compositor: Compositor
+    /// The points of interest.
+    public let pointsOfInterest: [PointOfInterest]
+    /// Marker limits, selection and units.
+    public var layoutOptions: MarkerLayoutOptions
+    /// The banner, if any.
+    public let banner: BannerTemplate?
+    private var navigator: RouteNavigator?
+
+    /// Creates an annotator.
+    ///
+    /// - Parameters:
+    ///   - pointsOfInterest: the POIs.
+    ///   - route: the route to follow, if any.
+    ///   - navigation: thresholds for following it.
+    ///   - style: colours, sizes, layers and the font.
+    ///   - layout: marker limits, selection and units.
+    ///   - banner: the banner's template.
+    /// - Throws: ``FontError`` when the style's font cannot be opened.
+    public init(
+        pointsOfInterest: [PointOfInterest], route: NavigationRoute? = nil,
+        navigation: NavigationOptions = NavigationOptions(), style: OverlayStyle = OverlayStyle(),
+        layout: MarkerLayoutOptions = MarkerLayoutOptions(), banner: BannerTemplate? = nil
+    ) throws(FontError) {
+        compositor = try Compositor(style: style)
+        self.pointsOfInterest = pointsOfInterest
+        layoutOptions = layout
+        self.banner = banner
+        navigator = route.map { RouteNavigator(route: $0, options: navigation) }
+    }
+
+    /// Draws the overlay for one frame.
+    ///
+    /// - Parameters:
+    ///   - image: the frame, drawn on in place.
+    ///   - pose: the device's pose at the frame's time.
+    ///   - camera: the camera model at the frame's size.
+    ///   - groundAltitude: the ground's ellipsoidal altitude (the device's minus its height above it).
+    ///   - time: the frame's time, for the banner and the speed's smoothing.
+    ///   - speed: ground speed in m/s, for the remaining time.
+    ///   - horizontalAccuracy: the fix's error in metres, for off-route detection.
+    ///   - frame: the frame's number, for the banner.
+    /// - Returns: what was drawn.
+    @discardableResult
+    public func annotate(
+        _ image: inout YCbCrImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double, time: Date? = nil,
+        speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil
+    ) -> FrameAnnotation {
+        let projector = Projector(pose: pose, camera: camera, groundAltitude: groundAltitude)
+        var navigation: NavigationInfo?
+        if var navigator {
+            navigation = navigator.update(
+                latitude: pose.latitude, longitude: pose.longitude, speed: speed,
+                horizontalAccuracy: horizontalAccuracy, time: time?.timeIntervalSince1970)
+            self.navigator = navigator
+            if !navigator.hasArrived {
+                compositor.drawRoute(navigator.route, info: navigation, projector: projector, on: &image)
+            }
+        }
+        let points = projector.project(pointsOfInterest)
+        let height = image.height
+        let layout = MarkerLayout(
+            points: points, width: image.width, height: height, heading: pose.orientation.heading,
+            options: layoutOptions
+        ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
+        compositor.draw(layout, on: &image)
+        if let navigation { compositor.drawPanel(navigation, units: layoutOptions.units, on: &image) }
+        let text = banner?.render(
+            BannerValues(
+                time: time, latitude: pose.latitude, longitude: pose.longitude, altitude: pose.altitude,
+                heading: pose.orientation.heading, speed: speed, frame: frame), units: layoutOptions.units)
+        if let text { compositor.drawBanner(text, on: &image) }
+        return FrameAnnotation(layout: layout, navigation: navigation, banner: text)
+    }
+}
