@@ -57,6 +57,15 @@ func makeReferenceJPEG(encoder: JPEGEncoder, decoder: JPEGDecoder) throws -> [UI
     return try encoder.encode(image, quality: 90)
 }
 
+// `arcapture-bench --annotate-only N`: draw the annotation scene N times and exit, for profilers.
+if let flag = CommandLine.arguments.firstIndex(of: "--annotate-only") {
+    let count = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 2000
+    var image = YCbCrImage(width: 1280, height: 720, subsampling: .s422)
+    let scene = try AnnotationScene()
+    for _ in 0..<count { scene.draw(on: &image) }
+    exit(0)
+}
+
 let points = makePoints(count: 10_000)
 let camera = CameraModel(
     width: 1280, height: 720, intrinsics: CameraIntrinsics(fx: 914, fy: 914, cx: 640, cy: 360),
@@ -79,8 +88,8 @@ let transcode = try median(repetitions: 60) {
     _ = try encoder.encode(decoded, quality: 90)
 }
 
-// Drawing: the shapes of an annotated 1280x720 4:2:2 frame (the layout USB webcams give) drawn on
-// the decoded frame, against decoding and re-encoding that same frame. Text is not drawn yet.
+// Drawing: the overlay of an annotated 1280x720 4:2:2 frame (the layout USB webcams give) drawn on
+// the decoded frame, against decoding and re-encoding that same frame.
 var frame422 = YCbCrImage(width: 1280, height: 720, subsampling: .s422)
 let jpeg422 = try encoder.encode(
     {
@@ -95,47 +104,11 @@ let transcode422 = try median(repetitions: 60) {
     try jpeg422.withUnsafeBytes { try decoder.decode($0, into: &frame422) }
     _ = try encoder.encode(frame422, quality: 90)
 }
-let painter = Painter()
-let markers: [SIMD2<Double>] = (0..<20).map { index -> SIMD2<Double> in
-    let column = Double(index)
-    let row = Double(index % 5)
-    return SIMD2(60 + column * 60.5, 300 + row * 40.25)
-}
-let ribbon = Shape.polygon([SIMD2(420, 720), SIMD2(860, 720), SIMD2(662, 430), SIMD2(618, 430)])
-let arrow = Shape.polygon([
-    SIMD2(640, 520), SIMD2(700, 470), SIMD2(700, 500), SIMD2(760, 500), SIMD2(760, 540), SIMD2(700, 540),
-    SIMD2(700, 570),
-])
-// Plates and dots are the same shape every frame: rasterised once as masks and stamped, as the
-// compositor does; the ribbon and the arrow change with the pose and are rasterised each frame.
-let plate = painter.mask(
-    of: .roundedRectangle(x: 0.5, y: 0.5, width: 120, height: 26, radius: 6), width: 122, height: 28)
-let dots = (0..<4).map { index in
-    let radius = 8 + Double(index)
-    let size = Int((radius + 2) * 2) + 2
-    let center = SIMD2(Double(size) / 2, Double(size) / 2)
-    return (
-        fill: painter.mask(of: .circle(center: center, radius: radius), width: size, height: size),
-        ring: painter.mask(of: .ring(center: center, radius: radius, width: 2), width: size, height: size), size: size
-    )
-}
-let drawing = median(repetitions: 200) {
-    painter.fill(ribbon, color: RGBAColor(red: 0x1D, green: 0x9B, blue: 0xF0, alpha: 140), on: &frame422)
-    for (index, point) in markers.enumerated() {
-        painter.stamp(
-            plate, x: Int(point.x) + 14, y: Int(point.y) - 13, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 150),
-            on: &frame422)
-        let dot = dots[index % 4]
-        let x = Int(point.x) - dot.size / 2
-        let y = Int(point.y) - dot.size / 2
-        painter.stamp(dot.fill, x: x, y: y, color: RGBAColor(red: 0xE6, green: 0x39, blue: 0x46), on: &frame422)
-        painter.stamp(dot.ring, x: x, y: y, color: .white, on: &frame422)
-    }
-    painter.fill(arrow, color: .white, on: &frame422)
-    painter.fill(
-        .roundedRectangle(x: 20, y: 20, width: 360, height: 80, radius: 12),
-        color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 170), on: &frame422)
-}
+// The whole overlay, as `annotate` draws it on every frame: projection, layout, text (from the
+// caches after the first frame), ribbon, ground arrow, markers, labels and the panel.
+let scene = try AnnotationScene()
+let firstFrame = scene.draw(on: &frame422)
+let drawing = median(repetitions: 200) { scene.draw(on: &frame422) }
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
 print("arcapture-bench (\(ProcessInfo.processInfo.activeProcessorCount) cores; medians)")
@@ -144,7 +117,9 @@ print("  libjpeg-turbo decode + encode, 1280x720:     \(milliseconds(transcode))
 print(String(format: "  ratio projection / JPEG decode+encode:       %.3f", projection / transcode))
 print(String(format: "  per POI: %.1f ns", projection / Double(points.count) * 1e9))
 print("  libjpeg-turbo decode + encode, 1280x720 4:2:2: \(milliseconds(transcode422))")
-print("  draw 20 markers + plates, ribbon, arrow, panel: \(milliseconds(drawing))  (no text yet)")
+print(
+    "  annotate: \(firstFrame.layout.markers.count) markers, \(firstFrame.layout.labels.count) labels, ribbon, arrow, panel: "
+        + "\(milliseconds(drawing))  (\(firstFrame.navigation?.instruction() ?? "no navigation"))")
 print(
     String(format: "  ratio drawing / JPEG decode+encode (4:2:2):  %.3f  (target at most 0.05)", drawing / transcode422)
 )

@@ -35,36 +35,66 @@ extension Compositor {
 
     /// Draws the navigation panel at the top left: the manoeuvre's pictogram, the instruction
     /// ("Turn left in 120 m") and the remaining distance and time; when off the route, a warning.
+    ///
+    /// The panel is composed once per text into a sprite (its text changes every few seconds, not
+    /// every frame).
     public func drawPanel(_ info: NavigationInfo, units: DistanceUnits, on image: inout YCbCrImage) {
         guard style.layers.contains(.panel) else { return }
         let size = textSize(frameHeight: image.height)
+        let instruction = info.instruction(units: units)
+        let summary = info.summary(units: units)
+        let (h, v) = Self.factors(image)
+        let kind = info.isOffRoute ? "off" : "\(info.nextManoeuvre.kind.rawValue)\(Int(info.nextManoeuvre.turn))"
+        let key = SpriteCache.Key(
+            kind: 3, text: "\(instruction)|\(summary)|\(kind)", numbers: SIMD4(Int64(size), Int64(h), Int64(v), 0))
+        guard let sprite = panelSprite(key: key, info: info, lines: (instruction, summary), size: size, h: h, v: v)
+        else { return }
+        let margin = Self.floor(size / 2, to: max(h, v))
+        painter.draw(sprite, x: Self.floor(margin, to: h), y: Self.floor(margin, to: v), on: &image)
+    }
+
+    private func panelSprite(
+        key: SpriteCache.Key, info: NavigationInfo, lines: (String, String), size: Int, h: Int, v: Int
+    ) -> Sprite? {
         guard let headline = textRenderer(pixelSize: size * 13 / 10), let body = textRenderer(pixelSize: size) else {
-            return
+            return nil
         }
-        let first = headline.render(info.instruction(units: units))
-        let second = body.render(info.summary(units: units))
-        let pad = Double(size) / 2
-        let icon = Double(first.mask.height + second.mask.height) * 0.9
-        let textWidth = Double(max(first.mask.width, second.mask.width))
-        let width = pad + icon + pad + textWidth + pad
-        let height = pad + max(icon, Double(first.mask.height + second.mask.height)) + pad
-        let origin = SIMD2(pad, pad)
-        painter.fill(
-            .roundedRectangle(x: origin.x, y: origin.y, width: width, height: height, radius: pad),
-            color: style.panelColor, on: &image)
-        let accent = info.isOffRoute ? style.warningColor : style.accentColor
-        let shapes =
-            info.isOffRoute
-            ? Self.warningIcon(x: origin.x + pad, y: origin.y + pad, size: icon)
-            : ManoeuvreIcon.shapes(
-                for: info.nextManoeuvre.kind, turn: info.nextManoeuvre.turn, x: origin.x + pad, y: origin.y + pad,
-                size: icon)
-        for shape in shapes { painter.fill(shape, color: accent, on: &image) }
-        let textX = Int(origin.x + pad + icon + pad)
-        let textY = Int(origin.y + pad)
-        painter.stamp(
-            first.mask, x: textX, y: textY, color: info.isOffRoute ? style.warningColor : style.textColor, on: &image)
-        painter.stamp(second.mask, x: textX, y: textY + first.mask.height, color: style.textColor, on: &image)
+        return sprites.sprite(key) {
+            let first = headline.render(lines.0)
+            let second = body.render(lines.1)
+            let pad = Double(size) / 2
+            let icon = Double(first.mask.height + second.mask.height) * 0.9
+            let textWidth = Double(max(first.mask.width, second.mask.width))
+            let width = Int((pad + icon + pad + textWidth + pad).rounded(.up))
+            let height = Int((pad + max(icon, Double(first.mask.height + second.mask.height)) + pad).rounded(.up))
+            var layers = [
+                Sprite.Layer(
+                    mask: painter.mask(
+                        of: .roundedRectangle(
+                            x: 0, y: 0, width: Double(width), height: Double(height), radius: pad),
+                        width: width, height: height), x: 0, y: 0, color: style.panelColor)
+            ]
+            let accent = info.isOffRoute ? style.warningColor : style.accentColor
+            let shapes =
+                info.isOffRoute
+                ? Self.warningIcon(x: pad, y: pad, size: icon)
+                : ManoeuvreIcon.shapes(
+                    for: info.nextManoeuvre.kind, turn: info.nextManoeuvre.turn, x: pad, y: pad, size: icon)
+            for shape in shapes {
+                layers.append(
+                    Sprite.Layer(mask: painter.mask(of: shape, width: width, height: height), x: 0, y: 0, color: accent)
+                )
+            }
+            let textX = Int(pad + icon + pad)
+            let textY = Int(pad)
+            layers.append(
+                Sprite.Layer(
+                    mask: first.mask, x: textX, y: textY,
+                    color: info.isOffRoute ? style.warningColor : style.textColor))
+            layers.append(
+                Sprite.Layer(mask: second.mask, x: textX, y: textY + first.mask.height, color: style.textColor))
+            return Sprite(width: width, height: height, h: h, v: v, layers: layers)
+        }
     }
 
     /// Draws a line of text on a strip across the bottom of the frame (the banner).

@@ -4,9 +4,11 @@ import Foundation
 /// Draws a ``MarkerLayout`` onto a YCbCr frame: markers, labels with plates, halos and leader
 /// lines, and edge arrows.
 ///
-/// Masks for dots, plates and text are made once and kept (a label's text and size repeat frame
-/// after frame), so a steady stream of frames draws by stamping. Not thread-safe: one compositor
-/// per drawing thread.
+/// A label (plate, halo, text), a marker (fill, ring) and the navigation panel are composed once
+/// into a ``Sprite`` for the frame's chroma layout and kept (they repeat frame after frame), so a
+/// steady stream of frames draws each of them in one pass per plane. Sprites sit on whole chroma
+/// cells: a label or marker moves by at most one pixel to get there. Not thread-safe: one
+/// compositor per drawing thread.
 public final class Compositor {
     /// The style.
     public let style: OverlayStyle
@@ -14,6 +16,7 @@ public final class Compositor {
     private var renderers: [Int: TextRenderer] = [:]
     private var dots: [Int: (fill: CoverageMask, ring: CoverageMask)] = [:]
     private var plates: [SIMD2<Int32>: CoverageMask] = [:]
+    let sprites = SpriteCache()
 
     /// Creates a compositor; the font is opened now, so a missing one is reported before drawing.
     ///
@@ -62,24 +65,56 @@ public final class Compositor {
             if let leader = label.leader {
                 painter.fill(.line(from: leader.from, to: leader.to, width: 1.5), color: style.accentColor, on: &image)
             }
-            let plate = plateMask(width: Int(label.width), height: Int(label.height))
-            painter.stamp(plate, x: Int(label.x), y: Int(label.y), color: style.plateColor, on: &image)
-            if let text = renderer?.render(label.text) {
-                painter.stamp(text.halo, x: Int(label.x), y: Int(label.y), color: style.haloColor, on: &image)
-                painter.stamp(text.mask, x: Int(label.x), y: Int(label.y), color: style.textColor, on: &image)
+            let (h, v) = Self.factors(image)
+            let (width, height) = (Int(label.width), Int(label.height))
+            let key = SpriteCache.Key(
+                kind: 1, text: label.text, numbers: SIMD4(Int64(width), Int64(height), Int64(h), Int64(v)))
+            let sprite = sprites.sprite(key) {
+                var layers = [
+                    Sprite.Layer(mask: plateMask(width: width, height: height), x: 0, y: 0, color: style.plateColor)
+                ]
+                if let text = renderer?.render(label.text) {
+                    layers.append(Sprite.Layer(mask: text.halo, x: 0, y: 0, color: style.haloColor))
+                    layers.append(Sprite.Layer(mask: text.mask, x: 0, y: 0, color: style.textColor))
+                }
+                return Sprite(width: width, height: height, h: h, v: v, layers: layers)
             }
+            painter.draw(sprite, x: Self.floor(Int(label.x), to: h), y: Self.floor(Int(label.y), to: v), on: &image)
         }
     }
 
+    /// The chroma factors sprites are built for on `image` (1×1 for grey).
+    static func factors(_ image: YCbCrImage) -> (h: Int, v: Int) {
+        image.planes.count == 3
+            ? (image.subsampling.horizontalFactor, image.subsampling.verticalFactor) : (1, 1)
+    }
+
+    /// `value` rounded down to a multiple of `step` (negative values too).
+    static func floor(_ value: Int, to step: Int) -> Int {
+        value >= 0 ? value / step * step : -((-value + step - 1) / step * step)
+    }
+
     private func drawMarker(_ marker: PlacedMarker, on image: inout YCbCrImage) {
-        // Radii in half pixels share masks; the centre is placed to the nearest pixel.
+        // Radii in half pixels share sprites; the centre is placed to the nearest chroma cell.
         let key = Int((marker.radius * 2).rounded())
-        let masks = dotMasks(halfPixels: key)
-        let x = Int(marker.center.x.rounded()) - masks.fill.width / 2
-        let y = Int(marker.center.y.rounded()) - masks.fill.height / 2
         let color = style.color(for: marker.pointOfInterest, selected: marker.isSelected)
-        painter.stamp(masks.fill, x: x, y: y, color: color, on: &image)
-        painter.stamp(masks.ring, x: x, y: y, color: marker.isSelected ? .white : style.markerOutline, on: &image)
+        let outline = marker.isSelected ? RGBAColor.white : style.markerOutline
+        let (h, v) = Self.factors(image)
+        let spriteKey = SpriteCache.Key(
+            kind: 2, numbers: SIMD4(Int64(key), Int64(color.packed), Int64(outline.packed), Int64(h * 16 + v)))
+        let sprite = sprites.sprite(spriteKey) {
+            let masks = dotMasks(halfPixels: key)
+            return Sprite(
+                width: masks.fill.width, height: masks.fill.height, h: h, v: v,
+                layers: [
+                    Sprite.Layer(mask: masks.fill, x: 0, y: 0, color: color),
+                    Sprite.Layer(mask: masks.ring, x: 0, y: 0, color: outline),
+                ])
+        }
+        let size = dotMasks(halfPixels: key).fill.width
+        let x = Self.floor(Int(marker.center.x.rounded()) - size / 2, to: h)
+        let y = Self.floor(Int(marker.center.y.rounded()) - size / 2, to: v)
+        painter.draw(sprite, x: x, y: y, on: &image)
     }
 
     private func dotMasks(halfPixels key: Int) -> (fill: CoverageMask, ring: CoverageMask) {

@@ -4,19 +4,37 @@ import Foundation
 /// and the manoeuvre arrow.
 ///
 /// Polygons are built in the device's ENU frame at the ground's altitude, turned into camera
-/// coordinates, clipped against the near plane (so nothing behind the camera is drawn and nothing
-/// crossing it wraps round), projected through the lens model and wound one way, so that
-/// overlapping pieces join into one shape instead of cancelling. Long pieces are cut short first
-/// (at most 8 % of their distance from the camera, at least 1 m), because a straight edge bends
-/// under lens distortion and a quad's edges must follow.
+/// coordinates, clipped against the near plane (Sutherland–Hodgman, which against one plane is
+/// right for concave polygons too: nothing behind the camera is drawn and nothing crossing it wraps
+/// round), projected through the lens model and wound one way. Long pieces are cut short first (at
+/// most 8 % of their distance from the camera, at least 1 m), because a straight edge bends under
+/// lens distortion and the outline must follow.
 struct GroundGeometry {
     let projector: Projector
     /// Ground altitude below the device, as an ENU `up`.
     let groundUp: Double
 
+    /// Half-widths of the viewing pyramid kept, as x/z and y/z: a little wider than the image's
+    /// corners, and within the lens model's valid radius, so every vertex left projects.
+    let spread: SIMD2<Double>
+
     init(projector: Projector) {
         self.projector = projector
         groundUp = projector.groundAltitude - projector.pose.altitude
+        let camera = projector.camera
+        var corner = SIMD2<Double>(0, 0)
+        for u in [0.0, Double(camera.width)] {
+            for v in [0.0, Double(camera.height)] {
+                let ray = camera.ray(through: PixelPoint(u: u, v: v))
+                corner = SIMD2(max(corner.x, abs(ray.x)), max(corner.y, abs(ray.y)))
+            }
+        }
+        var spread = corner * 1.1 + 0.05
+        let radius = camera.monotonicRadius * 0.999
+        if radius.isFinite, (spread * spread).sum().squareRoot() > radius {
+            spread *= radius / (spread * spread).sum().squareRoot()
+        }
+        self.spread = spread
     }
 
     /// The ribbon `width` metres wide along `vertices` (lat, lon); pieces starting more than
@@ -58,14 +76,12 @@ struct GroundGeometry {
             left.append(points[index] + offset)
             right.append(points[index] - offset)
         }
-        var contours: [[SIMD2<Double>]] = []
-        for index in 0..<(points.count - 1) {
-            let start = points[index]
-            guard length(of: start) <= maximumDistance else { continue }
-            let quad = [left[index], right[index], right[index + 1], left[index + 1]]
-            if let contour = project(quad) { contours.append(contour) }
-        }
-        return Shape(contours: contours)
+        // One polygon, up the left edge and back down the right, so the edges shared by
+        // neighbouring pieces are not there to rasterise; it ends at the first vertex beyond
+        // `maximumDistance`.
+        let count = (points.firstIndex { length(of: $0) > maximumDistance }).map { max(2, $0 + 1) } ?? points.count
+        let outline = Array(left[0..<count]) + right[0..<count].reversed()
+        return Shape(contours: project(outline).map { [$0] } ?? [])
     }
 
     /// A flat arrow on the ground at `latitude`, `longitude`, pointing along `bearing` degrees,
@@ -87,17 +103,15 @@ struct GroundGeometry {
     /// plane, projected, wound clockwise on screen; nil when nothing is in front or the lens model
     /// cannot take a vertex.
     private func project(_ polygon: [SIMD2<Double>]) -> [SIMD2<Double>]? {
-        let inCamera = polygon.map { projector.cameraPoint(enu: SIMD3($0.x, $0.y, groundUp)) }
+        var clipped = polygon.map { projector.cameraPoint(enu: SIMD3($0.x, $0.y, groundUp)) }
         let near = CameraModel.nearPlane * 1.0001
-        var clipped: [SIMD3<Double>] = []
-        for (index, current) in inCamera.enumerated() {
-            let previous = inCamera[(index + inCamera.count - 1) % inCamera.count]
-            let inside = current.z >= near
-            if inside != (previous.z >= near) {  // the edge crosses the near plane
-                clipped.append(previous + (current - previous) * ((near - previous.z) / (current.z - previous.z)))
-            }
-            if inside { clipped.append(current) }
-        }
+        let (a, b) = (spread.x, spread.y)
+        // The near plane, then the pyramid's four sides (all outside the image).
+        clipped = Self.clip(clipped) { $0.z - near }
+        clipped = Self.clip(clipped) { a * $0.z - $0.x }
+        clipped = Self.clip(clipped) { a * $0.z + $0.x }
+        clipped = Self.clip(clipped) { b * $0.z - $0.y }
+        clipped = Self.clip(clipped) { b * $0.z + $0.y }
         guard clipped.count >= 3 else { return nil }
         var pixels: [SIMD2<Double>] = []
         pixels.reserveCapacity(clipped.count)
@@ -112,6 +126,26 @@ struct GroundGeometry {
             area += a.x * b.y - b.x * a.y
         }
         return area < 0 ? pixels.reversed() : pixels
+    }
+
+    /// Sutherland–Hodgman against one plane: keeps where `distance` ≥ 0.
+    private static func clip(_ polygon: [SIMD3<Double>], distance: (SIMD3<Double>) -> Double) -> [SIMD3<Double>] {
+        guard polygon.count >= 3 else { return [] }
+        var result: [SIMD3<Double>] = []
+        result.reserveCapacity(polygon.count + 4)
+        var previous = polygon[polygon.count - 1]
+        var previousDistance = distance(previous)
+        for current in polygon {
+            let currentDistance = distance(current)
+            if (currentDistance >= 0) != (previousDistance >= 0) {
+                let t = previousDistance / (previousDistance - currentDistance)
+                result.append(previous + (current - previous) * t)
+            }
+            if currentDistance >= 0 { result.append(current) }
+            previous = current
+            previousDistance = currentDistance
+        }
+        return result
     }
 
     private func normal(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double>? {

@@ -64,6 +64,88 @@ public final class Painter {
         }
     }
 
+    /// Draws `sprite` with its top-left corner at (`x`, `y`), which must be whole chroma cells of
+    /// `image` (the sprite was built for its subsampling); the parts outside are clipped. One pass
+    /// per plane: `new = (old × (256 − α) + value × α) / 256`.
+    func draw(_ sprite: Sprite, x: Int, y: Int, on image: inout YCbCrImage) {
+        let layout = Layout(image)
+        let hasChroma = layout.hasChroma && sprite.h == layout.h && sprite.v == layout.v
+        let firstColumn = max(0, -x)
+        let lastColumn = min(sprite.width, layout.limitX - x)
+        let firstRow = max(0, -y)
+        let lastRow = min(sprite.height, layout.limitY - y)
+        guard firstColumn < lastColumn, firstRow < lastRow else { return }
+        let lumaStride = image.planes[0].stride
+        image.planes[0].bytes.withUnsafeMutableBufferPointer { plane in
+            sprite.lumaAlpha.withUnsafeBufferPointer { alpha in
+                sprite.lumaValue.withUnsafeBufferPointer { value in
+                    guard let planeBase = plane.baseAddress, let alphaBase = alpha.baseAddress,
+                        let valueBase = value.baseAddress
+                    else { return }
+                    for row in firstRow..<lastRow {
+                        let source = row * sprite.width + firstColumn
+                        Self.composite(
+                            planeBase + (y + row) * lumaStride + x + firstColumn, alpha: alphaBase + source,
+                            value: valueBase + source, count: lastColumn - firstColumn)
+                    }
+                }
+            }
+        }
+        guard hasChroma else { return }
+        let (h, v) = (sprite.h, sprite.v)
+        let cellColumns = (firstColumn / h)..<((lastColumn + h - 1) / h)
+        let cellRows = (firstRow / v)..<((lastRow + v - 1) / v)
+        let chromaStride = image.planes[1].stride
+        for (index, values) in [(1, sprite.cbValue), (2, sprite.crValue)] {
+            image.planes[index].bytes.withUnsafeMutableBufferPointer { plane in
+                sprite.chromaAlpha.withUnsafeBufferPointer { alpha in
+                    values.withUnsafeBufferPointer { value in
+                        guard let planeBase = plane.baseAddress, let alphaBase = alpha.baseAddress,
+                            let valueBase = value.baseAddress
+                        else { return }
+                        for row in cellRows {
+                            let source = row * sprite.chromaWidth + cellColumns.lowerBound
+                            Self.composite(
+                                planeBase + (y / v + row) * chromaStride + x / h + cellColumns.lowerBound,
+                                alpha: alphaBase + source, value: valueBase + source, count: cellColumns.count)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `samples[i] = value[i] + samples[i] × (255 − alpha[i]) / 255` (premultiplied "over"),
+    /// rounded, sixteen samples at a time in 16-bit lanes (x / 255 as (t + (t >> 8)) >> 8 with
+    /// t = x + 128, exact for x ≤ 65025).
+    @inline(__always)
+    private static func composite(
+        _ samples: UnsafeMutablePointer<UInt8>, alpha: UnsafePointer<UInt8>, value: UnsafePointer<UInt8>,
+        count: Int
+    ) {
+        var index = 0
+        let opaque = SIMD16<UInt16>(repeating: 255)
+        let half = SIMD16<UInt16>(repeating: 128)
+        while index + 16 <= count {
+            let old = SIMD16<UInt16>(
+                truncatingIfNeeded: UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD16<UInt8>.self))
+            let a = SIMD16<UInt16>(
+                truncatingIfNeeded: UnsafeRawPointer(alpha + index).loadUnaligned(as: SIMD16<UInt8>.self))
+            let p = SIMD16<UInt16>(
+                truncatingIfNeeded: UnsafeRawPointer(value + index).loadUnaligned(as: SIMD16<UInt8>.self))
+            let t = old &* (opaque &- a) &+ half
+            let new = p &+ ((t &+ (t &>> 8)) &>> 8)
+            UnsafeMutableRawPointer(samples + index).storeBytes(
+                of: SIMD16<UInt8>(truncatingIfNeeded: new), as: SIMD16<UInt8>.self)
+            index += 16
+        }
+        while index < count {
+            let t = UInt16(samples[index]) &* (255 &- UInt16(alpha[index])) &+ 128
+            samples[index] = UInt8(truncatingIfNeeded: UInt16(value[index]) &+ ((t &+ (t &>> 8)) &>> 8))
+            index += 1
+        }
+    }
+
     /// Where a frame's planes end and how its chroma is sampled.
     private struct Layout {
         let h: Int
@@ -144,7 +226,10 @@ public final class Painter {
                                     coverage: line + span.start, count: span.end - span.start, value: y,
                                     opacity: opacity, shift: 16)
                             }
-                            if cellStart < cellEnd, let cbBase = cbBuffer.baseAddress, let crBase = crBuffer.baseAddress
+                            // Grey frames have no chroma (an empty array's base address is not nil: it must not be
+                            // written).
+                            if hasChroma, cellStart < cellEnd, let cbBase = cbBuffer.baseAddress,
+                                let crBase = crBuffer.baseAddress
                             {
                                 let first = cellStart / h
                                 let last = (cellEnd + h - 1) / h
@@ -218,9 +303,10 @@ public final class Painter {
         }
     }
 
-    /// `samples[i] += (value − samples[i]) × coverage[i] / 2^shift × opacity / 256`, rounded, in
-    /// integers, eight samples at a time with SIMD (the scalar loop does not vectorise: the
-    /// compiler will not widen the byte loads and narrowing stores by itself).
+    /// `samples[i] = (samples[i] × (256 − a) + value × a + 128) / 256` with
+    /// `a = coverage[i] / 2^shift × opacity` in 0…256, sixteen samples at a time: the weight is
+    /// worked out in 32-bit lanes, the blend in 16-bit ones (a convex combination of bytes times
+    /// 256 stays below 65536).
     @inline(__always)
     private static func blend(
         _ samples: UnsafeMutablePointer<UInt8>, coverage: UnsafeMutablePointer<Int32>, count: Int, value: Int32,
@@ -228,23 +314,24 @@ public final class Painter {
     ) {
         let down = Int32(shift - 8)
         var index = 0
-        let target = SIMD8<Int32>(repeating: value)
-        let alpha = SIMD8<Int32>(repeating: opacity)
-        let half = SIMD8<Int32>(repeating: 128)
-        while index + 8 <= count {
-            let cover = UnsafeRawPointer(coverage + index).loadUnaligned(as: SIMD8<Int32>.self)
-            let bytes = UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD8<UInt8>.self)
-            let old = SIMD8<Int32>(truncatingIfNeeded: bytes)
-            let amount = ((cover &>> down) &* alpha) &>> 8
-            let new = old &+ (((target &- old) &* amount &+ half) &>> 8)
+        let target = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: value))
+        let alpha = SIMD16<Int32>(repeating: opacity)
+        let full = SIMD16<UInt16>(repeating: 256)
+        let half = SIMD16<UInt16>(repeating: 128)
+        while index + 16 <= count {
+            let cover = UnsafeRawPointer(coverage + index).loadUnaligned(as: SIMD16<Int32>.self)
+            let amount = SIMD16<UInt16>(truncatingIfNeeded: ((cover &>> down) &* alpha) &>> 8)
+            let old = SIMD16<UInt16>(
+                truncatingIfNeeded: UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD16<UInt8>.self))
+            let new = (old &* (full &- amount) &+ target &* amount &+ half) &>> 8
             UnsafeMutableRawPointer(samples + index).storeBytes(
-                of: SIMD8<UInt8>(truncatingIfNeeded: new), as: SIMD8<UInt8>.self)
-            index += 8
+                of: SIMD16<UInt8>(truncatingIfNeeded: new), as: SIMD16<UInt8>.self)
+            index += 16
         }
         while index < count {
             let amount = ((coverage[index] >> down) &* opacity) >> 8
             let old = Int32(samples[index])
-            samples[index] = UInt8(truncatingIfNeeded: old &+ (((value &- old) &* amount &+ 128) >> 8))
+            samples[index] = UInt8(truncatingIfNeeded: (old &* (256 &- amount) &+ value &* amount &+ 128) >> 8)
             index += 1
         }
     }

@@ -52,6 +52,11 @@ public struct RGBAColor: Hashable, Sendable {
         )
     }
 
+    /// The colour as one number, 0xRRGGBBAA.
+    public var packed: UInt32 {
+        UInt32(red) << 24 | UInt32(green) << 16 | UInt32(blue) << 8 | UInt32(alpha)
+    }
+
     /// Opaque white.
     public static let white = RGBAColor(red: 255, green: 255, blue: 255)
     /// Opaque black.

@@ -145,4 +145,70 @@ struct RasterTests {
         painter.stamp(mask, x: -10, y: 40, color: .white, on: &stamped)
         #expect(stamped.planes[0][0, 47] > 128)
     }
+
+    @Test(
+        "a sprite of layers draws as its layers composed at full resolution, within 2 levels, in every chroma layout",
+        arguments: [ChromaSubsampling.s444, .s422, .s420, .gray])
+    func spriteEqualsLayers(subsampling: ChromaSubsampling) {
+        let painter = Painter()
+        let plate = painter.mask(
+            of: .roundedRectangle(x: 0, y: 0, width: 40, height: 16, radius: 4), width: 40, height: 16)
+        let dot = painter.mask(of: .circle(center: SIMD2(20, 8), radius: 6), width: 40, height: 16)
+        let ring = painter.mask(of: .ring(center: SIMD2(20, 8), radius: 6, width: 2), width: 40, height: 16)
+        let layers = [
+            (plate, RGBAColor(red: 0, green: 0, blue: 0, alpha: 120)), (dot, RGBAColor(red: 230, green: 57, blue: 70)),
+            (ring, RGBAColor(red: 255, green: 255, blue: 255, alpha: 200)),
+        ]
+        // A background with detail, so every sample blends with a different value.
+        var background = YCbCrImage(width: 63, height: 41, subsampling: subsampling)
+        for index in background.planes.indices {
+            for i in background.planes[index].bytes.indices {
+                background.planes[index].bytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ index &* 91)
+            }
+        }
+        // The reference: the layers stamped one by one at full chroma resolution (the background's
+        // chroma repeated over each cell), then each chroma cell averaged, which is what compositing
+        // in RGB and subsampling afterwards gives.
+        let (h, v) =
+            subsampling == .gray ? (1, 1) : (subsampling.horizontalFactor, subsampling.verticalFactor)
+        var full = YCbCrImage(width: 63, height: 41, subsampling: subsampling == .gray ? .gray : .s444)
+        for index in full.planes.indices {
+            for y in 0..<41 {
+                for x in 0..<63 {
+                    full.planes[index][x, y] =
+                        index == 0 ? background.planes[0][x, y] : background.planes[index][x / h, y / v]
+                }
+            }
+        }
+        for (mask, color) in layers { painter.stamp(mask, x: 12, y: 10, color: color, on: &full) }
+        var drawn = background
+        let sprite = Sprite(
+            width: 40, height: 16, h: h, v: v, layers: layers.map { Sprite.Layer(mask: $0.0, x: 0, y: 0, color: $0.1) })
+        painter.draw(sprite, x: 12, y: 10, on: &drawn)
+        for index in drawn.planes.indices {
+            let plane = drawn.planes[index]
+            var worst = 0
+            for y in 0..<plane.height {
+                for x in 0..<plane.width {
+                    var sum = 0
+                    var count = 0
+                    for dy in 0..<(index == 0 ? 1 : v) {
+                        for dx in 0..<(index == 0 ? 1 : h) {
+                            let (fx, fy) = (index == 0 ? x : x * h + dx, index == 0 ? y : y * v + dy)
+                            guard fx < 63, fy < 41 else { continue }
+                            sum += Int(full.planes[index][fx, fy])
+                            count += 1
+                        }
+                    }
+                    worst = max(worst, abs(Int(plane[x, y]) * count - sum) / max(count, 1))
+                }
+            }
+            #expect(worst <= 2, "plane \(index): \(worst) levels")
+        }
+        // Clipped at the edges without a crash: the visible part is drawn, the rest untouched.
+        var edge = background
+        painter.draw(sprite, x: 40, y: 30, on: &edge)
+        #expect(edge.planes[0][45, 33] != background.planes[0][45, 33])
+        #expect(edge.planes[0][10, 10] == background.planes[0][10, 10])
+    }
 }
