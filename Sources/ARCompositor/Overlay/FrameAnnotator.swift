@@ -82,4 +82,20 @@ public final class FrameAnnotator {
         if let text { compositor.drawBanner(text, on: &image) }
         return FrameAnnotation(layout: layout, navigation: navigation, banner: text)
     }
+
+    /// Draws the overlay for one packed YUYV frame (a webcam's uncompressed output), as
+    /// ``annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:)`` does on planar
+    /// 4:2:2, of which the frame is unpacked and packed back (no RGB anywhere).
+    @discardableResult
+    public func annotate(
+        _ image: inout YUYVImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double, time: Date? = nil,
+        speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil
+    ) -> FrameAnnotation {
+        var planar = image.planar(x: 0, y: 0, width: image.width, height: image.height)
+        let drawn = annotate(
+            &planar, pose: pose, camera: camera, groundAltitude: groundAltitude, time: time, speed: speed,
+            horizontalAccuracy: horizontalAccuracy, frame: frame)
+        image.store(planar, x: 0, y: 0)
+        return drawn
+    }
 }

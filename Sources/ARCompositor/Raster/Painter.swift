@@ -146,6 +146,38 @@ public final class Painter {
         }
     }
 
+    // MARK: Packed YUYV
+
+    /// Fills `shape` on a packed YUYV frame, exactly as on planar 4:2:2.
+    ///
+    /// The shape's box (widened to whole pixel pairs) is unpacked to planar rows, drawn by the
+    /// same code as planar frames and packed back: YUYV is never converted to RGB, and only the
+    /// bytes under the shape are touched.
+    public func fill(_ shape: Shape, color: RGBAColor, on image: inout YUYVImage) {
+        guard let bounds = shape.bounds else { return }
+        let x0 = max(0, Int(bounds.min.x.rounded(.down)) - 1) / 2 * 2
+        let y0 = max(0, Int(bounds.min.y.rounded(.down)) - 1)
+        let x1 = min(image.width, (Int(bounds.max.x.rounded(.up)) + 2) / 2 * 2)
+        let y1 = min(image.height, Int(bounds.max.y.rounded(.up)) + 1)
+        guard x1 > x0, y1 > y0 else { return }
+        var region = image.planar(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        let offset = SIMD2(Double(x0), Double(y0))
+        fill(Shape(contours: shape.contours.map { $0.map { $0 - offset } }), color: color, on: &region)
+        image.store(region, x: x0, y: y0)
+    }
+
+    /// Stamps `mask` on a packed YUYV frame, exactly as on planar 4:2:2.
+    public func stamp(_ mask: CoverageMask, x: Int, y: Int, color: RGBAColor, on image: inout YUYVImage) {
+        let x0 = max(0, x) / 2 * 2
+        let y0 = max(0, y)
+        let x1 = min(image.width, (x + mask.width + 1) / 2 * 2)
+        let y1 = min(image.height, y + mask.height)
+        guard x1 > x0, y1 > y0 else { return }
+        var region = image.planar(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        stamp(mask, x: x - x0, y: y - y0, color: color, on: &region)
+        image.store(region, x: x0, y: y0)
+    }
+
     /// Where a frame's planes end and how its chroma is sampled.
     private struct Layout {
         let h: Int

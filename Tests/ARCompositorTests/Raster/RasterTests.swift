@@ -211,4 +211,49 @@ struct RasterTests {
         #expect(edge.planes[0][45, 33] != background.planes[0][45, 33])
         #expect(edge.planes[0][10, 10] == background.planes[0][10, 10])
     }
+
+    @Test("on packed YUYV, fills and stamps give exactly the bytes of planar 4:2:2 packed afterwards")
+    func packedYUYV() throws {
+        let painter = Painter()
+        let (width, height) = (98, 37)
+        var planar = YCbCrImage(width: width, height: height, subsampling: .s422)
+        for index in 0..<3 {
+            for i in planar.planes[index].bytes.indices {
+                planar.planes[index].bytes[i] = UInt8(truncatingIfNeeded: i &* 13 &+ index &* 71)
+            }
+        }
+        func packed(_ image: YCbCrImage) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for y in 0..<height {
+                for pair in 0..<(width / 2) {
+                    bytes += [
+                        image.planes[0][pair * 2, y], image.planes[1][pair, y], image.planes[0][pair * 2 + 1, y],
+                        image.planes[2][pair, y],
+                    ]
+                }
+            }
+            return bytes
+        }
+        var yuyv = try #require(YUYVImage(width: width, height: height, bytes: packed(planar)))
+        let shapes: [(Shape, RGBAColor)] = [
+            (.circle(center: SIMD2(20.3, 17.7), radius: 11), RGBAColor(red: 230, green: 57, blue: 70, alpha: 200)),
+            (.line(from: SIMD2(-5, 3), to: SIMD2(90, 33), width: 3), .white),
+            (
+                .polygon([SIMD2(60, 2), SIMD2(110, 20), SIMD2(70, 40)]),
+                RGBAColor(red: 30, green: 136, blue: 229, alpha: 150)
+            ),
+        ]
+        for (shape, color) in shapes {
+            painter.fill(shape, color: color, on: &planar)
+            painter.fill(shape, color: color, on: &yuyv)
+        }
+        let mask = painter.mask(of: .circle(center: SIMD2(6, 6), radius: 5), width: 13, height: 13)
+        for (x, y) in [(41, 5), (-3, 30), (91, 20)] {
+            painter.stamp(mask, x: x, y: y, color: .black, on: &planar)
+            painter.stamp(mask, x: x, y: y, color: .black, on: &yuyv)
+        }
+        #expect(yuyv.bytes == packed(planar))
+        #expect(YUYVImage(width: 3, height: 2, bytes: [UInt8](repeating: 0, count: 12)) == nil)
+        #expect(YUYVImage(width: 4, height: 2, bytes: [UInt8](repeating: 0, count: 15)) == nil)
+    }
 }
