@@ -42,7 +42,10 @@ let package = Package(
             dependencies: ["ARCompositor", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "TestSupport"]),
+        .testTarget(
+            name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "TestSupport"],
+            // Reference images, read from the source tree by path (and regenerated there).
+            exclude: ["References"]),
     ],
     swiftLanguageModes: [.v6]
 )
