@@ -17,6 +17,8 @@ let package = Package(
         // C shims: request codes, FourCCs and wrappers for variadic calls.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CTurboJPEG", linkerSettings: [.linkedLibrary("turbojpeg")]),
+        // The compositor's innermost row loops, in C so they vectorise (see its header).
+        .target(name: "CRasterKernels"),
         .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
         // FreeType and fontconfig for text; pkg-config supplies FreeType's include directory.
         .systemLibrary(
@@ -24,7 +26,7 @@ let package = Package(
             providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]),
 
         .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
-        .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType"]),
+        .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
         .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench"),

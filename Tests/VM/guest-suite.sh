@@ -61,7 +61,10 @@ run devices-text cam devices
 run check-yuyv-640x480 cam check --format YUYV --size 640x480 --fps 25 --frames 30 --json --junit $R/check-yuyv.junit.xml
 run check-nv12-1280x720 cam check --format NV12 --size 1280x720 --fps 12.5 --frames 15 --json
 run check-auto-320x180 cam check --size 320x180 --frames 30 --json
-run check-text cam check --size 640x360 --fps 40 --frames 20
+# The guest is emulated (TCG) and shares the host's cores: at 40 fps vivid can miss a frame when the
+# host is busy. This scenario is about the human report, so it allows two; counting drops has its
+# own scenario (sequence gaps from the scripted driver) with none allowed.
+run check-text cam check --size 640x360 --fps 40 --frames 20 --max-drops 2
 
 # --- libv4l2's path, and a stable by-path link as the device.
 run check-libv4l2 cam check --libv4l2 --format RGB3 --size 640x480 --fps 25 --frames 15 --json

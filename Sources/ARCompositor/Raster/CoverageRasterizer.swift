@@ -1,3 +1,4 @@
+import CRasterKernels
 import Foundation
 
 /// Exact anti-aliased coverage of a ``Shape``: for each pixel, the fraction of its area inside.
@@ -90,30 +91,12 @@ public final class CoverageRasterizer {
         guard start < end else {
             return (0, 0)
         }
+        // The C kernel: inside a shape most of a row has no edge, and runs of eight zero
+        // contributions are filled at once, so a large fill costs little more than its edges.
         accumulation.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            let source = base + row * rowLength
-            var sum: Int32 = 0
-            var column = start
-            // Inside a shape most of a row has no edge: where eight contributions in a row are
-            // zero the coverage is the running sum eight times over, stored at once (and there is
-            // nothing to clear). A large fill costs little more than its edges.
-            while column < end {
-                if column + 8 <= end {
-                    let block = UnsafeRawPointer(source + column).loadUnaligned(as: SIMD8<Int32>.self)
-                    if block == .zero {
-                        UnsafeMutableRawPointer(target + column).storeBytes(
-                            of: SIMD8<Int32>(repeating: min(65536, abs(sum))), as: SIMD8<Int32>.self)
-                        column += 8
-                        continue
-                    }
-                }
-                sum &+= source[column]
-                source[column] = 0
-                target[column] = min(65536, abs(sum))
-                column += 1
-            }
-            for column in end..<min(rowLength, Int(spanEnd[row]) + 1) { source[column] = 0 }
+            craster_take_coverage(
+                base + row * rowLength, target, Int32(start), Int32(end), Int32(min(rowLength, Int(spanEnd[row]) + 1)))
         }
         return (start, end)
     }
@@ -131,6 +114,11 @@ public final class CoverageRasterizer {
         }
         return result
     }
+
+    /// `value` rounded to the nearest integer, halves away from zero (as `rounded()`, without its
+    /// libm call).
+    @inline(__always)
+    private static func nearest(_ value: Double) -> Int32 { Int32(value >= 0 ? value + 0.5 : value - 0.5) }
 
     /// Adds one edge's signed area to the rows it crosses (font-rs's `draw_line`).
     private static func accumulate(
@@ -156,22 +144,24 @@ public final class CoverageRasterizer {
             let dy = min(Double(row + 1), bottom) - max(Double(row), top)
             let xNext = x + slope * dy
             let d = dy * direction * 65536
-            let total = Int32(d.rounded())
+            let total = Self.nearest(d)
             // Clamped: stepping x down the rows can drift a hair outside the box.
             let limit = Double(rowLength - 2)
             let left = max(0, min(limit, min(x, xNext)))
             let right = max(0, min(limit, max(x, xNext)))
-            let leftFloor = left.rounded(.down)
-            let leftIndex = Int(leftFloor)
-            let rightCeil = right.rounded(.up)
-            let rightIndex = Int(rightCeil)
+            // Both are at least 0: truncation is the floor (and avoids a libm call per row on
+            // x86-64's baseline, which has no rounding instruction).
+            let leftIndex = Int(left)
+            let leftFloor = Double(leftIndex)
+            let rightIndex = Int(right) + (Double(Int(right)) < right ? 1 : 0)
+            let rightCeil = Double(rightIndex)
             spanStart[row] = min(spanStart[row], Int32(leftIndex))
             spanEnd[row] = max(spanEnd[row], Int32(rightIndex + 1))
             // Each row's contributions add up to exactly `total`: the last one takes the rest, so
             // rounding never leaves coverage behind after the edge.
             var added: Int32 = 0
             func add(_ column: Int, _ value: Double) {
-                let amount = Int32(value.rounded())
+                let amount = Self.nearest(value)
                 buffer[rowStart + column] &+= amount
                 added &+= amount
             }
@@ -191,7 +181,7 @@ public final class CoverageRasterizer {
                 } else {
                     let a1 = s * (1.5 - leftFraction)
                     add(leftIndex + 1, d * (a1 - a0))
-                    let step = Int32((d * s).rounded())
+                    let step = Self.nearest(d * s)
                     for column in (leftIndex + 2)..<(rightIndex - 1) { buffer[rowStart + column] &+= step }
                     added &+= step &* Int32(rightIndex - 1 - (leftIndex + 2))
                     let a2 = a1 + Double(rightIndex - leftIndex - 3) * s

@@ -1,3 +1,4 @@
+import CRasterKernels
 import CaptureKit
 
 /// Draws shapes onto a planar YCbCr frame in its own layout (4:4:4, 4:2:2, 4:2:0, grey), with no
@@ -116,34 +117,13 @@ public final class Painter {
     }
 
     /// `samples[i] = value[i] + samples[i] × (255 − alpha[i]) / 255` (premultiplied "over"),
-    /// rounded, sixteen samples at a time in 16-bit lanes (x / 255 as (t + (t >> 8)) >> 8 with
-    /// t = x + 128, exact for x ≤ 65025).
+    /// rounded (the C kernel, which vectorises).
     @inline(__always)
     private static func composite(
         _ samples: UnsafeMutablePointer<UInt8>, alpha: UnsafePointer<UInt8>, value: UnsafePointer<UInt8>,
         count: Int
     ) {
-        var index = 0
-        let opaque = SIMD16<UInt16>(repeating: 255)
-        let half = SIMD16<UInt16>(repeating: 128)
-        while index + 16 <= count {
-            let old = SIMD16<UInt16>(
-                truncatingIfNeeded: UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            let a = SIMD16<UInt16>(
-                truncatingIfNeeded: UnsafeRawPointer(alpha + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            let p = SIMD16<UInt16>(
-                truncatingIfNeeded: UnsafeRawPointer(value + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            let t = old &* (opaque &- a) &+ half
-            let new = p &+ ((t &+ (t &>> 8)) &>> 8)
-            UnsafeMutableRawPointer(samples + index).storeBytes(
-                of: SIMD16<UInt8>(truncatingIfNeeded: new), as: SIMD16<UInt8>.self)
-            index += 16
-        }
-        while index < count {
-            let t = UInt16(samples[index]) &* (255 &- UInt16(alpha[index])) &+ 128
-            samples[index] = UInt8(truncatingIfNeeded: UInt16(value[index]) &+ ((t &+ (t &>> 8)) &>> 8))
-            index += 1
-        }
+        craster_composite(samples, alpha, value, Int32(count))
     }
 
     // MARK: Packed YUYV
@@ -240,23 +220,37 @@ public final class Painter {
                             let count = min(v, box.height - row)
                             var cellStart = box.width
                             var cellEnd = 0
+                            // Each sub-row's span: (start, end), empty as (0, 0).
+                            var spans: (SIMD4<Int32>, SIMD4<Int32>) = (.zero, .zero)
                             for sub in 0..<count {
                                 let line = coverage + sub * box.width
                                 let span = coverageOfRow(row + sub, line)
-                                guard span.start < span.end else {
-                                    // Nothing in this row: mark it empty for the chroma sums.
-                                    for column in 0..<box.width { line[column] = 0 }
-                                    continue
-                                }
-                                // Columns outside the span must read as uncovered.
-                                for column in 0..<span.start { line[column] = 0 }
-                                for column in span.end..<box.width { line[column] = 0 }
+                                guard span.start < span.end else { continue }
+                                spans.0[sub] = Int32(span.start)
+                                spans.1[sub] = Int32(span.end)
                                 cellStart = min(cellStart, span.start)
                                 cellEnd = max(cellEnd, span.end)
                                 Self.blend(
                                     lumaBase + (box.y + row + sub) * lumaStride + box.x + span.start,
                                     coverage: line + span.start, count: span.end - span.start, value: y,
                                     opacity: opacity, shift: 16)
+                            }
+                            if hasChroma, cellStart < cellEnd {
+                                // The chroma sums read whole cells over the rows' union: columns of
+                                // it outside a row's own span must read as uncovered (only those
+                                // are cleared, not the whole box row).
+                                let from = cellStart / h * h
+                                let to = min(box.width, (cellEnd + h - 1) / h * h)
+                                for sub in 0..<count {
+                                    let line = coverage + sub * box.width
+                                    let (start, end) = (Int(spans.0[sub]), Int(spans.1[sub]))
+                                    if start < end {
+                                        for column in from..<max(from, start) { line[column] = 0 }
+                                        for column in min(to, end)..<to { line[column] = 0 }
+                                    } else {
+                                        for column in from..<to { line[column] = 0 }
+                                    }
+                                }
                             }
                             // Grey frames have no chroma (an empty array's base address is not nil: it must not be
                             // written).
@@ -307,64 +301,22 @@ public final class Painter {
         return CoverageMask(width: width, height: height, values: values)
     }
 
-    /// The sum of the luma coverages each chroma cell spans, for cells `first..<last`; the common
-    /// layouts (4:2:2, 4:2:0, 4:4:4) get loops the compiler can vectorise.
+    /// The sum of the luma coverages each chroma cell spans, for cells `first..<last`.
     @inline(__always)
     private static func sumCells(
         _ coverage: UnsafeMutablePointer<Int32>, rowLength: Int, rows: Int, h: Int, from first: Int, to last: Int,
         into cells: UnsafeMutablePointer<Int32>
     ) {
-        switch (h, rows) {
-        case (1, 1):
-            for cell in first..<last { cells[cell] = coverage[cell] }
-        case (2, 1):
-            for cell in first..<last { cells[cell] = coverage[2 * cell] &+ coverage[2 * cell + 1] }
-        case (2, 2):
-            let below = coverage + rowLength
-            for cell in first..<last {
-                cells[cell] = coverage[2 * cell] &+ coverage[2 * cell + 1] &+ below[2 * cell] &+ below[2 * cell + 1]
-            }
-        default:
-            for cell in first..<last {
-                var sum: Int32 = 0
-                for sub in 0..<rows {
-                    for dx in 0..<h { sum &+= coverage[sub * rowLength + cell * h + dx] }
-                }
-                cells[cell] = sum
-            }
-        }
+        craster_sum_cells(coverage, Int32(rowLength), Int32(rows), Int32(h), Int32(first), Int32(last), cells)
     }
 
     /// `samples[i] = (samples[i] × (256 − a) + value × a + 128) / 256` with
-    /// `a = coverage[i] / 2^shift × opacity` in 0…256, sixteen samples at a time: the weight is
-    /// worked out in 32-bit lanes, the blend in 16-bit ones (a convex combination of bytes times
-    /// 256 stays below 65536).
+    /// `a = coverage[i] / 2^shift × opacity` in 0…256 (the C kernel, which vectorises).
     @inline(__always)
     private static func blend(
         _ samples: UnsafeMutablePointer<UInt8>, coverage: UnsafeMutablePointer<Int32>, count: Int, value: Int32,
         opacity: Int32, shift: Int
     ) {
-        let down = Int32(shift - 8)
-        var index = 0
-        let target = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: value))
-        let alpha = SIMD16<Int32>(repeating: opacity)
-        let full = SIMD16<UInt16>(repeating: 256)
-        let half = SIMD16<UInt16>(repeating: 128)
-        while index + 16 <= count {
-            let cover = UnsafeRawPointer(coverage + index).loadUnaligned(as: SIMD16<Int32>.self)
-            let amount = SIMD16<UInt16>(truncatingIfNeeded: ((cover &>> down) &* alpha) &>> 8)
-            let old = SIMD16<UInt16>(
-                truncatingIfNeeded: UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            let new = (old &* (full &- amount) &+ target &* amount &+ half) &>> 8
-            UnsafeMutableRawPointer(samples + index).storeBytes(
-                of: SIMD16<UInt8>(truncatingIfNeeded: new), as: SIMD16<UInt8>.self)
-            index += 16
-        }
-        while index < count {
-            let amount = ((coverage[index] >> down) &* opacity) >> 8
-            let old = Int32(samples[index])
-            samples[index] = UInt8(truncatingIfNeeded: (old &* (256 &- amount) &+ value &* amount &+ 128) >> 8)
-            index += 1
-        }
+        craster_blend(samples, coverage, Int32(count), value, opacity, Int32(shift))
     }
 }

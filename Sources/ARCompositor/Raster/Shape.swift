@@ -61,7 +61,9 @@ public struct Shape: Sendable {
     static func arc(center: SIMD2<Double>, radius: Double, from start: Double, to end: Double) -> [SIMD2<Double>] {
         // A full circle with n segments has area (n/2)·sin(2π/n)·r² ≈ (1 − 2π²/3n²)·πr²: 48 keeps
         // it within 0.3 %, 81 within 0.1 %; large circles get more so their edge stays smooth.
-        let full = max(48, min(256, Int((radius * 4).rounded(.up))))
+        // Below 2 px of radius (the caps of thin lines) 16 segments stray less than 0.04 px from
+        // the circle, which no pixel can show, at a third of the edges.
+        let full = radius < 2 ? 16 : max(48, min(256, Int((radius * 4).rounded(.up))))
         let count = max(2, Int((Double(full) * abs(end - start) / (2 * .pi)).rounded(.up)))
         return (0...count).map { index in
             let angle = start + (end - start) * Double(index) / Double(count)

@@ -1,0 +1,27 @@
+// CRasterKernels: the compositor's innermost loops, over one row of bytes each.
+//
+// Written in C because these loops must vectorise and Swift's generic SIMD conversions between
+// lane types (bytes to 16-bit lanes and back) were measured compiling to out-of-line calls; C
+// compilers vectorise these plain loops with the baseline x86-64 (SSE2) and AArch64 (NEON)
+// instruction sets. No decisions live here: ARCompositor's Painter and CoverageRasterizer decide
+// what to draw and call these for the arithmetic.
+#pragma once
+
+#include <stdint.h>
+
+/// samples[i] = (samples[i] * (256 - a) + value * a + 128) >> 8, with
+/// a = ((coverage[i] >> (shift - 8)) * opacity) >> 8 in 0...256 (coverage in 0...2^shift,
+/// opacity in 0...256).
+void craster_blend(uint8_t *samples, const int32_t *coverage, int count, int32_t value, int32_t opacity, int shift);
+
+/// samples[i] = value[i] + samples[i] * (255 - alpha[i]) / 255, rounded (premultiplied "over").
+void craster_composite(uint8_t *samples, const uint8_t *alpha, const uint8_t *value, int count);
+
+/// The running sum of accumulation[start..<end], clamped to 0...65536 after taking its absolute
+/// value, into coverage[start..<end]; the accumulation is cleared through clear_end (exclusive).
+/// Runs of eight zero contributions are filled at once.
+void craster_take_coverage(int32_t *accumulation, int32_t *coverage, int start, int end, int clear_end);
+
+/// cells[c] = the sum of the coverages of the `h` x `rows` luma samples chroma cell c spans, for
+/// cells first..<last (rows of `row_length` samples).
+void craster_sum_cells(const int32_t *coverage, int row_length, int rows, int h, int first, int last, int32_t *cells);
