@@ -46,14 +46,19 @@ struct GroundGeometry {
             let enu = projector.enu(latitude: vertex.latitude, longitude: vertex.longitude, altitude: 0)
             let point = SIMD2(enu.x, enu.y)
             guard points.last.map({ distance($0, point) > 0.01 }) ?? true else { continue }
-            // Pieces short near the camera, longer further away.
+            // Pieces short near the camera, longer further away: each at most 8 % of its distance
+            // from the camera (at least 1 m), stepping along the segment.
             if let last = points.last {
                 let span = distance(last, point)
-                let direction = point - last
-                let t = min(max(-(last * direction).sum() / (span * span), 0), 1)
-                let nearest = length(of: last + direction * t)
-                let pieces = min(200, max(1, Int((span / max(1, nearest * 0.08)).rounded(.up))))
-                for piece in 1..<pieces { points.append(last + (point - last) * (Double(piece) / Double(pieces))) }
+                let direction = (point - last) / span
+                var along = 0.0
+                var added = 0
+                while added < 400 {
+                    along += max(1, length(of: last + direction * along) * 0.08)
+                    guard along < span - 0.5 else { break }
+                    points.append(last + direction * along)
+                    added += 1
+                }
             }
             points.append(point)
         }

@@ -17,13 +17,16 @@ public final class CoverageRasterizer {
     /// Signed area contributions of the last shape, `box.width + 2` per row; a running sum along a
     /// row gives each pixel's coverage. ``takeCoverage(row:into:)`` reads a row and clears it, so
     /// the buffer is all zeros again when a shape has been consumed.
-    private(set) var accumulation: [Int32] = []
+    ///
+    /// Owned memory rather than arrays: drawing reaches it through pointers row after row, and a
+    /// class's array properties would be checked for exclusive access on every row and edge.
+    private var accumulation = OwnedBuffer()
     /// The pixel box the last shape was rasterised over.
     private(set) var box: (x: Int, y: Int, width: Int, height: Int) = (0, 0, 0, 0)
     /// Per row of the box, the first and one past the last column any edge touched: coverage is
     /// zero outside (the running sum is zero before the first and back to zero after the last).
-    private var spanStart: [Int32] = []
-    private var spanEnd: [Int32] = []
+    private var spanStart = OwnedBuffer()
+    private var spanEnd = OwnedBuffer()
 
     /// Creates a rasteriser.
     public init() {}
@@ -47,34 +50,61 @@ public final class CoverageRasterizer {
         box = (x0, y0, x1 - x0, y1 - y0)
         let rowLength = box.width + 2
         let needed = rowLength * box.height
-        if accumulation.count < needed { accumulation = [Int32](repeating: 0, count: needed) }
+        accumulation.reserve(needed)
         let rows = box.height
-        if spanStart.count < rows {
-            spanStart = [Int32](repeating: 0, count: rows)
-            spanEnd = [Int32](repeating: 0, count: rows)
-        }
+        spanStart.reserve(rows)
+        spanEnd.reserve(rows)
+        let (starts, ends) = (spanStart.base, spanEnd.base)
         for row in 0..<rows {
-            spanStart[row] = Int32(rowLength)
-            spanEnd[row] = 0
+            starts[row] = Int32(rowLength)
+            ends[row] = 0
         }
-        accumulation.withUnsafeMutableBufferPointer { buffer in
-            let origin = SIMD2(Double(x0), Double(y0))
-            let limit = Double(box.width)
-            for contour in shape.contours where contour.count >= 2 {
-                var previous = contour[contour.count - 1] - origin
-                for point in contour {
-                    let current = point - origin
-                    // Points left or right of the box keep their winding at its edge: clamping x
-                    // moves their area to column 0 (covering what lies right of it) or off the end.
-                    Self.accumulate(
-                        SIMD2(min(max(previous.x, 0), limit), previous.y),
-                        SIMD2(min(max(current.x, 0), limit), current.y), rowLength: rowLength, rows: rows, into: buffer,
-                        spanStart: &spanStart, spanEnd: &spanEnd)
-                    previous = current
-                }
+        let origin = SIMD2(Double(x0), Double(y0))
+        let limit = Double(box.width)
+        let buffer = UnsafeMutableBufferPointer(start: accumulation.base, count: accumulation.count)
+        for contour in shape.contours where contour.count >= 2 {
+            var previous = contour[contour.count - 1] - origin
+            for point in contour {
+                let current = point - origin
+                // Points left or right of the box keep their winding at its edge: clamping x
+                // moves their area to column 0 (covering what lies right of it) or off the end.
+                Self.accumulate(
+                    SIMD2(min(max(previous.x, 0), limit), previous.y),
+                    SIMD2(min(max(current.x, 0), limit), current.y), rowLength: rowLength, rows: rows, into: buffer,
+                    spanStart: starts, spanEnd: ends)
+                previous = current
             }
         }
         return true
+    }
+
+    /// Reads the last shape's rows (see ``takeCoverage(row:into:)``) through pointers, for
+    /// `body`'s duration: drawing a shape reads every row of it.
+    func withRows<R>(_ body: (RowReader) -> R) -> R {
+        body(RowReader(accumulation: accumulation.base, starts: spanStart.base, ends: spanEnd.base, width: box.width))
+    }
+
+    /// Row access to a rasterised shape; valid only inside ``withRows(_:)``.
+    struct RowReader {
+        let accumulation: UnsafeMutablePointer<Int32>
+        let starts: UnsafeMutablePointer<Int32>
+        let ends: UnsafeMutablePointer<Int32>
+        let width: Int
+
+        /// As ``CoverageRasterizer/takeCoverage(row:into:)``.
+        @inline(__always)
+        func take(row: Int, into target: UnsafeMutablePointer<Int32>) -> (start: Int, end: Int) {
+            let rowLength = width + 2
+            let start = Int(starts[row])
+            let end = min(width, Int(ends[row]))
+            guard start < end else { return (0, 0) }
+            // The C kernel: inside a shape most of a row has no edge, and runs of eight zero
+            // contributions are filled at once, so a large fill costs little more than its edges.
+            craster_take_coverage(
+                accumulation + row * rowLength, target, Int32(start), Int32(end),
+                Int32(min(rowLength, Int(ends[row]) + 1)))
+            return (start, end)
+        }
     }
 
     /// Writes row `row`'s coverage as fractions of 65536 (0…65536) into `target` for the columns
@@ -85,20 +115,7 @@ public final class CoverageRasterizer {
     /// 8-bit sample can show.
     @discardableResult
     func takeCoverage(row: Int, into target: UnsafeMutablePointer<Int32>) -> (start: Int, end: Int) {
-        let rowLength = box.width + 2
-        let start = Int(spanStart[row])
-        let end = min(box.width, Int(spanEnd[row]))
-        guard start < end else {
-            return (0, 0)
-        }
-        // The C kernel: inside a shape most of a row has no edge, and runs of eight zero
-        // contributions are filled at once, so a large fill costs little more than its edges.
-        accumulation.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            craster_take_coverage(
-                base + row * rowLength, target, Int32(start), Int32(end), Int32(min(rowLength, Int(spanEnd[row]) + 1)))
-        }
-        return (start, end)
+        withRows { $0.take(row: row, into: target) }
     }
 
     /// Every pixel's coverage over ``box``, row by row, as 0…1 (for tests; drawing reads rows).
@@ -124,7 +141,7 @@ public final class CoverageRasterizer {
     private static func accumulate(
         _ start: SIMD2<Double>, _ end: SIMD2<Double>, rowLength: Int, rows: Int,
         into buffer: UnsafeMutableBufferPointer<Int32>,
-        spanStart: inout [Int32], spanEnd: inout [Int32]
+        spanStart: UnsafeMutablePointer<Int32>, spanEnd: UnsafeMutablePointer<Int32>
     ) {
         guard start.y != end.y else { return }
         let (p0, p1, direction): (SIMD2<Double>, SIMD2<Double>, Double) =

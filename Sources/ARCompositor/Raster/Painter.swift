@@ -28,9 +28,9 @@ public final class Painter {
             rasterizer.rasterize(
                 shape, clipWidth: layout.limitX, clipHeight: layout.limitY, alignX: layout.h, alignY: layout.v)
         else { return }
-        let rasterizer = self.rasterizer
-        paint(box: rasterizer.box, layout: layout, color: color, on: &image) { row, line in
-            rasterizer.takeCoverage(row: row, into: line)
+        let box = rasterizer.box
+        rasterizer.withRows { reader in
+            paint(box: box, layout: layout, color: color, on: &image) { row, line in reader.take(row: row, into: line) }
         }
     }
 
@@ -215,6 +215,21 @@ public final class Painter {
                             return
                         }
                         let cells = coverage + box.width * v
+                        if v == 1 {
+                            // One C call per row for the blends and the chroma cells.
+                            let cbRow = hasChroma ? cbBuffer.baseAddress : nil
+                            let crRow = hasChroma ? crBuffer.baseAddress : nil
+                            for row in 0..<box.height {
+                                let span = coverageOfRow(row, coverage)
+                                guard span.start < span.end else { continue }
+                                let chromaOffset = (box.y + row) * chromaStride + box.x / h
+                                craster_paint_row(
+                                    coverage, Int32(span.start), Int32(span.end), Int32(box.width),
+                                    lumaBase + (box.y + row) * lumaStride + box.x, cbRow.map { $0 + chromaOffset },
+                                    crRow.map { $0 + chromaOffset }, Int32(h), y, cb, cr, opacity, cells)
+                            }
+                            return
+                        }
                         var row = 0
                         while row < box.height {
                             let count = min(v, box.height - row)

@@ -25,3 +25,10 @@ void craster_take_coverage(int32_t *accumulation, int32_t *coverage, int start, 
 /// cells[c] = the sum of the coverages of the `h` x `rows` luma samples chroma cell c spans, for
 /// cells first..<last (rows of `row_length` samples).
 void craster_sum_cells(const int32_t *coverage, int row_length, int rows, int h, int first, int last, int32_t *cells);
+
+/// One row of a shape or mask on a frame whose chroma has full vertical resolution (4:4:4, 4:2:2,
+/// 4:1:1, grey): blends the luma over coverage[start..<end], then sums the coverage of each chroma
+/// cell (h = 1, 2 or 4 samples) into cells and blends both chroma rows, in one call. luma points at
+/// the row's first box column, cb and cr (NULL for grey) at its first cell.
+void craster_paint_row(int32_t *coverage, int start, int end, int width, uint8_t *luma, uint8_t *cb, uint8_t *cr,
+                       int h, int32_t y, int32_t cb_value, int32_t cr_value, int32_t opacity, int32_t *cells);
