@@ -29,7 +29,9 @@ let package = Package(
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
         .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
         // Benchmarks: `swift run -c release arcapture-bench`.
-        .executableTarget(name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench"),
+        .executableTarget(
+            name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench",
+            exclude: ["count-allocations.sh"]),
 
         // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),

@@ -5,7 +5,7 @@ import Foundation
 /// lines, and edge arrows.
 ///
 /// A label (plate, halo, text), a marker (fill, ring) and the navigation panel are composed once
-/// into a ``Sprite`` for the frame's chroma layout and kept (they repeat frame after frame), so a
+/// into a sprite for the frame's chroma layout and kept (they repeat frame after frame), so a
 /// steady stream of frames draws each of them in one pass per plane. Sprites sit on whole chroma
 /// cells: a label or marker moves by at most one pixel to get there. Not thread-safe: one
 /// compositor per drawing thread.
@@ -63,7 +63,7 @@ public final class Compositor {
     private func drawLabels(_ layout: MarkerLayout, renderer: TextRenderer?, on image: inout YCbCrImage) {
         for label in layout.labels {
             if let leader = label.leader {
-                painter.fill(.line(from: leader.from, to: leader.to, width: 1.5), color: style.accentColor, on: &image)
+                painter.fillLine(from: leader.from, to: leader.to, width: 1.5, color: style.accentColor, on: &image)
             }
             let (h, v) = Self.factors(image)
             let (width, height) = (Int(label.width), Int(label.height))

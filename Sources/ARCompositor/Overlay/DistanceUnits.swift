@@ -17,6 +17,10 @@ public enum DistanceUnits: String, Hashable, Sendable, Codable {
         if small < 1000 && (self == .metric || large < 0.2) {
             return "\(Int((small / 10).rounded()) * 10) \(smallUnit)"
         }
-        return large < 10 ? String(format: "%.1f %@", large, largeUnit) : "\(Int(large.rounded())) \(largeUnit)"
+        guard large < 10 else { return "\(Int(large.rounded())) \(largeUnit)" }
+        // One decimal by integer arithmetic: short strings like "1.2 km" then stay inline (no
+        // heap allocation per label per frame, as String(format:) would make).
+        let tenths = Int((large * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(largeUnit)"
     }
 }

@@ -16,6 +16,7 @@ public final class FrameAnnotator {
     /// The banner, if any.
     public let banner: BannerTemplate?
     private var navigator: RouteNavigator?
+    private let labelTexts = LabelTextCache()
 
     /// Creates an annotator.
     ///
@@ -71,7 +72,7 @@ public final class FrameAnnotator {
         let height = image.height
         let layout = MarkerLayout(
             points: points, width: image.width, height: height, heading: pose.orientation.heading,
-            options: layoutOptions
+            options: layoutOptions, texts: labelTexts
         ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
         compositor.draw(layout, on: &image)
         if let navigation { compositor.drawPanel(navigation, units: layoutOptions.units, on: &image) }

@@ -38,10 +38,35 @@ public struct MarkerLayout: Sendable {
         points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions,
         labelSize: (String) -> (width: Int, height: Int)
     ) {
-        let inRange = points.filter { $0.distance <= options.maximumDistance }
-        omitted = points.filter { $0.inView }.count - inRange.filter { $0.inView }.count
-        let visible = inRange.filter { $0.inView && $0.pixel != nil }
-            .sorted { priority($0, options) < priority($1, options) }
+        self.init(
+            points: points, width: width, height: height, heading: heading, options: options, texts: nil,
+            labelSize: labelSize)
+    }
+
+    /// As the public initialiser, with label texts kept between frames in `texts`.
+    init(
+        points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions,
+        texts: LabelTextCache?, labelSize: (String) -> (width: Int, height: Int)
+    ) {
+        // One pass, arrays sized once: a stream of frames lays out without growing arrays.
+        var visible: [ProjectedPointOfInterest] = []
+        var outside: [ProjectedPointOfInterest] = []
+        visible.reserveCapacity(points.count)
+        outside.reserveCapacity(points.count)
+        var inViewBeyondRange = 0
+        for point in points {
+            guard point.distance <= options.maximumDistance else {
+                if point.inView { inViewBeyondRange += 1 }
+                continue
+            }
+            if point.inView {
+                if point.pixel != nil { visible.append(point) }
+            } else {
+                outside.append(point)
+            }
+        }
+        omitted = inViewBeyondRange
+        visible.sort { priority($0, options) < priority($1, options) }
         let kept = visible.prefix(options.maximumMarkers)
         omitted += visible.count - kept.count
         // Markers far to near; labels in priority order.
@@ -58,9 +83,13 @@ public struct MarkerLayout: Sendable {
                 markers[$1].isSelected ? 0 : 1, markers[$1].distance
             )
         }
+        labels.reserveCapacity(order.count)
         for index in order {
             let marker = markers[index]
-            let text = "\(marker.pointOfInterest.name) · \(options.units.format(marker.distance))"
+            let distance = options.units.format(marker.distance)
+            let text =
+                texts?.text(for: marker.pointOfInterest, distance: distance)
+                ?? "\(marker.pointOfInterest.name) · \(distance)"
             let size = labelSize(text)
             if let label = place(
                 text, size: size, marker: marker, index: index, width: width, height: height, options: options)
@@ -70,8 +99,7 @@ public struct MarkerLayout: Sendable {
                 hiddenLabels += 1
             }
         }
-        edgeIndicators = Self.edges(
-            inRange.filter { !$0.inView }, width: width, height: height, heading: heading, options: options)
+        edgeIndicators = Self.edges(outside, width: width, height: height, heading: heading, options: options)
     }
 
     /// Selected first, then nearest.
@@ -87,14 +115,17 @@ public struct MarkerLayout: Sendable {
         let h = Double(size.height)
         let c = marker.center
         let r = marker.radius + options.gap
-        var candidates: [(x: Double, y: Double, leader: Bool)] = [
-            (c.x + r, c.y - h / 2, false), (c.x - r - w, c.y - h / 2, false), (c.x - w / 2, c.y - r - h, false),
-            (c.x - w / 2, c.y + r, false),
-        ]
-        for step in 1...max(1, options.maximumStack) {
-            candidates.append((c.x - w / 2, c.y - r - h - Double(step) * (h + options.gap), true))
-        }
-        for candidate in candidates {
+        // Beside (right, left), above, below, then stacked above with a leader line; computed one
+        // by one rather than listed, so placing a label allocates nothing.
+        for slot in 0..<(4 + max(1, options.maximumStack)) {
+            let candidate: (x: Double, y: Double, leader: Bool)
+            switch slot {
+            case 0: candidate = (c.x + r, c.y - h / 2, false)
+            case 1: candidate = (c.x - r - w, c.y - h / 2, false)
+            case 2: candidate = (c.x - w / 2, c.y - r - h, false)
+            case 3: candidate = (c.x - w / 2, c.y + r, false)
+            default: candidate = (c.x - w / 2, c.y - r - h - Double(slot - 3) * (h + options.gap), true)
+            }
             // Kept inside the frame horizontally (a label may slide along), never above or below it.
             let x = min(max(0, candidate.x), Double(width) - w)
             guard x >= 0, candidate.y >= 0, candidate.y + h <= Double(height) else { continue }
@@ -136,7 +167,10 @@ public struct MarkerLayout: Sendable {
         guard options.maximumEdgeIndicators > 0 else { return [] }
         let centre = SIMD2(Double(width) / 2, Double(height) / 2)
         var placed: [EdgeIndicator] = []
-        for point in points.sorted(by: { $0.distance < $1.distance }) {
+        placed.reserveCapacity(options.maximumEdgeIndicators)
+        var points = points
+        points.sort { $0.distance < $1.distance }
+        for point in points {
             guard placed.count < options.maximumEdgeIndicators else { break }
             var direction: SIMD2<Double>
             if let pixel = point.pixel, point.depth > 0 {

@@ -17,8 +17,22 @@ public final class Painter {
     /// Coverage (0…65536) of the luma rows one chroma row spans, and the chroma cells' sums.
     private var rows: [Int32] = []
 
+    /// The outline of the last line drawn by ``fillLine(from:to:width:color:on:)``, kept to be
+    /// refilled: thin lines (leader lines) are drawn every frame.
+    private var lineShape = Shape(contours: [[]])
+
     /// Creates a painter.
     public init() {}
+
+    /// Fills a line with round caps, as `fill(.line(from: a, to: b, width: width), …)` does, in a
+    /// buffer kept between calls (no allocation once it has grown).
+    public func fillLine(
+        from a: SIMD2<Double>, to b: SIMD2<Double>, width: Double, color: RGBAColor, on image: inout YCbCrImage
+    ) {
+        lineShape.contours[0].removeAll(keepingCapacity: true)
+        Shape.appendLine(from: a, to: b, width: width, into: &lineShape.contours[0])
+        fill(lineShape, color: color, on: &image)
+    }
 
     /// Fills `shape` with `color` (its alpha included) on `image`; the parts outside are clipped.
     public func fill(_ shape: Shape, color: RGBAColor, on image: inout YCbCrImage) {

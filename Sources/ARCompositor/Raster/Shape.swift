@@ -32,14 +32,22 @@ public struct Shape: Sendable {
 
     /// A line from `a` to `b` of `width`, with round caps.
     public static func line(from a: SIMD2<Double>, to b: SIMD2<Double>, width: Double) -> Shape {
+        var points: [SIMD2<Double>] = []
+        appendLine(from: a, to: b, width: width, into: &points)
+        return Shape(contours: [points])
+    }
+
+    /// Appends the outline of ``line(from:to:width:)`` to `points` (for callers that reuse a buffer).
+    static func appendLine(
+        from a: SIMD2<Double>, to b: SIMD2<Double>, width: Double, into points: inout [SIMD2<Double>]
+    ) {
         let direction = b - a
         let length = (direction * direction).sum().squareRoot()
         let angle = length > 0 ? atan2(direction.y, direction.x) : 0
         let half = width / 2
         // A capsule: the half circle around b, then the one around a.
-        let capB = arc(center: b, radius: half, from: angle - .pi / 2, to: angle + .pi / 2)
-        let capA = arc(center: a, radius: half, from: angle + .pi / 2, to: angle + 3 * .pi / 2)
-        return Shape(contours: [capB + capA])
+        appendArc(center: b, radius: half, from: angle - .pi / 2, to: angle + .pi / 2, into: &points)
+        appendArc(center: a, radius: half, from: angle + .pi / 2, to: angle + 3 * .pi / 2, into: &points)
     }
 
     /// A rectangle with rounded corners of `radius` (clamped to half the shorter side).
@@ -59,15 +67,24 @@ public struct Shape: Sendable {
     /// Points along an arc from angle `start` to `end` (radians, clockwise on screen as y points
     /// down), with enough segments that the polygon's area is within 0.1 % of the circle's.
     static func arc(center: SIMD2<Double>, radius: Double, from start: Double, to end: Double) -> [SIMD2<Double>] {
+        var points: [SIMD2<Double>] = []
+        appendArc(center: center, radius: radius, from: start, to: end, into: &points)
+        return points
+    }
+
+    /// Appends the points of ``arc(center:radius:from:to:)`` to `points`.
+    static func appendArc(
+        center: SIMD2<Double>, radius: Double, from start: Double, to end: Double, into points: inout [SIMD2<Double>]
+    ) {
         // A full circle with n segments has area (n/2)·sin(2π/n)·r² ≈ (1 − 2π²/3n²)·πr²: 48 keeps
         // it within 0.3 %, 81 within 0.1 %; large circles get more so their edge stays smooth.
         // Below 2 px of radius (the caps of thin lines) 16 segments stray less than 0.04 px from
         // the circle, which no pixel can show, at a third of the edges.
         let full = radius < 2 ? 16 : max(48, min(256, Int((radius * 4).rounded(.up))))
         let count = max(2, Int((Double(full) * abs(end - start) / (2 * .pi)).rounded(.up)))
-        return (0...count).map { index in
+        for index in 0...count {
             let angle = start + (end - start) * Double(index) / Double(count)
-            return center + SIMD2(cos(angle), sin(angle)) * radius
+            points.append(center + SIMD2(cos(angle), sin(angle)) * radius)
         }
     }
 
