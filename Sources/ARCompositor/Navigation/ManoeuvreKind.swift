@@ -3,7 +3,7 @@
 /// The thresholds follow what turn-by-turn navigation says aloud: under 20° the road just bends
 /// (no manoeuvre), 20–45° is a slight turn ("bear"), 45–120° a turn, 120–160° a sharp turn, and
 /// 160° or more a U-turn.
-public enum ManoeuvreKind: String, Hashable, Sendable, Codable {
+public enum ManoeuvreKind: String, Hashable, Sendable, Codable, CaseIterable {
     /// Bear left (20–45°).
     case slightLeft = "slight-left"
     /// Turn left (45–120°).

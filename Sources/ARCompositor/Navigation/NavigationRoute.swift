@@ -109,11 +109,12 @@ public struct NavigationRoute: Sendable {
         return enu.bearing
     }
 
-    /// The vertices from `snap` to the end: the snapped point, then the vertices after its segment.
-    func remainingVertices(from snap: RouteSnap) -> [(latitude: Double, longitude: Double)] {
-        var result = [(snap.latitude, snap.longitude)]
-        for vertex in vertices[(snap.segment + 1)...] { result.append((vertex.latitude, vertex.longitude)) }
-        return result
+    /// The vertices from `snap` to the end (the snapped point, then the vertices after its
+    /// segment), or all of them without a snap, into `result` (emptied first, capacity kept).
+    func remainingVertices(from snap: RouteSnap?, into result: inout [(latitude: Double, longitude: Double)]) {
+        result.removeAll(keepingCapacity: true)
+        if let snap { result.append((snap.latitude, snap.longitude)) }
+        for vertex in vertices[((snap?.segment ?? -1) + 1)...] { result.append((vertex.latitude, vertex.longitude)) }
     }
 
     /// The distance from a position to the route's last vertex, horizontally.

@@ -14,12 +14,12 @@ extension Compositor {
         _ route: NavigationRoute, info: NavigationInfo?, projector: Projector, on image: inout YCbCrImage
     ) {
         let ground = GroundGeometry(projector: projector)
+        let scratch = groundScratch
         if style.layers.contains(.route) {
-            let vertices =
-                info.map { route.remainingVertices(from: $0.snap) }
-                ?? route.vertices.map { ($0.latitude, $0.longitude) }
-            let ribbon = ground.ribbon(vertices, width: style.routeWidth, maximumDistance: style.routeDistance)
-            painter.fill(ribbon, color: style.routeColor, on: &image)
+            route.remainingVertices(from: info?.snap, into: &scratch.vertices)
+            ground.ribbon(
+                scratch.vertices, width: style.routeWidth, maximumDistance: style.routeDistance, scratch: scratch)
+            painter.fill(scratch.shape, color: style.routeColor, on: &image)
         }
         guard style.layers.contains(.manoeuvreArrow), let info, !info.isOffRoute,
             info.nextManoeuvre.kind != .arrive, info.distanceToManoeuvre <= 150
@@ -28,9 +28,10 @@ extension Compositor {
         let along = info.nextManoeuvre.distanceAlongRoute
         let bearing = route.bearing(at: along, ahead: 10)
         let centre = route.point(at: along + 5).geodetic
-        let arrow = ground.arrow(
-            latitude: centre.latitude, longitude: centre.longitude, bearing: bearing, length: style.routeWidth * 2.5)
-        painter.fill(arrow, color: style.manoeuvreColor, on: &image)
+        ground.arrow(
+            latitude: centre.latitude, longitude: centre.longitude, bearing: bearing, length: style.routeWidth * 2.5,
+            scratch: scratch)
+        painter.fill(scratch.shape, color: style.manoeuvreColor, on: &image)
     }
 
     /// Draws the navigation panel at the top left: the manoeuvre's pictogram, the instruction
@@ -41,27 +42,35 @@ extension Compositor {
     public func drawPanel(_ info: NavigationInfo, units: DistanceUnits, on image: inout YCbCrImage) {
         guard style.layers.contains(.panel) else { return }
         let size = textSize(frameHeight: image.height)
-        let instruction = info.instruction(units: units)
-        let summary = info.summary(units: units)
         let (h, v) = Self.factors(image)
-        let kind = info.isOffRoute ? "off" : "\(info.nextManoeuvre.kind.rawValue)\(Int(info.nextManoeuvre.turn))"
+        // The key is what the panel shows, from short texts and numbers (no string is built for a
+        // panel already composed): the distance as displayed, whether it reads "now", the
+        // manoeuvre and its turn, the remaining distance and whole minutes.
+        let shown = units.format(info.isOffRoute ? info.snap.distanceFromRoute : info.distanceToManoeuvre)
+        let manoeuvre =
+            info.isOffRoute
+            ? -1
+            : Int64(ManoeuvreKind.allCases.firstIndex(of: info.nextManoeuvre.kind) ?? 0) * 1000
+                + Int64(info.nextManoeuvre.turn.rounded()) + 500
+        let minutes = info.remainingTime.map { Int64(($0 / 60).rounded()) } ?? -1
         let key = SpriteCache.Key(
-            kind: 3, text: "\(instruction)|\(summary)|\(kind)", numbers: SIMD4(Int64(size), Int64(h), Int64(v), 0))
-        guard let sprite = panelSprite(key: key, info: info, lines: (instruction, summary), size: size, h: h, v: v)
-        else { return }
+            kind: info.distanceToManoeuvre < 10 && !info.isOffRoute ? 4 : 3, text: shown,
+            detail: units.format(info.remainingDistance),
+            numbers: SIMD4(manoeuvre, minutes, Int64(size), Int64(h * 16 + v)))
+        guard let sprite = panelSprite(key: key, info: info, units: units, size: size, h: h, v: v) else { return }
         let margin = Self.floor(size / 2, to: max(h, v))
         painter.draw(sprite, x: Self.floor(margin, to: h), y: Self.floor(margin, to: v), on: &image)
     }
 
     private func panelSprite(
-        key: SpriteCache.Key, info: NavigationInfo, lines: (String, String), size: Int, h: Int, v: Int
+        key: SpriteCache.Key, info: NavigationInfo, units: DistanceUnits, size: Int, h: Int, v: Int
     ) -> Sprite? {
         guard let headline = textRenderer(pixelSize: size * 13 / 10), let body = textRenderer(pixelSize: size) else {
             return nil
         }
         return sprites.sprite(key) {
-            let first = headline.render(lines.0)
-            let second = body.render(lines.1)
+            let first = headline.render(info.instruction(units: units))
+            let second = body.render(info.summary(units: units))
             let pad = Double(size) / 2
             let icon = Double(first.mask.height + second.mask.height) * 0.9
             let textWidth = Double(max(first.mask.width, second.mask.width))

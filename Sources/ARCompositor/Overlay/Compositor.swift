@@ -17,6 +17,7 @@ public final class Compositor {
     private var dots: [Int: (fill: CoverageMask, ring: CoverageMask)] = [:]
     private var plates: [SIMD2<Int32>: CoverageMask] = [:]
     let sprites = SpriteCache()
+    let groundScratch = GroundScratch()
 
     /// Creates a compositor; the font is opened now, so a missing one is reported before drawing.
     ///

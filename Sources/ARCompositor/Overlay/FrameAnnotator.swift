@@ -17,6 +17,9 @@ public final class FrameAnnotator {
     public let banner: BannerTemplate?
     private var navigator: RouteNavigator?
     private let labelTexts = LabelTextCache()
+    /// Kept between frames so that a stream of frames reuses their storage.
+    private var projected: [ProjectedPointOfInterest] = []
+    private var layout = MarkerLayout()
 
     /// Creates an annotator.
     ///
@@ -68,10 +71,10 @@ public final class FrameAnnotator {
                 compositor.drawRoute(navigator.route, info: navigation, projector: projector, on: &image)
             }
         }
-        let points = projector.project(pointsOfInterest)
+        projector.project(pointsOfInterest, into: &projected)
         let height = image.height
-        let layout = MarkerLayout(
-            points: points, width: image.width, height: height, heading: pose.orientation.heading,
+        layout.update(
+            points: projected, width: image.width, height: height, heading: pose.orientation.heading,
             options: layoutOptions, texts: labelTexts
         ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
         compositor.draw(layout, on: &image)

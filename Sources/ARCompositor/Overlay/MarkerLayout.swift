@@ -24,6 +24,11 @@ public struct MarkerLayout: Sendable {
     public var hiddenLabels = 0
     /// POIs in view left out by the distance or count limits.
     public var omitted = 0
+    /// Scratch kept for the next frame's ``update``: in-range POIs in view and out of view, and
+    /// the labelling order.
+    private var visible: [ProjectedPointOfInterest] = []
+    private var outside: [ProjectedPointOfInterest] = []
+    private var order: [Int] = []
 
     /// Lays out `points` (projected for one pose) on a `width`×`height` frame.
     ///
@@ -43,20 +48,36 @@ public struct MarkerLayout: Sendable {
             labelSize: labelSize)
     }
 
+    /// An empty layout, to be filled by ``update(points:width:height:heading:options:texts:labelSize:)``.
+    init() {}
+
     /// As the public initialiser, with label texts kept between frames in `texts`.
     init(
         points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions,
         texts: LabelTextCache?, labelSize: (String) -> (width: Int, height: Int)
     ) {
-        // One pass, arrays sized once: a stream of frames lays out without growing arrays.
-        var visible: [ProjectedPointOfInterest] = []
-        var outside: [ProjectedPointOfInterest] = []
-        visible.reserveCapacity(points.count)
-        outside.reserveCapacity(points.count)
-        var inViewBeyondRange = 0
+        update(
+            points: points, width: width, height: height, heading: heading, options: options, texts: texts,
+            labelSize: labelSize)
+    }
+
+    /// Lays out a new frame, reusing this layout's arrays: once they have grown, a stream of
+    /// frames lays out without allocating (sorting is in place; label texts come from `texts`).
+    mutating func update(
+        points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions,
+        texts: LabelTextCache?, labelSize: (String) -> (width: Int, height: Int)
+    ) {
+        markers.removeAll(keepingCapacity: true)
+        labels.removeAll(keepingCapacity: true)
+        edgeIndicators.removeAll(keepingCapacity: true)
+        visible.removeAll(keepingCapacity: true)
+        outside.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
+        hiddenLabels = 0
+        omitted = 0
         for point in points {
             guard point.distance <= options.maximumDistance else {
-                if point.inView { inViewBeyondRange += 1 }
+                if point.inView { omitted += 1 }
                 continue
             }
             if point.inView {
@@ -65,25 +86,33 @@ public struct MarkerLayout: Sendable {
                 outside.append(point)
             }
         }
-        omitted = inViewBeyondRange
-        visible.sort { priority($0, options) < priority($1, options) }
-        let kept = visible.prefix(options.maximumMarkers)
-        omitted += visible.count - kept.count
-        // Markers far to near; labels in priority order.
-        markers = kept.sorted { $0.distance > $1.distance }.map { point in
-            PlacedMarker(
-                pointOfInterest: point.pointOfInterest,
-                center: SIMD2(point.pixel?.u ?? 0, point.pixel?.v ?? 0),
-                radius: max(
-                    options.minimumRadius, min(options.maximumRadius, options.maximumRadius * 100 / point.distance)),
-                distance: point.distance, isSelected: options.selected.contains(point.pointOfInterest.id))
+        // Selected first, then nearest; ties by identifier, so the order is total.
+        InPlaceSort.sort(&visible) { Self.precedes($0, $1, options) }
+        let keptCount = min(visible.count, options.maximumMarkers)
+        omitted += visible.count - keptCount
+        visible.removeLast(visible.count - keptCount)
+        // Markers far to near (near ones drawn on top); labels in priority order.
+        InPlaceSort.sort(&visible) {
+            $0.distance != $1.distance
+                ? $0.distance > $1.distance : $0.pointOfInterest.id > $1.pointOfInterest.id
         }
-        let order = markers.indices.sorted {
-            (markers[$0].isSelected ? 0 : 1, markers[$0].distance) < (
-                markers[$1].isSelected ? 0 : 1, markers[$1].distance
-            )
+        for point in visible {
+            markers.append(
+                PlacedMarker(
+                    pointOfInterest: point.pointOfInterest,
+                    center: SIMD2(point.pixel?.u ?? 0, point.pixel?.v ?? 0),
+                    radius: max(
+                        options.minimumRadius, min(options.maximumRadius, options.maximumRadius * 100 / point.distance)
+                    ),
+                    distance: point.distance, isSelected: options.selected.contains(point.pointOfInterest.id)))
         }
-        labels.reserveCapacity(order.count)
+        order.append(contentsOf: markers.indices)
+        let placedMarkers = markers
+        InPlaceSort.sort(&order) { a, b in
+            let (first, second) = (placedMarkers[a], placedMarkers[b])
+            if first.isSelected != second.isSelected { return first.isSelected }
+            return first.distance != second.distance ? first.distance < second.distance : a < b
+        }
         for index in order {
             let marker = markers[index]
             let distance = options.units.format(marker.distance)
@@ -99,12 +128,21 @@ public struct MarkerLayout: Sendable {
                 hiddenLabels += 1
             }
         }
-        edgeIndicators = Self.edges(outside, width: width, height: height, heading: heading, options: options)
+        InPlaceSort.sort(&outside) {
+            $0.distance != $1.distance ? $0.distance < $1.distance : $0.pointOfInterest.id < $1.pointOfInterest.id
+        }
+        placeEdges(width: width, height: height, heading: heading, options: options)
     }
 
-    /// Selected first, then nearest.
-    private func priority(_ point: ProjectedPointOfInterest, _ options: MarkerLayoutOptions) -> (Int, Double) {
-        (options.selected.contains(point.pointOfInterest.id) ? 0 : 1, point.distance)
+    /// Whether `a` is labelled and kept before `b`: selected first, then nearest, then by id.
+    private static func precedes(
+        _ a: ProjectedPointOfInterest, _ b: ProjectedPointOfInterest, _ options: MarkerLayoutOptions
+    ) -> Bool {
+        let (selectedA, selectedB) = (
+            options.selected.contains(a.pointOfInterest.id), options.selected.contains(b.pointOfInterest.id)
+        )
+        if selectedA != selectedB { return selectedA }
+        return a.distance != b.distance ? a.distance < b.distance : a.pointOfInterest.id < b.pointOfInterest.id
     }
 
     private func place(
@@ -161,17 +199,12 @@ public struct MarkerLayout: Sendable {
         }
     }
 
-    private static func edges(
-        _ points: [ProjectedPointOfInterest], width: Int, height: Int, heading: Double, options: MarkerLayoutOptions
-    ) -> [EdgeIndicator] {
-        guard options.maximumEdgeIndicators > 0 else { return [] }
+    /// Arrows at the border for ``outside`` (sorted nearest first), into ``edgeIndicators``.
+    private mutating func placeEdges(width: Int, height: Int, heading: Double, options: MarkerLayoutOptions) {
+        guard options.maximumEdgeIndicators > 0 else { return }
         let centre = SIMD2(Double(width) / 2, Double(height) / 2)
-        var placed: [EdgeIndicator] = []
-        placed.reserveCapacity(options.maximumEdgeIndicators)
-        var points = points
-        points.sort { $0.distance < $1.distance }
-        for point in points {
-            guard placed.count < options.maximumEdgeIndicators else { break }
+        for point in outside {
+            guard edgeIndicators.count < options.maximumEdgeIndicators else { break }
             var direction: SIMD2<Double>
             if let pixel = point.pixel, point.depth > 0 {
                 direction = SIMD2(pixel.u, pixel.v) - centre
@@ -192,13 +225,15 @@ public struct MarkerLayout: Sendable {
                 direction.x == 0 ? .infinity : halfWidth / abs(direction.x),
                 direction.y == 0 ? .infinity : halfHeight / abs(direction.y))
             let position = centre + direction * scale
-            guard !placed.contains(where: { (($0.position - position) * ($0.position - position)).sum() < 30 * 30 })
+            guard
+                !edgeIndicators.contains(where: {
+                    (($0.position - position) * ($0.position - position)).sum() < 30 * 30
+                })
             else { continue }
-            placed.append(
+            edgeIndicators.append(
                 EdgeIndicator(
                     pointOfInterest: point.pointOfInterest, position: position, angle: atan2(direction.y, direction.x),
                     distance: point.distance, text: options.units.format(point.distance)))
         }
-        return placed
     }
 }

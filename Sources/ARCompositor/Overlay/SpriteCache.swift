@@ -7,6 +7,7 @@ final class SpriteCache {
     struct Key: Hashable {
         var kind: UInt8
         var text: String = ""
+        var detail: String = ""
         var numbers: SIMD4<Int64> = .zero
     }
 

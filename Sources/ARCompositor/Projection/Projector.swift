@@ -50,6 +50,14 @@ public struct Projector: Sendable {
         return results
     }
 
+    /// Projects many points of interest into `results` (emptied first, its capacity kept): no
+    /// allocation once it has grown, for per-frame use.
+    public func project(_ points: [PointOfInterest], into results: inout [ProjectedPointOfInterest]) {
+        results.removeAll(keepingCapacity: true)
+        results.reserveCapacity(points.count)
+        for point in points { results.append(project(point)) }
+    }
+
     /// The camera-frame position of a WGS84 point (x right, y down, z forward, metres).
     public func cameraPoint(latitude: Double, longitude: Double, altitude: Double) -> SIMD3<Double> {
         rotation.apply(frame.enu(latitude: latitude, longitude: longitude, altitude: altitude).vector)
