@@ -29,6 +29,8 @@ public struct MarkerLayout: Sendable {
     private var visible: [ProjectedPointOfInterest] = []
     private var outside: [ProjectedPointOfInterest] = []
     private var order: [Int] = []
+    /// Where the edge arrows and their distances are drawn (x, y, width, height): labels keep off.
+    private var reserved: [SIMD4<Double>] = []
 
     /// Lays out `points` (projected for one pose) on a `width`×`height` frame.
     ///
@@ -73,6 +75,7 @@ public struct MarkerLayout: Sendable {
         visible.removeAll(keepingCapacity: true)
         outside.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
+        reserved.removeAll(keepingCapacity: true)
         hiddenLabels = 0
         omitted = 0
         for point in points {
@@ -106,6 +109,24 @@ public struct MarkerLayout: Sendable {
                     ),
                     distance: point.distance, isSelected: options.selected.contains(point.pointOfInterest.id)))
         }
+        // Edge arrows first: they sit at the border whatever happens, and labels keep off them.
+        InPlaceSort.sort(&outside) {
+            $0.distance != $1.distance ? $0.distance < $1.distance : $0.pointOfInterest.id < $1.pointOfInterest.id
+        }
+        placeEdges(width: width, height: height, heading: heading, options: options)
+        for indicator in edgeIndicators {
+            // The arrow (about a text height long, back from its tip) and its distance just inside.
+            let size = labelSize(indicator.text)
+            let (w, h) = (Double(size.width), Double(size.height))
+            let direction = SIMD2(cos(indicator.angle), sin(indicator.angle))
+            let textCentre = indicator.position - direction * (h + w / 2)
+            let arrowCentre = indicator.position - direction * (h / 2)
+            let low = SIMD2(
+                min(textCentre.x - w / 2, arrowCentre.x - h / 2), min(textCentre.y - h / 2, arrowCentre.y - h / 2))
+            let high = SIMD2(
+                max(textCentre.x + w / 2, arrowCentre.x + h / 2), max(textCentre.y + h / 2, arrowCentre.y + h / 2))
+            reserved.append(SIMD4(low.x, low.y, high.x - low.x, high.y - low.y))
+        }
         order.append(contentsOf: markers.indices)
         let placedMarkers = markers
         InPlaceSort.sort(&order) { a, b in
@@ -128,10 +149,6 @@ public struct MarkerLayout: Sendable {
                 hiddenLabels += 1
             }
         }
-        InPlaceSort.sort(&outside) {
-            $0.distance != $1.distance ? $0.distance < $1.distance : $0.pointOfInterest.id < $1.pointOfInterest.id
-        }
-        placeEdges(width: width, height: height, heading: heading, options: options)
     }
 
     /// Whether `a` is labelled and kept before `b`: selected first, then nearest, then by id.
@@ -168,7 +185,12 @@ public struct MarkerLayout: Sendable {
             let x = min(max(0, candidate.x), Double(width) - w)
             guard x >= 0, candidate.y >= 0, candidate.y + h <= Double(height) else { continue }
             var label = PlacedLabel(markerIndex: index, text: text, x: x, y: candidate.y, width: w, height: h)
-            guard !labels.contains(where: { $0.overlaps(label) }), !coversMarker(label, except: index) else { continue }
+            guard !labels.contains(where: { $0.overlaps(label) }), !coversMarker(label, except: index),
+                !reserved.contains(where: {
+                    label.x < $0.x + $0.z && $0.x < label.x + label.width && label.y < $0.y + $0.w
+                        && $0.y < label.y + label.height
+                })
+            else { continue }
             if candidate.leader {
                 label.leader = (
                     SIMD2(c.x, c.y - marker.radius), SIMD2(min(max(c.x, x + 4), x + w - 4), candidate.y + h)

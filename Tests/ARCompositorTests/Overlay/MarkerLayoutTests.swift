@@ -112,4 +112,27 @@ struct MarkerLayoutTests {
     func units(units: DistanceUnits, metres: Double, text: String) {
         #expect(units.format(metres) == text)
     }
+
+    @Test("labels keep off the edge arrows and their distances")
+    func labelsAvoidEdgeArrows() {
+        // A marker near the right border whose label would go right (over the arrow for a POI off
+        // to the right) and a POI out of view to the right.
+        let points = [
+            point("near", u: 1180, v: 360, distance: 200),
+            point("off", u: 1500, v: 360, distance: 900, bearing: 80),
+        ]
+        let layout = MarkerLayout(
+            points: points, width: 1280, height: 720, heading: 0, options: MarkerLayoutOptions(), labelSize: size)
+        let arrow = layout.edgeIndicators.first
+        #expect(arrow != nil)
+        #expect(layout.labels.count == 1)
+        guard let arrow, let label = layout.labels.first else { return }
+        // The arrow's tip and the middle of its distance text (about a text height inside).
+        for spot in [arrow.position, arrow.position - SIMD2(cos(arrow.angle), sin(arrow.angle)) * 30] {
+            let inside =
+                spot.x >= label.x && spot.x <= label.x + label.width && spot.y >= label.y
+                && spot.y <= label.y + label.height
+            #expect(!inside, "label \(label.x),\(label.y) covers \(spot)")
+        }
+    }
 }

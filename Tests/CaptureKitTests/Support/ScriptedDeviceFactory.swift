@@ -36,7 +36,11 @@ final class ScriptedDeviceFactory: Sendable {
         let session = CaptureSession(
             openDriver: { path, libv4l2 throws(SystemCallError) in try self.open(path, libv4l2) },
             probe: AccessProbe(open: { path throws(SystemCallError) in try self.open(path, false) }))
-        session.configuration = CaptureConfiguration(devicePath: devicePath)
+        // A scripted device sends frames when the test says so, and a test task can wait seconds
+        // for a thread when the suite runs in parallel on two cores (other tests block theirs on
+        // child processes): the default 5 s stall timeout then fired between two frames of a test
+        // that was not about stalls. The stall test sets its own.
+        session.configuration = CaptureConfiguration(devicePath: devicePath, frameTimeout: .seconds(120))
         return session
     }
 }

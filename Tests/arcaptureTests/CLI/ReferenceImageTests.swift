@@ -31,6 +31,15 @@ struct ReferenceImageTests {
                 "--banner", "Lund · {lat}, {lon} · {heading} · {time:%Y-%m-%d}", "--time", "2024-05-17T10:00:00Z",
             ]
         ),
+        (
+            "lund-west-420",
+            [
+                PackagePaths.sample("frames/lund-640x480.jpg"), "--pois",
+                PackagePaths.sample("pois/geonames_places_near_datasets.geojson"), "--position", "55.7100,13.1850,60",
+                "--orientation", "250,-2,0", "--hfov", "75", "--max-distance", "30000", "--subsampling", "420",
+                "--banner", "{lat}, {lon} · {heading}",
+            ]
+        ),
     ]
 
     /// PSNR of the luma and chroma planes together, in dB.
