@@ -1,0 +1,115 @@
+import Foundation
+
+/// Processes items on a fixed pool of worker threads and delivers the results in the order the
+/// items were submitted, with a bounded number in flight: what annotating footage needs (decode,
+/// draw and encode in parallel; write frames in order; memory bounded however long the footage).
+///
+/// Each worker builds its own state once (`makeWorker` runs on its thread: a JPEG codec and a
+/// compositor are not thread-safe), so work needs no locks. ``submit(_:)`` blocks while `capacity`
+/// items are submitted but not yet delivered; deliveries are never concurrent and run on whichever
+/// worker finished the next item in order, outside the pipeline's lock.
+///
+/// Thread-safe: `submit` and `finish` may be called from any one producer thread.
+public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+    // @unchecked: every mutable field below is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var pending: [(sequence: Int, input: Input)] = []
+    private var pendingStart = 0
+    private var results: [Int: Output] = [:]
+    private var submitted = 0
+    private var delivered = 0
+    private var delivering = false
+    private var closed = false
+    private var running = 0
+    private let capacity: Int
+    private let deliver: @Sendable (Int, Output) -> Void
+
+    private var peak = 0
+
+    /// The most items in flight (submitted, not yet delivered) seen so far, for tests and reports.
+    public var peakInFlight: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return peak
+    }
+
+    /// Starts `workers` threads.
+    ///
+    /// - Parameters:
+    ///   - workers: worker threads (at least 1).
+    ///   - capacity: items in flight at most (at least `workers`).
+    ///   - makeWorker: builds one worker's function, on that worker's thread.
+    ///   - deliver: receives each result with its sequence number (0, 1, 2…), in order.
+    public init(
+        workers: Int, capacity: Int, makeWorker: @escaping @Sendable (Int) -> (Input) -> Output,
+        deliver: @escaping @Sendable (Int, Output) -> Void
+    ) {
+        let workers = max(1, workers)
+        self.capacity = max(capacity, workers)
+        self.deliver = deliver
+        running = workers
+        for index in 0..<workers {
+            let thread = Thread { [self] in run(makeWorker(index)) }
+            thread.name = "arcapture-worker-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Submits the next item; blocks while `capacity` items are in flight.
+    public func submit(_ input: Input) {
+        condition.lock()
+        defer { condition.unlock() }
+        while submitted - delivered >= capacity { condition.wait() }
+        pending.append((submitted, input))
+        submitted += 1
+        peak = max(peak, submitted - delivered)
+        condition.broadcast()
+    }
+
+    /// Waits until every submitted item has been delivered, then stops the workers.
+    public func finish() {
+        condition.lock()
+        defer { condition.unlock() }
+        closed = true
+        condition.broadcast()
+        while delivered < submitted || running > 0 { condition.wait() }
+    }
+
+    private func run(_ work: (Input) -> Output) {
+        condition.lock()
+        while true {
+            while pendingStart == pending.count && !closed { condition.wait() }
+            guard pendingStart < pending.count else { break }  // closed and drained
+            let (sequence, input) = pending[pendingStart]
+            pendingStart += 1
+            if pendingStart > 64 && pendingStart * 2 > pending.count {  // drop what was taken
+                pending.removeFirst(pendingStart)
+                pendingStart = 0
+            }
+            condition.unlock()
+            let output = work(input)
+            condition.lock()
+            results[sequence] = output
+            deliverInOrder()
+        }
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Delivers the results that are next in order. Called with the lock held; returns with it
+    /// held; delivers with it released, one thread at a time.
+    private func deliverInOrder() {
+        guard !delivering else { return }
+        delivering = true
+        while let output = results.removeValue(forKey: delivered) {
+            let sequence = delivered
+            condition.unlock()
+            deliver(sequence, output)
+            condition.lock()
+            delivered += 1
+            condition.broadcast()
+        }
+        delivering = false
+    }
+}
