@@ -97,7 +97,12 @@ public final class CoverageRasterizer {
             let rowLength = width + 2
             let start = Int(starts[row])
             let end = min(width, Int(ends[row]))
-            guard start < end else { return (0, 0) }
+            guard start < end else {
+                // Edges right of the box leave their area past its last column: cleared too, or
+                // the next shape (with another row length) would find it inside its own rows.
+                for column in start..<min(rowLength, Int(ends[row]) + 1) { accumulation[row * rowLength + column] = 0 }
+                return (0, 0)
+            }
             // The C kernel: inside a shape most of a row has no edge, and runs of eight zero
             // contributions are filled at once, so a large fill costs little more than its edges.
             craster_take_coverage(

@@ -256,4 +256,18 @@ struct RasterTests {
         #expect(YUYVImage(width: 3, height: 2, bytes: [UInt8](repeating: 0, count: 12)) == nil)
         #expect(YUYVImage(width: 4, height: 2, bytes: [UInt8](repeating: 0, count: 15)) == nil)
     }
+
+    @Test("a shape that reaches past the right edge in some rows leaves nothing behind for the next shape")
+    func nothingLeftBehind() {
+        let reused = CoverageRasterizer()
+        // A triangle whose lower rows lie wholly right of a 40-pixel-wide clip.
+        let spill = Shape.polygon([SIMD2(30, 0), SIMD2(90, 10), SIMD2(60, 30)])
+        #expect(reused.rasterize(spill, clipWidth: 40, clipHeight: 30))
+        _ = reused.coverage()
+        let next = Shape.circle(center: SIMD2(12.3, 9.7), radius: 7)
+        reused.rasterize(next, clipWidth: 64, clipHeight: 48)
+        let fresh = CoverageRasterizer()
+        fresh.rasterize(next, clipWidth: 64, clipHeight: 48)
+        #expect(reused.coverage() == fresh.coverage())
+    }
 }
