@@ -100,7 +100,10 @@ public final class CoverageRasterizer {
             guard start < end else {
                 // Edges right of the box leave their area past its last column: cleared too, or
                 // the next shape (with another row length) would find it inside its own rows.
-                for column in start..<min(rowLength, Int(ends[row]) + 1) { accumulation[row * rowLength + column] = 0 }
+                let stop = min(rowLength, Int(ends[row]) + 1)
+                if start < stop {
+                    for column in start..<stop { accumulation[row * rowLength + column] = 0 }
+                }
                 return (0, 0)
             }
             // The C kernel: inside a shape most of a row has no edge, and runs of eight zero

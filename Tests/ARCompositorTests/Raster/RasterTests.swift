@@ -269,5 +269,13 @@ struct RasterTests {
         let fresh = CoverageRasterizer()
         fresh.rasterize(next, clipWidth: 64, clipHeight: 48)
         #expect(reused.coverage() == fresh.coverage())
+        // Rows no edge touches (between two squares far apart) read as empty.
+        let apart = Shape(contours: [
+            [SIMD2(2, 2), SIMD2(8, 2), SIMD2(8, 6), SIMD2(2, 6)],
+            [SIMD2(2, 30), SIMD2(8, 30), SIMD2(8, 36), SIMD2(2, 36)],
+        ])
+        reused.rasterize(apart, clipWidth: 64, clipHeight: 48)
+        let coverage = reused.coverage()
+        #expect(abs(Double(coverage.reduce(0, +)) - 60) < 0.01)
     }
 }
