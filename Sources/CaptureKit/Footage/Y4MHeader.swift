@@ -59,7 +59,9 @@ public struct Y4MHeader: Hashable, Sendable {
                 } else {
                     return .failure(Y4MHeaderError(problem: "frame rate 'F\(value)' is not N:D"))
                 }
-            case "C": colorSpace = String(value.prefix { $0 != "p" && $0 != " " })
+            // The whole tag: `420jpeg`, `420paldv` and `420mpeg2` are 8-bit 4:2:0 with different chroma
+            // siting; deeper ones (`420p10`, `444p12`) are refused below, by name.
+            case "C": colorSpace = String(value)
             default: break
             }
         }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// One frame of footage, as ``FootageReader`` reads it.
+public struct FootageFrame: Sendable {
+    /// What the frame holds: a JPEG to decode, or planes already decoded (Y4M).
+    public enum Content: Sendable {
+        /// A whole JPEG image (an MJPEG stream's frame or a file of a folder).
+        case jpeg([UInt8])
+        /// YCbCr planes (a Y4M frame).
+        case planes(YCbCrImage)
+    }
+
+    /// The frame's number, from 0, counting only frames read whole.
+    public var index: Int
+    /// The content.
+    public var content: Content
+    /// The file it came from (folders), for messages and sidecars.
+    public var name: String?
+    /// The capture time its EXIF block gives (folders of photos), when it gives one.
+    public var captureTime: EXIFReader.CaptureTime?
+
+    /// Creates a frame.
+    public init(index: Int, content: Content, name: String? = nil, captureTime: EXIFReader.CaptureTime? = nil) {
+        self.index = index
+        self.content = content
+        self.name = name
+        self.captureTime = captureTime
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Reads footage frame by frame, in order: an MJPEG stream (concatenated JPEGs), a folder of JPEGs
+/// in name order, or a Y4M file (4:2:0, 4:2:2, 4:4:4, mono).
+///
+/// Files are memory-mapped, so hours of footage are read without being loaded. Damage never stops
+/// reading early without saying so: bytes between JPEGs are skipped and counted, a JPEG cut short
+/// at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its `FRAME` line or
+/// cut short ends the stream with a note naming the frame and byte. Not thread-safe: one reader,
+/// one producer thread.
+public final class FootageReader {
+    /// What the footage is.
+    public let kind: FootageInfo.Kind
+    /// The Y4M header, for Y4M footage.
+    public let y4mHeader: Y4MHeader?
+    /// Damage found so far, each a sentence naming the frame or byte.
+    public private(set) var notes: [String] = []
+    /// Frames found incomplete and skipped.
+    public private(set) var truncatedFrames = 0
+    /// Bytes between frames that were not part of any (MJPEG).
+    public var skippedBytes: Int { splitter.skippedBytes }
+
+    private let path: String
+    private let data: Data
+    private var offset = 0
+    private var index = 0
+    private var splitter = MJPEGSplitter()
+    private var files: [String] = []
+
+    /// Opens `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file or an MJPEG stream (by content).
+    ///
+    /// - Throws: ``InputFileError`` when it is missing, unreadable, none of these, or its Y4M
+    ///   header is wrong (with the problem).
+    public init(path: String) throws(InputFileError) {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .missing(file: path)
+        }
+        if isDirectory.boolValue {
+            do {
+                files = try FileManager.default.contentsOfDirectory(atPath: path)
+                    .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+            } catch {
+                throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
+            }
+            guard !files.isEmpty else { throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files") }
+            kind = .jpegFolder
+            y4mHeader = nil
+            data = Data()
+            return
+        }
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
+        }
+        if data.starts(with: Array("YUV4MPEG2".utf8)) {
+            switch Y4MHeader.parse(data.prefix(1024)) {
+            case .failure(let error): throw .malformed(file: path, location: "line 1", problem: error.problem)
+            case .success(let header):
+                y4mHeader = header
+                offset = header.length
+            }
+            kind = .y4m
+        } else if data.starts(with: [0xFF, 0xD8]) {
+            kind = .mjpeg
+            y4mHeader = nil
+        } else {
+            throw .malformed(
+                file: path, location: nil,
+                problem: "not footage arcapture reads (a Y4M file, an MJPEG stream or a folder of JPEGs)")
+        }
+    }
+
+    /// The next frame, or nil at the end (or where damage ends the stream; see ``notes``).
+    public func next() -> FootageFrame? {
+        switch kind {
+        case .jpegFolder: return nextFile()
+        case .y4m: return nextY4M()
+        case .mjpeg: return nextJPEG()
+        }
+    }
+
+    private func nextFile() -> FootageFrame? {
+        while index < files.count {
+            let name = files[index]
+            let file = (path as NSString).appendingPathComponent(name)
+            guard let bytes = FileManager.default.contents(atPath: file) else {
+                notes.append("\(file): cannot be read; skipped")
+                truncatedFrames += 1
+                files.remove(at: index)
+                continue
+            }
+            let frame = FootageFrame(
+                index: index, content: .jpeg(Array(bytes)), name: name,
+                captureTime: EXIFReader.captureTime(inJPEG: bytes))
+            index += 1
+            return frame
+        }
+        return nil
+    }
+
+    private func nextJPEG() -> FootageFrame? {
+        let piece = data.withUnsafeBytes { bytes in splitter.next(in: bytes, from: offset) }
+        switch piece {
+        case nil:
+            offset = data.count
+            return nil
+        case .truncated(let start):
+            notes.append("\(path): the frame at byte \(start) is cut short; it is skipped")
+            truncatedFrames += 1
+            offset = data.count
+            return nil
+        case .image(let range):
+            offset = range.upperBound
+            let frame = FootageFrame(index: index, content: .jpeg(Array(data[range])))
+            index += 1
+            return frame
+        }
+    }
+
+    private func nextY4M() -> FootageFrame? {
+        guard let header = y4mHeader, let frameBytes = header.frameByteCount, offset < data.count else { return nil }
+        let line = data[offset..<min(data.count, offset + 256)]
+        guard line.starts(with: Array("FRAME".utf8)), let newline = line.firstIndex(of: UInt8(ascii: "\n")) else {
+            notes.append(
+                "\(path): frame \(index + 1) does not start with a FRAME line at byte \(offset); reading stops")
+            offset = data.count
+            return nil
+        }
+        let start = newline + 1
+        guard start + frameBytes <= data.count else {
+            notes.append(
+                "\(path): frame \(index + 1) is cut short (the file ends \(start + frameBytes - data.count) bytes early)"
+            )
+            truncatedFrames += 1
+            offset = data.count
+            return nil
+        }
+        let image = Self.planes(data[start..<(start + frameBytes)], header: header)
+        offset = start + frameBytes
+        let frame = FootageFrame(index: index, content: .planes(image))
+        index += 1
+        return frame
+    }
+
+    /// A Y4M frame's planes (Y, then Cb, then Cr, each row after row) as an image.
+    private static func planes(_ bytes: Data, header: Y4MHeader) -> YCbCrImage {
+        let subsampling: ChromaSubsampling =
+            switch header.colorSpace {
+            case "422": .s422
+            case "444": .s444
+            case "mono": .gray
+            default: .s420
+            }
+        var image = YCbCrImage(width: header.width, height: header.height, subsampling: subsampling)
+        bytes.withUnsafeBytes { source in
+            var position = 0
+            for index in image.planes.indices {
+                let (width, height, stride) = (
+                    image.planes[index].width, image.planes[index].height, image.planes[index].stride
+                )
+                image.planes[index].bytes.withUnsafeMutableBytes { target in
+                    for row in 0..<height {
+                        target[(row * stride)..<(row * stride + width)].copyBytes(
+                            from: source[(position + row * width)..<(position + row * width + width)])
+                    }
+                }
+                position += width * height
+            }
+        }
+        return image
+    }
+}

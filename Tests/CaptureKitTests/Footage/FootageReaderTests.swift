@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CaptureKit
+
+/// Footage read frame by frame: Y4M made by ffmpeg (an independent writer) and compared plane by
+/// plane with ffmpeg's own raw output, MJPEG streams with noise and a cut-short end, folders.
+@Suite("Footage reader")
+struct FootageReaderTests {
+    static let frame = PackagePaths.sample("frames/lund-640x480.jpg")
+    static let photo = PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg")
+
+    @Test("Y4M frames are ffmpeg's planes, byte for byte", arguments: ["yuv420p", "yuv422p", "yuv444p"])
+    func y4m(format: String) throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let y4m = directory.appendingPathComponent("clip.y4m").path
+        let raw = directory.appendingPathComponent("clip.raw").path
+        // 3 frames of 321x241 (odd: chroma sizes round up), each a different crop.
+        let filter = "crop=321:241:'n*40':'n*30',format=\(format)"
+        _ = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-v", "error", "-loop", "1", "-i", Self.frame, "-vf", filter, "-frames:v", "3", "-strict", "-1", "-y",
+                y4m,
+            ],
+            install: "apt-get install ffmpeg")
+        _ = try ProcessRunner.run(
+            tool: "ffmpeg", ["-v", "error", "-i", y4m, "-f", "rawvideo", "-pix_fmt", format, "-y", raw],
+            install: "apt-get install ffmpeg")
+        let expected = Array(try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let reader = try FootageReader(path: y4m)
+        #expect(reader.kind == .y4m)
+        var frames: [YCbCrImage] = []
+        while let frame = reader.next() {
+            guard case .planes(let image) = frame.content else { continue }
+            frames.append(image)
+        }
+        #expect(frames.count == 3)
+        #expect(reader.notes.isEmpty)
+        var bytes: [UInt8] = []
+        for image in frames {
+            for plane in image.planes {
+                for row in 0..<plane.height {
+                    bytes += plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
+                }
+            }
+        }
+        #expect(bytes.count == expected.count)
+        #expect(bytes == expected)
+    }
+
+    @Test("an MJPEG stream gives each JPEG whole; noise between frames is skipped, a cut-short end is noted")
+    func mjpeg() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jpegs = [
+            Array(try Data(contentsOf: URL(fileURLWithPath: Self.frame))),
+            Array(try Data(contentsOf: URL(fileURLWithPath: Self.photo))),
+        ]
+        let stream = jpegs[0] + [0x00, 0x11, 0x22] + jpegs[1] + jpegs[0] + Array(jpegs[1].prefix(5000))
+        let path = directory.appendingPathComponent("clip.mjpeg").path
+        try Data(stream).write(to: URL(fileURLWithPath: path))
+        let reader = try FootageReader(path: path)
+        var read: [[UInt8]] = []
+        while let frame = reader.next() {
+            if case .jpeg(let bytes) = frame.content { read.append(bytes) }
+        }
+        #expect(read == [jpegs[0], jpegs[1], jpegs[0]])
+        #expect(reader.skippedBytes == 3)
+        #expect(reader.truncatedFrames == 1)
+        #expect(reader.notes.first?.contains("cut short") == true)
+    }
+
+    @Test("a folder gives its JPEGs in name order with their EXIF times; other files are ignored")
+    func folder() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manager = FileManager.default
+        try manager.copyItem(atPath: Self.photo, toPath: directory.appendingPathComponent("b-0002.JPG").path)
+        try manager.copyItem(atPath: Self.frame, toPath: directory.appendingPathComponent("a-0001.jpg").path)
+        try Data("notes".utf8).write(to: directory.appendingPathComponent("readme.txt"))
+        let reader = try FootageReader(path: directory.path)
+        let first = try #require(reader.next())
+        let second = try #require(reader.next())
+        #expect(reader.next() == nil)
+        #expect(first.name == "a-0001.jpg" && second.name == "b-0002.JPG")
+        #expect(first.index == 0 && second.index == 1)
+        #expect(second.captureTime.map { UTCTime.format($0.date) } == "2022-08-14T11:12:31.000Z")  // 14:12:31+03:00
+        let empty = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(throws: InputFileError.self) { try FootageReader(path: empty.path) }
+    }
+
+    @Test("a Y4M header error names the problem; a frame without FRAME ends reading with a note")
+    func y4mDamage() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = directory.appendingPathComponent("bad.y4m").path
+        try Data("YUV4MPEG2 W4 H2 F25:1 C411\n".utf8).write(to: URL(fileURLWithPath: bad))
+        #expect {
+            try FootageReader(path: bad)
+        } throws: { error in
+            (error as? InputFileError)?.description.contains("colour space 'C411'") == true
+        }
+        // ffmpeg's 8-bit tags are read whole (an earlier parser cut 'C420jpeg' at its 'p');
+        // deeper samples are refused by name.
+        #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C420jpeg\n".utf8)).get())?.colorSpace == "420jpeg")
+        #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C420paldv XYSCSS=420PALDV\n".utf8)).get()) != nil)
+        #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C420p10\n".utf8)).get()) == nil)
+        let damaged = directory.appendingPathComponent("damaged.y4m").path
+        var bytes = Array("YUV4MPEG2 W4 H2 F25:1 C444\nFRAME\n".utf8) + [UInt8](repeating: 7, count: 24)
+        bytes += Array("JUNK\n".utf8) + [UInt8](repeating: 9, count: 24)
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let reader = try FootageReader(path: damaged)
+        #expect(reader.next() != nil)
+        #expect(reader.next() == nil)
+        #expect(reader.notes.first?.contains("frame 2 does not start with a FRAME line") == true)
+    }
+}
