@@ -43,54 +43,47 @@ public enum EXIFReader {
         return nil
     }
 
-    static func captureTime(tiff: [UInt8]) -> CaptureTime? {
-        guard tiff.count >= 8 else { return nil }
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= tiff.count else { return nil }
-            return little ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        /// The tags of the IFD at `offset`: tag → (type, count, value-or-offset field position).
-        func entries(_ offset: Int) -> [Int: (type: Int, count: Int, field: Int)] {
-            guard let count = u16(offset), count < 1000 else { return [:] }
-            var result: [Int: (Int, Int, Int)] = [:]
-            for entry in 0..<count {
-                let at = offset + 2 + entry * 12
-                guard let tag = u16(at), let type = u16(at + 2), let items = u32(at + 4) else { break }
-                result[tag] = (type, items, at + 8)
-            }
-            return result
-        }
-        func ascii(_ entry: (type: Int, count: Int, field: Int)?) -> String? {
-            guard let entry, entry.type == 2, entry.count > 0, entry.count < 256 else { return nil }
-            let start = entry.count <= 4 ? entry.field : (u32(entry.field) ?? -1)
-            guard start >= 0, start + entry.count <= tiff.count else { return nil }
-            let text = tiff[start..<(start + entry.count)].prefix { $0 != 0 }
-            return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        }
-        guard let first = u32(4) else { return nil }
-        let ifd0 = entries(first)
-        let exif = ifd0[0x8769].flatMap { u32($0.field) }.map(entries) ?? [:]
-        guard let stamp = ascii(exif[0x9003]) ?? ascii(ifd0[0x0132]) else { return nil }
+    static func captureTime(tiff bytes: [UInt8]) -> CaptureTime? {
+        guard let tiff = TIFFStructure(bytes), let first = tiff.u32(4) else { return nil }
+        let ifd0 = tiff.entries(first)
+        let exif = ifd0[0x8769].flatMap { tiff.u32($0.field) }.map(tiff.entries) ?? [:]
+        guard let stamp = tiff.ascii(exif[0x9003]) ?? tiff.ascii(ifd0[0x0132]) else { return nil }
         // "YYYY:MM:DD HH:MM:SS" → ISO 8601.
         let parts = stamp.split(separator: " ")
         guard parts.count == 2 else { return nil }
         var iso = parts[0].replacingOccurrences(of: ":", with: "-") + "T" + parts[1]
-        if let subSeconds = ascii(exif[0x9291]), !subSeconds.isEmpty, subSeconds.allSatisfy(\.isNumber) {
+        if let subSeconds = tiff.ascii(exif[0x9291]), !subSeconds.isEmpty, subSeconds.allSatisfy(\.isNumber) {
             iso += "." + subSeconds
         }
-        let offset = ascii(exif[0x9011])
+        let offset = tiff.ascii(exif[0x9011])
         if let offset { iso += offset }
         guard let date = UTCTime.parse(iso) else { return nil }
         return CaptureTime(date: date, hasTimeZone: offset != nil)
+    }
+
+    /// Where the JPEG in `bytes` was taken, from its EXIF GPS block: latitude and longitude, the
+    /// altitude (above sea level, as receivers write it) and the image direction when given.
+    ///
+    /// - Returns: nil without a GPS block, or when its coordinates are missing or impossible.
+    public static func geotag(inJPEG bytes: some Collection<UInt8>) -> Geotag? {
+        guard let block = exifBlock(Array(bytes.prefix(256 * 1024))), let tiff = TIFFStructure(block),
+            let first = tiff.u32(4)
+        else { return nil }
+        guard let pointer = tiff.entries(first)[0x8825].flatMap({ tiff.u32($0.field) }) else { return nil }
+        let gps = tiff.entries(pointer)
+        func degrees(_ tag: Int) -> Double? {
+            guard let values = tiff.rationals(gps[tag]), values.count == 3 else { return nil }
+            return values[0] + values[1] / 60 + values[2] / 3600
+        }
+        guard var latitude = degrees(2), var longitude = degrees(4) else { return nil }
+        if tiff.ascii(gps[1])?.uppercased() == "S" { latitude = -latitude }
+        if tiff.ascii(gps[3])?.uppercased() == "W" { longitude = -longitude }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        var altitude = tiff.rationals(gps[6])?.first
+        if let value = altitude, tiff.byte(gps[5]) == 1 { altitude = -value }
+        let direction = tiff.rationals(gps[17])?.first.flatMap { (0..<360.5).contains($0) ? $0 : nil }
+        return Geotag(
+            latitude: latitude, longitude: longitude, altitudeMeanSeaLevel: altitude, imageDirection: direction,
+            directionIsMagnetic: tiff.ascii(gps[16])?.uppercased() == "M")
     }
 }

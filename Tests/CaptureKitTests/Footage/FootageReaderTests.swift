@@ -119,3 +119,44 @@ struct FootageReaderTests {
         #expect(reader.notes.first?.contains("frame 2 does not start with a FRAME line") == true)
     }
 }
+
+@Suite("EXIF geotags")
+struct GeotagTests {
+    @Test(
+        "GPS position, altitude and image direction of real photos, as their sources document them",
+        arguments: [
+            ("photos/lund_01.jpg", 55.698167, 13.195389, 37.0 as Double?, 179.2 as Double?, false),
+            ("photos/lund_21.jpg", 55.699211, 13.194678, 35, 329.8, false),
+            ("photos/helsinki_west_harbour_nokia83.jpg", 60.146706, 24.906772, nil, 56, true),
+        ])
+    func geotag(
+        file: String, latitude: Double, longitude: Double, altitude: Double?, direction: Double?, magnetic: Bool
+    ) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample(file)))
+        let tag = try #require(EXIFReader.geotag(inJPEG: bytes))
+        #expect(abs(tag.latitude - latitude) < 0.000_001)
+        #expect(abs(tag.longitude - longitude) < 0.000_001)
+        if let altitude {
+            #expect(abs((tag.altitudeMeanSeaLevel ?? -1000) - altitude) < 0.5)
+        } else {
+            #expect(tag.altitudeMeanSeaLevel == nil)
+        }
+        #expect(abs((tag.imageDirection ?? -1) - (direction ?? -1)) < 0.05)
+        #expect(tag.directionIsMagnetic == magnetic)
+    }
+
+    @Test("no geotag in a frame without GPS; a damaged EXIF block reads as none, never a crash")
+    func missingOrDamaged() throws {
+        let frame = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("frames/lund-640x480.jpg")))
+        #expect(EXIFReader.geotag(inJPEG: frame) == nil)
+        var photo = Array(try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("photos/lund_01.jpg"))))
+        // Scramble the EXIF block's middle (offsets then point anywhere).
+        var state: UInt64 = 7
+        for index in 40..<2000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            photo[index] = UInt8(truncatingIfNeeded: state >> 33)
+        }
+        _ = EXIFReader.geotag(inJPEG: photo)
+        _ = EXIFReader.captureTime(inJPEG: photo)
+    }
+}
