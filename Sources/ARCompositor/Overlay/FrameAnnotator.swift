@@ -60,17 +60,43 @@ public final class FrameAnnotator {
         _ image: inout YCbCrImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double, time: Date? = nil,
         speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil
     ) -> FrameAnnotation {
-        let projector = Projector(pose: pose, camera: camera, groundAltitude: groundAltitude)
         var navigation: NavigationInfo?
+        var route: NavigationRoute?
         if var navigator {
             navigation = navigator.update(
                 latitude: pose.latitude, longitude: pose.longitude, speed: speed,
                 horizontalAccuracy: horizontalAccuracy, time: time?.timeIntervalSince1970)
             self.navigator = navigator
-            if !navigator.hasArrived {
-                compositor.drawRoute(navigator.route, info: navigation, projector: projector, on: &image)
-            }
+            if !navigator.hasArrived { route = navigator.route }
         }
+        return draw(
+            &image, pose: pose, camera: camera, groundAltitude: groundAltitude, route: route, navigation: navigation,
+            time: time, speed: speed, frame: frame)
+    }
+
+    /// Draws one frame's overlay with navigation worked out by the caller: for frames drawn out of
+    /// order on several threads (footage), where the route is followed in frame order first and
+    /// each frame then drawn by its own worker's annotator.
+    ///
+    /// - Parameters:
+    ///   - image: the frame, drawn on in place.
+    ///   - pose: the device's pose at the frame's time.
+    ///   - camera: the camera model at the frame's size.
+    ///   - groundAltitude: the ground's ellipsoidal altitude.
+    ///   - route: the route to draw from `navigation`'s snapped position, or nil for none.
+    ///   - navigation: where the traveller is on it (nil: the whole route and no panel).
+    ///   - time: the frame's time, for the banner.
+    ///   - speed: ground speed in m/s, for the banner.
+    ///   - frame: the frame's number, for the banner.
+    /// - Returns: what was drawn.
+    @discardableResult
+    public func draw(
+        _ image: inout YCbCrImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double,
+        route: NavigationRoute?, navigation: NavigationInfo?, time: Date? = nil, speed: Double? = nil,
+        frame: Int? = nil
+    ) -> FrameAnnotation {
+        let projector = Projector(pose: pose, camera: camera, groundAltitude: groundAltitude)
+        if let route { compositor.drawRoute(route, info: navigation, projector: projector, on: &image) }
         projector.project(pointsOfInterest, into: &projected)
         let height = image.height
         layout.update(

@@ -7,7 +7,7 @@ internal import CTurboJPEG
 /// error handler would call `exit()`, so CaptureKit uses the TurboJPEG API, which returns errors, and
 /// turns libjpeg's warnings (how truncation shows) into errors.
 public final class JPEGDecoder {
-    private let handle: tjhandle
+    private var handle: tjhandle
 
     /// Creates a decoder.
     ///
@@ -31,7 +31,7 @@ public final class JPEGDecoder {
         let status = tjDecompressHeader3(
             handle, base.assumingMemoryBound(to: UInt8.self), UInt(data.count), &width, &height, &subsampling,
             &colorspace)
-        guard status == 0 else { throw .invalidHeader(lastError) }
+        guard status == 0 else { throw .invalidHeader(failed()) }
         switch Int(colorspace) {
         case Int(TJCS_YCbCr.rawValue), Int(TJCS_GRAY.rawValue): break
         case Int(TJCS_CMYK.rawValue): throw .unsupportedColorspace("CMYK")
@@ -85,10 +85,20 @@ public final class JPEGDecoder {
                 handle, base.assumingMemoryBound(to: UInt8.self), UInt(data.count), pointers, Int32(header.width),
                 &strides, Int32(header.height), TJFLAG_STOPONWARNING)
         }
-        guard status == 0 else { throw .corrupt(lastError) }
+        guard status == 0 else { throw .corrupt(failed()) }
     }
 
-    private var lastError: String { String(cString: tjGetErrorStr2(handle)) }
+    /// The handle's error message, after which the handle is replaced: a libjpeg decompressor that
+    /// failed mid-image (a frame whose header says 0 rows, for one) was seen to fail the next,
+    /// whole frame too ("Bogus marker length"). A damaged frame must cost only itself.
+    private func failed() -> String {
+        let message = String(cString: tjGetErrorStr2(handle))
+        if let fresh = tjInitDecompress() {
+            tjDestroy(handle)
+            handle = fresh
+        }
+        return message
+    }
 }
 
 extension ChromaSubsampling {

@@ -8,7 +8,7 @@ final class CaptureOutputWriter {
     let destination: CaptureDestination
     let quality: Int
     private let frames: FrameJPEGWriter
-    private var y4mHeader: String?
+    private var y4m = Y4MStreamState()
 
     /// - Throws: ``JPEGError`` when libjpeg-turbo cannot allocate.
     init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
@@ -53,38 +53,23 @@ final class CaptureOutputWriter {
             return WrittenFrame(file: name, bytes: bytes.count, passedThrough: passedThrough)
         case .mjpegStream:
             let (bytes, passedThrough) = try jpeg(frame)
-            try writeToStandardOutput(bytes)
+            try Self.writeToStandardOutput(bytes)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: passedThrough)
         case .y4mStream:
-            var image: YCbCrImage
+            let image: YCbCrImage
             do {
                 image = try frames.image(for: frame)
             } catch {
                 throw .conversion(error)
             }
-            // YUV4MPEG2 knows 4:4:4, 4:2:2, 4:2:0 and mono; other layouts go out as 4:4:4.
-            if image.subsampling == .s440 || image.subsampling == .s411 { image = image.resampled(to: .s444) }
-            let header = Self.y4mHeader(for: image, frameRate: frameRate)
-            var bytes: [UInt8] = []
-            if let existing = y4mHeader {
-                guard existing == header else { throw .streamChanged(from: existing, to: header) }
-            } else {
-                y4mHeader = header
-                bytes += Array(header.utf8)
-            }
-            bytes += Array("FRAME\n".utf8)
-            for plane in image.planes {
-                for row in 0..<plane.height {
-                    bytes += plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
-                }
-            }
-            try writeToStandardOutput(bytes)
+            let bytes = try y4m.bytes(for: image) { Self.y4mHeader(for: $0, frameRate: frameRate) }
+            try Self.writeToStandardOutput(bytes)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
         }
     }
 
     /// Writes a whole file atomically; a failure leaves no trace of it.
-    private static func writeFile(_ name: String, _ bytes: [UInt8]) throws(OutputError) {
+    static func writeFile(_ name: String, _ bytes: [UInt8]) throws(OutputError) {
         let file = try AtomicFileWriter(destination: name)
         do {
             try file.write(bytes)
@@ -105,7 +90,19 @@ final class CaptureOutputWriter {
         }
     }
 
-    private func writeToStandardOutput(_ bytes: [UInt8]) throws(CaptureWriteError) {
+    /// A Y4M frame: the `FRAME` line, then each plane row after row without padding.
+    static func y4mFrame(_ image: YCbCrImage) -> [UInt8] {
+        var bytes = Array("FRAME\n".utf8)
+        for plane in image.planes {
+            for row in 0..<plane.height {
+                bytes += plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
+            }
+        }
+        return bytes
+    }
+
+    /// Writes all of `bytes` to stdout, retrying short writes and EINTR.
+    static func writeToStandardOutput(_ bytes: [UInt8]) throws(CaptureWriteError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }

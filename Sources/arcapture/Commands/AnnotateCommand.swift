@@ -16,8 +16,15 @@ enum AnnotateCommand {
         usage: """
             IMAGE.jpg --pois FILE.geojson --position LAT,LON,ALT [--orientation H,P,R] \
             (--camera FILE.yaml | --hfov DEG) [--output OUT.jpg] [--force] [more options]
+              or: arcapture annotate FOOTAGE --pois FILE.geojson (--camera FILE.yaml | --hfov DEG) \
+            [--track FILE] --output OUT [--workers N] [time and pose options]
             """,
-        arguments: [("IMAGE.jpg", "The photo (JPEG) to draw on; its size is the frame size.")],
+        arguments: [
+            (
+                "IMAGE.jpg | FOOTAGE",
+                "A photo to draw on for --position; or footage: an MJPEG stream, a Y4M file or a folder of JPEGs."
+            )
+        ],
         options: ProjectCommand.spec.options.filter { !["json", "in-view", "within", "size"].contains($0.name) } + [
             .value("output", "FILE", default: "IMAGE-annotated.jpg", help: "The annotated JPEG (written atomically)."),
             .flag("force", help: "Overwrite the output if it exists."),
@@ -30,7 +37,7 @@ enum AnnotateCommand {
             .value(
                 "route", "FILE",
                 help: "A route to follow: GPX (first <rte>, else first <trk>) or GeoJSON (first LineString)."),
-            .value("speed", "M/S", help: "Ground speed, for the remaining time on the navigation panel."),
+            .value("ground-speed", "M/S", help: "Ground speed, for the remaining time on the navigation panel."),
             .value("style", "FILE", help: "A JSON style file: colours, sizes, font, layers, units, banner."),
             .value(
                 "banner", "TEMPLATE",
@@ -38,12 +45,20 @@ enum AnnotateCommand {
             .value("time", "TIME", default: "the photo's EXIF time", help: "The time for {time}, ISO 8601."),
             .value(
                 "subsampling", "444|422|420", default: "the input's", help: "Chroma subsampling of the output JPEG."),
-        ],
+        ] + AnnotateFootage.specs,
         discussion: """
             The pose and camera options are `arcapture project`'s; the ground (for POIs without an \
             altitude and for the route) is --height-above-ground below the device. Options given on the \
             command line win over the style file's. A summary (markers, labels placed and hidden, arrows, \
             the navigation instruction) goes to stderr; the output's path to stdout.
+
+            FOOTAGE (no --position): each frame's pose comes from --track at the frame's time (start + \
+            i / fps × speed + offset, as `arcapture sync` shows it), or, for a folder of geotagged photos \
+            without --track, from each photo's EXIF GPS position and image direction. Frames are drawn \
+            on --workers threads and written in order to --output: FILE.mjpeg (concatenated JPEGs), \
+            FILE.y4m, a template with a counter (frames/%05n.jpg) or - (stdout; --format y4m for Y4M); \
+            the output is byte-identical whatever the worker count. Frames without a pose pass through \
+            unannotated, damaged ones are skipped with a warning; both are counted in the summary.
 
             EXIT STATUS:
               0   the annotated photo was written
@@ -71,6 +86,8 @@ enum AnnotateCommand {
             Terminal.error("give the photo to annotate: arcapture annotate IMAGE.jpg …")
             return .usage
         }
+        // Without an explicit --position, the input is footage (or a folder of geotagged photos).
+        if parsed.value("position") == nil { return AnnotateFootage.run(parsed, input: input) }
         // The image first: its size is the frame's.
         let image: YCbCrImage
         let bytes: [UInt8]

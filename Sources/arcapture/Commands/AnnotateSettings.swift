@@ -23,7 +23,7 @@ struct AnnotateSettings {
         quality = try parsed.integer("quality", in: 1...100) ?? quality
         styleFile = parsed.value("style")
         routeFile = parsed.value("route")
-        speed = try parsed.number("speed", in: 0...1000)
+        speed = try parsed.number("ground-speed", in: 0...1000)
         maximumDistance = try parsed.number("max-distance", in: 1...20_000_000)
         maximumMarkers = try parsed.integer("max-markers", in: 0...10_000)
         selected = Set(parsed.values["select"] ?? [])

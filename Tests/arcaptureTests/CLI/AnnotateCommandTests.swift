@@ -100,7 +100,7 @@ struct AnnotateCommandTests {
         let result = try Binary.run(
             base + [
                 "--output", toured, "--route", PackagePaths.sample("routes/west-harbour-tour.geojson"),
-                "--style", PackagePaths.sample("styles/night.json"), "--speed", "6", "--subsampling", "444",
+                "--style", PackagePaths.sample("styles/night.json"), "--ground-speed", "6", "--subsampling", "444",
                 "--banner", "frame {frame} at {lat},{lon}",
             ])
         #expect(result.status == 0, "\(result.stderr)")

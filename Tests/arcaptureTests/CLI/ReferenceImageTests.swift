@@ -17,7 +17,7 @@ struct ReferenceImageTests {
                 PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg"), "--pois",
                 PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"), "--position", "60.146706,24.906772,21",
                 "--orientation", "60,0,0", "--hfov", "100", "--height-above-ground", "4", "--max-markers", "12",
-                "--route", PackagePaths.sample("routes/west-harbour-tour.geojson"), "--speed", "6", "--style",
+                "--route", PackagePaths.sample("routes/west-harbour-tour.geojson"), "--ground-speed", "6", "--style",
                 PackagePaths.sample("styles/night.json"),
             ]
         ),
@@ -27,7 +27,7 @@ struct ReferenceImageTests {
                 PackagePaths.sample("frames/lund-640x480.jpg"), "--pois",
                 PackagePaths.sample("pois/geonames_places_near_datasets.geojson"), "--position", "55.7100,13.1850,60",
                 "--orientation", "150,-2,0", "--hfov", "75", "--max-distance", "20000", "--units", "imperial",
-                "--route", references.appendingPathComponent("lund-detour.geojson").path, "--speed", "1.4",
+                "--route", references.appendingPathComponent("lund-detour.geojson").path, "--ground-speed", "1.4",
                 "--banner", "Lund · {lat}, {lon} · {heading} · {time:%Y-%m-%d}", "--time", "2024-05-17T10:00:00Z",
             ]
         ),

@@ -1,0 +1,212 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+import Synchronization
+
+/// `arcapture annotate FOOTAGE`: annotate every frame of an MJPEG stream, a folder of JPEGs or a
+/// Y4M file, with poses from a GPS track (or, for a folder of geotagged photos, from each photo),
+/// on a pool of workers, writing frames in input order.
+enum AnnotateFootage {
+    /// The options footage adds to `annotate`'s.
+    static let specs: [OptionSpec] =
+        [
+            .value("track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position."),
+            .value("format", "mjpeg|y4m|jpeg", help: "Footage: the output's kind (else from --output's name)."),
+            .value("workers", "N", default: "one per core", help: "Footage: frames drawn in parallel."),
+        ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != "orientation" }
+
+    /// Counts for the summary, updated by the writer.
+    private struct Tally {
+        var written = 0
+        var annotated = 0
+        var corrupt = 0
+        var failure: String?
+        var status = ExitStatus.ok
+    }
+
+    static func run(_ parsed: ParsedArguments, input: String) -> ExitStatus {
+        let settingsOptions: AnnotateSettings
+        let time: FootageTimeOptions
+        let poseOptions: PoseOptions
+        let destination: FootageDestination
+        let workers: Int
+        let output: String
+        do throws(UsageError) {
+            guard let given = parsed.value("output") else {
+                throw UsageError("footage needs --output: FILE.mjpeg, FILE.y4m, frames/%05n.jpg, or - for stdout")
+            }
+            output = given
+            settingsOptions = try AnnotateSettings(parsed, input: input)
+            time = try FootageTimeOptions(parsed)
+            poseOptions = try PoseOptions(parsed)
+            destination = try FootageDestination(output: given, format: parsed.value("format"))
+            workers = try parsed.integer("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+            guard parsed.value("pois") != nil else { throw UsageError("--pois FILE.geojson is required") }
+            guard (parsed.value("camera") == nil) != (parsed.value("hfov") == nil) else {
+                throw UsageError("a camera is required: --camera FILE.yaml or --hfov DEGREES (one of them)")
+            }
+        } catch {
+            Terminal.error(error.message)
+            return .usage
+        }
+        if output != "-", FileManager.default.fileExists(atPath: output), !parsed.flag("force") {
+            Terminal.error("\(output) exists; use --force to overwrite it")
+            return .cannotCreate
+        }
+        do {
+            return try annotate(
+                parsed, input: input, settingsOptions: settingsOptions, time: time, poseOptions: poseOptions,
+                destination: destination, workers: workers, output: output)
+        } catch {
+            Terminal.error(error.description)
+            return error.isMissing ? .noInput : .dataError
+        }
+    }
+
+    private static func annotate(
+        _ parsed: ParsedArguments, input: String, settingsOptions: AnnotateSettings, time: FootageTimeOptions,
+        poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String
+    ) throws(InputFileError) -> ExitStatus {
+        let reader = try FootageReader(path: input)
+        let info = try FootageInfo.probe(input)
+        let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
+        var style =
+            try settingsOptions.styleFile.map { path throws(InputFileError) in
+                try OverlayStyleFile(contentsOf: path)
+            } ?? OverlayStyleFile()
+        settingsOptions.apply(to: &style)
+        let route = try settingsOptions.routeFile.map { path throws(InputFileError) in try RouteFile.load(path) }
+        // Poses: a track and the footage clock, or each photo's own geotag.
+        var timeline: PoseTimeline?
+        var clock: FootageClock?
+        if let trackPath = parsed.value("track") {
+            let track = try RecordedTrack.load(trackPath)
+            for warning in track.warnings.prefix(5) { Terminal.warning(warning) }
+            do {
+                clock = try time.clock(footage: info, track: track).0
+            } catch {
+                Terminal.error(error.message)
+                return .usage
+            }
+            timeline = try poseOptions.timeline(for: track).0
+        } else if reader.kind != .jpegFolder {
+            Terminal.error("give --track FILE: only a folder of geotagged photos annotates without one")
+            return .usage
+        }
+        do {
+            _ = try Compositor(style: style.style)
+        } catch {
+            Terminal.error(error.description)
+            return .noInput
+        }
+        let settings = FootageSettings(
+            pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
+            banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
+            horizontalFieldOfView: (try? parsed.number("hfov", in: 1...179)).flatMap { $0 } ?? 70,
+            heightAboveGround: (try? parsed.number("height-above-ground", in: -1000...10_000)).flatMap { $0 } ?? 1.5,
+            quality: settingsOptions.quality, destination: destination)
+        let rate =
+            reader.y4mHeader.map { $0.frameRate } ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)
+        let sink: FootageSink
+        do {
+            sink = try FootageSink(destination: destination, frameRate: rate)
+        } catch {
+            Terminal.error(error.description)
+            return error.exitStatus
+        }
+        let tally = Mutex(Tally())
+        let pipeline = OrderedPipeline<FootageJob, FootageResult>(
+            workers: workers, capacity: workers * 2,
+            makeWorker: { _ in
+                let worker = FootageWorker(settings: settings)
+                return { job in worker.process(job) }
+            },
+            deliver: { sequence, result in
+                tally.withLock { tally in
+                    guard tally.failure == nil else { return }
+                    switch result {
+                    case .corrupt(let why):
+                        tally.corrupt += 1
+                        Terminal.warning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
+                    case .frame(let frame, let annotated):
+                        do {
+                            try sink.write(frame, date: Date())
+                            tally.written += 1
+                            if annotated { tally.annotated += 1 }
+                        } catch {
+                            tally.failure = "\(error)"
+                            tally.status = .ioError
+                        }
+                    }
+                }
+            })
+        let started = ContinuousClock.now
+        var navigator = route.map { RouteNavigator(route: $0) }
+        var previous: (pose: DevicePose, time: Date)?
+        var read = 0
+        while let frame = reader.next() {
+            if tally.withLock({ $0.failure != nil }) { break }
+            read += 1
+            let frameTime =
+                clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date ?? Date(timeIntervalSince1970: 0)
+            var pose: DevicePose?
+            if let timeline {
+                if case .pose(let estimate) = timeline.pose(at: frameTime) { pose = estimate.pose }
+            } else if case .jpeg(let bytes) = frame.content, let tag = EXIFReader.geotag(inJPEG: bytes) {
+                pose = DevicePose(
+                    latitude: tag.latitude, longitude: tag.longitude,
+                    altitude: (tag.altitudeMeanSeaLevel ?? 0) + (poseOptions.geoidSeparation ?? 0),
+                    orientation: DeviceOrientation(heading: tag.imageDirection ?? 0, pitch: 0, roll: 0))
+            }
+            var speed: Double?
+            if let pose, let previous, frameTime > previous.time {
+                let moved = LocalFrame(
+                    latitude: previous.pose.latitude, longitude: previous.pose.longitude, altitude: 0
+                )
+                .enu(latitude: pose.latitude, longitude: pose.longitude, altitude: 0).horizontalDistance
+                speed = moved / frameTime.timeIntervalSince(previous.time)
+            }
+            var navigation: NavigationInfo?
+            if let pose, navigator != nil {
+                navigation = navigator?.update(
+                    latitude: pose.latitude, longitude: pose.longitude, speed: speed,
+                    time: frameTime.timeIntervalSince1970)
+            }
+            if let pose { previous = (pose, frameTime) }
+            pipeline.submit(
+                FootageJob(
+                    frame: frame, time: frameTime, pose: pose,
+                    navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed))
+        }
+        pipeline.finish()
+        for note in reader.notes { Terminal.warning(note) }
+        let final = tally.withLock { $0 }
+        if let failure = final.failure {
+            sink.discard()
+            Terminal.error(failure)
+            return final.status
+        }
+        do {
+            try sink.finish()
+        } catch {
+            Terminal.error(error.description)
+            return error.exitStatus
+        }
+        let seconds =
+            Double(started.duration(to: .now).components.attoseconds) / 1e18
+            + Double(started.duration(to: .now).components.seconds)
+        Terminal.note(
+            "annotate: \(read) frames in, \(final.written) out (\(final.annotated) annotated, "
+                + "\(final.written - final.annotated) without a pose passed through), "
+                + "\(final.corrupt + reader.truncatedFrames) damaged skipped; "
+                + String(format: "%.1f s, %.1f fps, %d workers", seconds, Double(read) / max(seconds, 1e-9), workers))
+        if output != "-" { Terminal.out(output) }
+        return .ok
+    }
+
+    /// A frame rate as a fraction (29.97 → 30000:1001).
+    private static func rate(_ fps: Double) -> (numerator: Int, denominator: Int) {
+        let thousandths = Int((fps * 1000).rounded())
+        return thousandths % 1000 == 0 ? (thousandths / 1000, 1) : (thousandths, 1000)
+    }
+}

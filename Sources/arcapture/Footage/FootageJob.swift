@@ -1,0 +1,14 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+/// One frame on its way to a worker: what was read, its time, and what the producer worked out in
+/// frame order (the pose, and where the traveller is on the route), so that workers, whichever
+/// frame they get, draw the same thing.
+struct FootageJob: Sendable {
+    var frame: FootageFrame
+    var time: Date
+    var pose: DevicePose?
+    var navigation: NavigationInfo?
+    var speed: Double?
+}

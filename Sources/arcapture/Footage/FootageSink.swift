@@ -1,0 +1,79 @@
+import CaptureKit
+import Foundation
+
+/// Writes frames in order to a ``FootageDestination``: single files appear whole when ``finish()``
+/// commits them (a run that fails or is stopped leaves no partial file), numbered files appear one
+/// by one, each whole; stdout gets bytes as they come.
+///
+/// Called only from the ordered pipeline's deliveries, which never run concurrently, and then,
+/// after the pipeline has finished, from the producer: hence `@unchecked Sendable`.
+final class FootageSink: @unchecked Sendable {
+    private let destination: FootageDestination
+    private let frameRate: (numerator: Int, denominator: Int)
+    private var file: AtomicFileWriter?
+    private var y4m = Y4MStreamState()
+    private(set) var written = 0
+
+    /// Opens the destination (a file's temporary twin).
+    ///
+    /// - Throws: `OutputError` when the file cannot be created.
+    init(destination: FootageDestination, frameRate: (numerator: Int, denominator: Int)) throws(OutputError) {
+        self.destination = destination
+        self.frameRate = frameRate
+        switch destination {
+        case .mjpegFile(let path), .y4mFile(let path): file = try AtomicFileWriter(destination: path)
+        default: break
+        }
+    }
+
+    /// Writes the next frame.
+    ///
+    /// - Throws: ``CaptureWriteError`` when writing fails, the reader of stdout went away, or a Y4M
+    ///   stream would change size mid-stream.
+    func write(_ output: FrameOutput, date: Date) throws(CaptureWriteError) {
+        var bytes: [UInt8]
+        switch output {
+        case .jpeg(let jpeg): bytes = jpeg
+        case .planes(let image):
+            let rate = frameRate
+            bytes = try y4m.bytes(for: image) { Self.header(for: $0, rate: rate) }
+        }
+        written += 1
+        switch destination {
+        case .files(let template):
+            do {
+                try CaptureOutputWriter.writeFile(template.name(counter: written, date: date), bytes)
+            } catch {
+                throw .output(error)
+            }
+        case .mjpegStream, .y4mStream:
+            try CaptureOutputWriter.writeToStandardOutput(bytes)
+        case .mjpegFile, .y4mFile:
+            do {
+                try file?.write(bytes)
+            } catch {
+                throw .output(error)
+            }
+        }
+    }
+
+    /// Makes a single output file appear (atomically).
+    ///
+    /// - Throws: `OutputError`.
+    func finish() throws(OutputError) { try file?.commit() }
+
+    /// Drops a single output file's temporary twin.
+    func discard() { file?.discard() }
+
+    static func header(for image: YCbCrImage, rate: (numerator: Int, denominator: Int)) -> String {
+        let layout: String =
+            switch image.subsampling {
+            case .s420: "C420jpeg"
+            case .s422: "C422"
+            case .gray: "Cmono"
+            default: "C444"
+            }
+        return
+            "YUV4MPEG2 W\(image.width) H\(image.height) F\(rate.numerator):\(rate.denominator) Ip A1:1 \(layout) XCOLORRANGE=FULL\n"
+    }
+}

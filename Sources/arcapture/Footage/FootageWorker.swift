@@ -1,0 +1,68 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+/// One worker thread's tools: its own JPEG codec and annotator (neither is thread-safe), and the
+/// camera model per frame size.
+final class FootageWorker {
+    private let decoder: JPEGDecoder?
+    private let encoder: JPEGEncoder?
+    private let annotator: FrameAnnotator?
+    private let settings: FootageSettings
+    private var cameras: [SIMD2<Int>: CameraModel] = [:]
+
+    init(settings: FootageSettings) {
+        self.settings = settings
+        decoder = try? JPEGDecoder()
+        encoder = try? JPEGEncoder()
+        annotator = try? FrameAnnotator(
+            pointsOfInterest: settings.pointsOfInterest, style: settings.style.style, layout: settings.style.layout,
+            banner: settings.banner)
+    }
+
+    /// Decodes, draws and encodes one frame (or passes it through without a pose).
+    func process(_ job: FootageJob) -> FootageResult {
+        var image: YCbCrImage
+        switch job.frame.content {
+        case .planes(let planes):
+            image = planes
+        case .jpeg(let bytes):
+            if job.pose == nil && !settings.destination.wantsPlanes { return .frame(.jpeg(bytes), annotated: false) }
+            guard let decoder else { return .corrupt("the JPEG decoder could not be created") }
+            do {
+                image = try decoder.decode(bytes)
+            } catch {
+                return .corrupt("\(error)")
+            }
+        }
+        var annotated = false
+        if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
+            annotator.draw(
+                &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
+                route: settings.route, navigation: job.navigation, time: job.time, speed: job.speed,
+                frame: job.frame.index)
+            annotated = true
+        }
+        if settings.destination.wantsPlanes { return .frame(.planes(image), annotated: annotated) }
+        guard let encoder else { return .corrupt("the JPEG encoder could not be created") }
+        do {
+            return .frame(.jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated)
+        } catch {
+            return .corrupt("cannot encode: \(error)")
+        }
+    }
+
+    /// The camera at this frame size (a calibration scaled to it, or the field of view).
+    private func camera(width: Int, height: Int) -> CameraModel? {
+        let key = SIMD2(width, height)
+        if let known = cameras[key] { return known }
+        let made: CameraModel?
+        if let path = settings.cameraFile {
+            made = try? CameraModel(cameraInfoFile: path, frameSize: (width, height))
+        } else {
+            made = CameraModel(horizontalFieldOfView: settings.horizontalFieldOfView, width: width, height: height)
+        }
+        cameras[key] = made
+        return made
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture annotate FOOTAGE`: the built binary over MJPEG, Y4M and folders of geotagged photos,
+/// checked with ffmpeg/ffprobe (independent readers).
+@Suite("arcapture annotate (footage)")
+struct AnnotateFootageTests {
+    static let frame = PackagePaths.sample("frames/lund-640x480.jpg")
+    static let pois = PackagePaths.sample("pois/geonames_places_near_datasets.geojson")
+    static let track = PackagePaths.sample("gpx/around-visnjan-with-car.gpx")
+
+    private func ffmpeg(_ arguments: [String]) throws {
+        _ = try ProcessRunner.run(tool: "ffmpeg", ["-v", "error"] + arguments, install: "apt-get install ffmpeg")
+    }
+
+    private func frameCount(_ path: String) throws -> String {
+        try ProcessRunner.run(
+            tool: "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width,height,pix_fmt", "-of",
+                "csv=p=0", path,
+            ],
+            install: "apt-get install ffmpeg"
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Common arguments: POIs around Višnjan, the car's track, 2 fps from 06:16:00.
+    private var along: [String] {
+        [
+            "--pois", Self.pois, "--hfov", "70", "--track", Self.track, "--start", "2020-12-18T06:16:00Z", "--fps", "2",
+            "--heading-from-course", "--max-distance", "20000",
+        ]
+    }
+
+    @Test("MJPEG in, MJPEG out: every frame annotated, in order, byte-identical with 1 or 3 workers")
+    func mjpegDeterministic() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n*4'", "-frames:v", "20", "-q:v", "3", "-f",
+            "mjpeg", "-y", clip,
+        ])
+        var outputs: [Data] = []
+        for workers in ["1", "3"] {
+            let output = directory.appendingPathComponent("out-\(workers).mjpeg").path
+            let result = try Binary.run(["annotate", clip] + along + ["--workers", workers, "--output", output])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == output + "\n")
+            #expect(result.stderr.contains("20 frames in, 20 out (20 annotated, 0 without a pose passed through)"))
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: output)))
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(try frameCount(directory.appendingPathComponent("out-1.mjpeg").path).hasPrefix("640,360,"))
+        #expect(try frameCount(directory.appendingPathComponent("out-1.mjpeg").path).hasSuffix(",20"))
+        #expect(outputs[0] != (try Data(contentsOf: URL(fileURLWithPath: clip))), "frames were drawn on")
+    }
+
+    @Test("Y4M in, Y4M out; frames before the track pass through unannotated and are counted")
+    func y4mPassThrough() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.y4m").path
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "crop=320:240:0:0,format=yuv422p", "-r", "2", "-frames:v", "10",
+            "-strict", "-1", "-y", clip,
+        ])
+        let output = directory.appendingPathComponent("out.y4m").path
+        // The track starts at 06:15:50 and poses are extrapolated up to 1 s: the frames at 06:15:48
+        // and 06:15:48.5 have none.
+        var arguments = ["annotate", clip] + along + ["--output", output]
+        arguments[arguments.firstIndex(of: "2020-12-18T06:16:00Z") ?? 0] = "2020-12-18T06:15:48Z"
+        let result = try Binary.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("10 frames in, 10 out (8 annotated, 2 without a pose passed through)"))
+        #expect(try frameCount(output) == "320,240,yuv422p,10")
+        // A passed-through frame is the input's, sample for sample.
+        let input = Array(try Data(contentsOf: URL(fileURLWithPath: clip)))
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+        let inputFrame = input.firstRange(of: Array("FRAME\n".utf8)).map { input[$0.upperBound...].prefix(320 * 240) }
+        let writtenFrame = written.firstRange(of: Array("FRAME\n".utf8)).map {
+            written[$0.upperBound...].prefix(320 * 240)
+        }
+        #expect(inputFrame.map(Array.init) == writtenFrame.map(Array.init))
+    }
+
+    @Test("a folder of geotagged photos annotates with no track; numbered JPEGs come out")
+    func geotaggedFolder() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photos = directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for name in ["lund_01.jpg", "lund_21.jpg"] {
+            try FileManager.default.copyItem(
+                atPath: PackagePaths.sample("photos/\(name)"), toPath: photos.appendingPathComponent(name).path)
+        }
+        let out = directory.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let result = try Binary.run([
+            "annotate", photos.path, "--pois", Self.pois, "--hfov", "54", "--max-distance", "30000", "--output",
+            out + "/%02n.jpg",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("2 frames in, 2 out (2 annotated"))
+        for name in ["01.jpg", "02.jpg"] {
+            #expect(try frameCount(out + "/" + name).hasPrefix("1024,768,"))
+        }
+    }
+
+    @Test("a damaged frame is skipped with a warning and counted; the rest are written")
+    func damagedFrame() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = Array(try Data(contentsOf: URL(fileURLWithPath: Self.frame)))
+        // A frame whose markers are intact but whose header says it is 0 pixels wide.
+        var broken = good
+        if let sof = (2..<(broken.count - 9)).first(where: { broken[$0] == 0xFF && broken[$0 + 1] == 0xC0 }) {
+            broken[sof + 7] = 0
+            broken[sof + 8] = 0
+        }
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try Data(good + broken + good).write(to: URL(fileURLWithPath: clip))
+        let output = directory.appendingPathComponent("out.mjpeg").path
+        let result = try Binary.run(["annotate", clip] + along + ["--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("frame 2: cannot be decoded"))
+        #expect(result.stderr.contains("3 frames in, 2 out") && result.stderr.contains("1 damaged skipped"))
+        #expect(try frameCount(output).hasSuffix(",2"))
+    }
+
+    @Test("footage needs --output, and --track unless it is a folder of geotagged photos")
+    func usage() throws {
+        let noOutput = try Binary.run(["annotate", Self.frame] + along)
+        #expect(noOutput.status == 64)
+        #expect(noOutput.stderr.contains("footage needs --output"))
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let noTrack = try Binary.run([
+            "annotate", Self.frame, "--pois", Self.pois, "--hfov", "70", "--output",
+            directory.appendingPathComponent("o.mjpeg").path,
+        ])
+        #expect(noTrack.status == 64)
+        #expect(noTrack.stderr.contains("give --track FILE"))
+    }
+}
