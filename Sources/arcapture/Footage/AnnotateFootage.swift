@@ -13,6 +13,9 @@ enum AnnotateFootage {
             .value("track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position."),
             .value("format", "mjpeg|y4m|jpeg", help: "Footage: the output's kind (else from --output's name)."),
             .value("workers", "N", default: "one per core", help: "Footage: frames drawn in parallel."),
+            .value(
+                "sidecar", "FILE.jsonl",
+                help: "Footage: one JSON line per frame: its time, the pose used, the POIs drawn and where."),
         ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != "orientation" }
 
     /// Counts for the summary, updated by the writer.
@@ -109,7 +112,7 @@ enum AnnotateFootage {
             reader.y4mHeader.map { $0.frameRate } ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)
         let sink: FootageSink
         do {
-            sink = try FootageSink(destination: destination, frameRate: rate)
+            sink = try FootageSink(destination: destination, frameRate: rate, sidecar: parsed.value("sidecar"))
         } catch {
             Terminal.error(error.description)
             return error.exitStatus
@@ -124,11 +127,13 @@ enum AnnotateFootage {
             deliver: { sequence, result in
                 tally.withLock { tally in
                     guard tally.failure == nil else { return }
+                    let record: FootageRecord
                     switch result {
-                    case .corrupt(let why):
+                    case .corrupt(let why, let skipped):
                         tally.corrupt += 1
                         Terminal.warning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
-                    case .frame(let frame, let annotated):
+                        record = skipped
+                    case .frame(let frame, let annotated, let written):
                         do {
                             try sink.write(frame, date: Date())
                             tally.written += 1
@@ -136,7 +141,15 @@ enum AnnotateFootage {
                         } catch {
                             tally.failure = "\(error)"
                             tally.status = .ioError
+                            return
                         }
+                        record = written
+                    }
+                    do throws(OutputError) {
+                        try sink.record(record)
+                    } catch {
+                        tally.failure = error.description
+                        tally.status = error.exitStatus
                     }
                 }
             })

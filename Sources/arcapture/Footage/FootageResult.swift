@@ -2,8 +2,9 @@ import ARCompositor
 
 /// What a worker made of a frame.
 enum FootageResult: Sendable {
-    /// The frame to write, and whether it was annotated (false: it had no pose and passes through).
-    case frame(FrameOutput, annotated: Bool)
+    /// The frame to write, whether it was annotated (false: it had no pose and passes through), and
+    /// its sidecar record.
+    case frame(FrameOutput, annotated: Bool, record: FootageRecord)
     /// The frame could not be decoded: skipped, with why.
-    case corrupt(String)
+    case corrupt(String, record: FootageRecord)
 }

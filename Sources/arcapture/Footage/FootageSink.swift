@@ -11,15 +11,19 @@ final class FootageSink: @unchecked Sendable {
     private let destination: FootageDestination
     private let frameRate: (numerator: Int, denominator: Int)
     private var file: AtomicFileWriter?
+    private var sidecar: AtomicFileWriter?
     private var y4m = Y4MStreamState()
     private(set) var written = 0
 
     /// Opens the destination (a file's temporary twin).
     ///
     /// - Throws: `OutputError` when the file cannot be created.
-    init(destination: FootageDestination, frameRate: (numerator: Int, denominator: Int)) throws(OutputError) {
+    init(
+        destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), sidecar path: String? = nil
+    ) throws(OutputError) {
         self.destination = destination
         self.frameRate = frameRate
+        sidecar = try path.map { path throws(OutputError) in try AtomicFileWriter(destination: path) }
         switch destination {
         case .mjpegFile(let path), .y4mFile(let path): file = try AtomicFileWriter(destination: path)
         default: break
@@ -57,13 +61,24 @@ final class FootageSink: @unchecked Sendable {
         }
     }
 
-    /// Makes a single output file appear (atomically).
+    /// Appends a frame's line to the sidecar, if there is one.
     ///
     /// - Throws: `OutputError`.
-    func finish() throws(OutputError) { try file?.commit() }
+    func record(_ record: FootageRecord) throws(OutputError) { try sidecar?.write(Array(record.line.utf8)) }
 
-    /// Drops a single output file's temporary twin.
-    func discard() { file?.discard() }
+    /// Makes a single output file and the sidecar appear (atomically).
+    ///
+    /// - Throws: `OutputError`.
+    func finish() throws(OutputError) {
+        try file?.commit()
+        try sidecar?.commit()
+    }
+
+    /// Drops the temporary twins of a single output file and the sidecar.
+    func discard() {
+        file?.discard()
+        sidecar?.discard()
+    }
 
     static func header(for image: YCbCrImage, rate: (numerator: Int, denominator: Int)) -> String {
         let layout: String =

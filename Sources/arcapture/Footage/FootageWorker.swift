@@ -22,34 +22,46 @@ final class FootageWorker {
 
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
     func process(_ job: FootageJob) -> FootageResult {
+        var record = FootageRecord(job: job, time: JSONLinesLog.timestamp(job.time))
         var image: YCbCrImage
         switch job.frame.content {
         case .planes(let planes):
             image = planes
         case .jpeg(let bytes):
-            if job.pose == nil && !settings.destination.wantsPlanes { return .frame(.jpeg(bytes), annotated: false) }
-            guard let decoder else { return .corrupt("the JPEG decoder could not be created") }
+            if job.pose == nil && !settings.destination.wantsPlanes {
+                return .frame(.jpeg(bytes), annotated: false, record: record)
+            }
+            guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
             do {
                 image = try decoder.decode(bytes)
             } catch {
-                return .corrupt("\(error)")
+                return corrupt("\(error)", record)
             }
         }
         var annotated = false
         if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
-            annotator.draw(
+            let drawn = annotator.draw(
                 &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
                 route: settings.route, navigation: job.navigation, time: job.time, speed: job.speed,
                 frame: job.frame.index)
+            record.add(drawn, units: settings.style.layout.units)
             annotated = true
         }
-        if settings.destination.wantsPlanes { return .frame(.planes(image), annotated: annotated) }
-        guard let encoder else { return .corrupt("the JPEG encoder could not be created") }
+        if settings.destination.wantsPlanes { return .frame(.planes(image), annotated: annotated, record: record) }
+        guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
         do {
-            return .frame(.jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated)
+            return .frame(
+                .jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated, record: record)
         } catch {
-            return .corrupt("cannot encode: \(error)")
+            return corrupt("cannot encode: \(error)", record)
         }
+    }
+
+    private func corrupt(_ why: String, _ record: FootageRecord) -> FootageResult {
+        var record = record
+        record.skipped = why
+        record.pois = []
+        return .corrupt(why, record: record)
     }
 
     /// The camera at this frame size (a calibration scaled to it, or the field of view).

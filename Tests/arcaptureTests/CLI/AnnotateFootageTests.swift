@@ -143,4 +143,50 @@ struct AnnotateFootageTests {
         #expect(noTrack.status == 64)
         #expect(noTrack.stderr.contains("give --track FILE"))
     }
+
+    @Test("the sidecar gives each frame's pose and the POIs drawn where `arcapture project` puts them")
+    func sidecarMatchesProject() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photos = directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("photos/lund_21.jpg"), toPath: photos.appendingPathComponent("a.jpg").path)
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let result = try Binary.run([
+            "annotate", photos.path, "--pois", Self.pois, "--hfov", "54", "--max-distance", "30000", "--output",
+            directory.appendingPathComponent("out.mjpeg").path, "--sidecar", sidecar,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(record["schema"] as? String == "arcapture.footage-frame/1")
+        #expect(record["file"] as? String == "a.jpg")
+        let pose = try #require(record["pose"] as? [String: Double])
+        let drawn = try #require(record["pois"] as? [[String: Any]])
+        #expect(!drawn.isEmpty)
+        // The same pose through `project`: every POI drawn is at project's pixel.
+        let position = "\(pose["lat"] ?? 0),\(pose["lon"] ?? 0),\(pose["alt_m"] ?? 0)"
+        let orientation = "\(pose["heading_deg"] ?? 0),\(pose["pitch_deg"] ?? 0),\(pose["roll_deg"] ?? 0)"
+        let projected = try Binary.run([
+            "project", "--pois", Self.pois, "--position", position, "--orientation", orientation, "--hfov", "54",
+            "--size", "1024x768", "--json",
+        ])
+        let points = try #require(
+            try JSONSerialization.jsonObject(with: Data(projected.stdout.utf8)) as? [[String: Any]])
+        var byID: [String: (Double, Double)] = [:]
+        for point in points {
+            if let id = point["id"] as? String, let u = point["u"] as? Double, let v = point["v"] as? Double {
+                byID[id] = (u, v)
+            }
+        }
+        for poi in drawn {
+            let id = poi["id"] as? String ?? ""
+            let expected = try #require(byID[id], "\(id) is not projected")
+            #expect(abs((poi["u"] as? Double ?? -1) - expected.0) < 1e-6)
+            #expect(abs((poi["v"] as? Double ?? -1) - expected.1) < 1e-6)
+        }
+    }
 }

@@ -1,0 +1,66 @@
+import ARCompositor
+import Foundation
+
+/// One line of the footage sidecar (`--sidecar FILE.jsonl`, schema `arcapture.footage-frame/1`):
+/// the frame's time, the pose used, and the POIs drawn with their pixel positions.
+struct FootageRecord: Encodable, Sendable {
+    struct Pose: Encodable, Sendable {
+        var lat: Double
+        var lon: Double
+        var altM: Double
+        var headingDeg: Double
+        var pitchDeg: Double
+        var rollDeg: Double
+    }
+
+    struct Drawn: Encodable, Sendable {
+        var id: String
+        var name: String
+        var u: Double
+        var v: Double
+        var distanceM: Double
+        var labelled: Bool
+    }
+
+    var schema = "arcapture.footage-frame/1"
+    var frame: Int
+    var file: String?
+    var time: String
+    /// Nil when the frame had no pose (it passed through).
+    var pose: Pose?
+    var pois: [Drawn] = []
+    var instruction: String?
+    /// Why the frame was skipped, when it was.
+    var skipped: String?
+
+    init(job: FootageJob, time: String) {
+        frame = job.frame.index
+        file = job.frame.name
+        self.time = time
+        pose = job.pose.map {
+            Pose(
+                lat: $0.latitude, lon: $0.longitude, altM: $0.altitude, headingDeg: $0.orientation.heading,
+                pitchDeg: $0.orientation.pitch, rollDeg: $0.orientation.roll)
+        }
+    }
+
+    /// Adds what was drawn.
+    mutating func add(_ annotation: FrameAnnotation, units: DistanceUnits) {
+        let labelled = Set(annotation.layout.labels.map(\.markerIndex))
+        pois = annotation.layout.markers.enumerated().map { index, marker in
+            Drawn(
+                id: marker.pointOfInterest.id, name: marker.pointOfInterest.name, u: marker.center.x,
+                v: marker.center.y, distanceM: marker.distance, labelled: labelled.contains(index))
+        }
+        instruction = annotation.navigation?.instruction(units: units)
+    }
+
+    /// The record as one JSON line.
+    var line: String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{\"frame\": \(frame), \"schema_error\": true}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
