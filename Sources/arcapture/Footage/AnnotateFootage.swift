@@ -154,6 +154,20 @@ enum AnnotateFootage {
                 }
             })
         let started = ContinuousClock.now
+        // Progress on a terminal: frames done of the total, the rate, the time left, what was skipped.
+        let total = info.frameCount
+        let progress = ProgressLine()
+        progress.start {
+            let done = tally.withLock { $0 }
+            let elapsed = started.duration(to: .now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let finished = done.written + done.corrupt
+            let rate = Double(finished) / max(seconds, 1e-9)
+            let left = rate > 0 ? Double(max(0, total - finished)) / rate : 0
+            return String(
+                format: "frame %d/%d  %.1f fps  ETA %d:%02d  %d without a pose  %d damaged", finished, total, rate,
+                Int(left) / 60, Int(left) % 60, done.written - done.annotated, done.corrupt)
+        }
         var navigator = route.map { RouteNavigator(route: $0) }
         var previous: (pose: DevicePose, time: Date)?
         var read = 0
@@ -192,6 +206,7 @@ enum AnnotateFootage {
                     navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed))
         }
         pipeline.finish()
+        progress.stop()
         for note in reader.notes { Terminal.warning(note) }
         let final = tally.withLock { $0 }
         if let failure = final.failure {

@@ -49,6 +49,7 @@ struct AnnotateFootageTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == output + "\n")
             #expect(result.stderr.contains("20 frames in, 20 out (20 annotated, 0 without a pose passed through)"))
+            #expect(!result.stderr.contains("\r"), "no progress line when stderr is not a terminal")
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: output)))
         }
         #expect(outputs[0] == outputs[1])
@@ -188,5 +189,27 @@ struct AnnotateFootageTests {
             #expect(abs((poi["u"] as? Double ?? -1) - expected.0) < 1e-6)
             #expect(abs((poi["v"] as? Double ?? -1) - expected.1) < 1e-6)
         }
+    }
+
+    @Test("on a terminal, a progress line shows frames, rate and time left")
+    func progressOnTerminal() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "scale=1280:960,crop=1280:720:0:'n'", "-frames:v", "150", "-q:v",
+            "4",
+            "-f", "mjpeg", "-y", clip,
+        ])
+        let command =
+            ([Binary.path, "annotate", clip] + along + [
+                "--workers", "1", "--output", directory.appendingPathComponent("out.mjpeg").path,
+            ]).map { "'\($0)'" }.joined(separator: " ")
+        // script(1) runs the command on a pseudo-terminal and copies what it shows to stdout.
+        let shown = try ProcessRunner.run(
+            tool: "script", ["-q", "-e", "-c", command, "/dev/null"], install: "apt-get install util-linux")
+        #expect(shown.status == 0, "\(shown.stdout)")
+        #expect(shown.stdout.contains("/150") && shown.stdout.contains(" fps  ETA "), "\(shown.stdout.suffix(300))")
+        #expect(shown.stdout.contains("150 frames in, 150 out"))
     }
 }
