@@ -30,6 +30,21 @@ public struct FootageInfo: Sendable {
     /// Damage found while counting (a truncated last frame), for the report.
     public var notes: [String]
 
+    /// Creates a description (a stream on stdin is described from its first bytes, not probed).
+    public init(
+        path: String, kind: Kind, frameCount: Int, framesPerSecond: Double?, width: Int?, height: Int?,
+        metadataStart: EXIFReader.CaptureTime?, notes: [String]
+    ) {
+        self.path = path
+        self.kind = kind
+        self.frameCount = frameCount
+        self.framesPerSecond = framesPerSecond
+        self.width = width
+        self.height = height
+        self.metadataStart = metadataStart
+        self.notes = notes
+    }
+
     /// Looks at `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file (by its header) or an MJPEG
     /// stream (anything starting with a JPEG SOI).
     ///

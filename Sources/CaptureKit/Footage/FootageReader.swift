@@ -3,7 +3,8 @@ import Foundation
 /// Reads footage frame by frame, in order: an MJPEG stream (concatenated JPEGs), a folder of JPEGs
 /// in name order, or a Y4M file (4:2:0, 4:2:2, 4:4:4, mono).
 ///
-/// Files are memory-mapped, so hours of footage are read without being loaded. Damage never stops
+/// Files are memory-mapped, so hours of footage are read without being loaded; `-` reads an MJPEG
+/// or Y4M stream from stdin as it arrives (what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write). Damage never stops
 /// reading early without saying so: bytes between JPEGs are skipped and counted, a JPEG cut short
 /// at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its `FRAME` line or
 /// cut short ends the stream with a note naming the frame and byte. Not thread-safe: one reader,
@@ -18,7 +19,7 @@ public final class FootageReader {
     /// Frames found incomplete and skipped.
     public private(set) var truncatedFrames = 0
     /// Bytes between frames that were not part of any (MJPEG).
-    public var skippedBytes: Int { splitter.skippedBytes }
+    public var skippedBytes: Int { stream == nil ? splitter.skippedBytes : streamSkipped }
 
     private let path: String
     private let data: Data
@@ -26,6 +27,8 @@ public final class FootageReader {
     private var index = 0
     private var splitter = MJPEGSplitter()
     private var files: [String] = []
+    private var stream: StreamBuffer?
+    private var streamSkipped = 0
 
     /// Opens `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file or an MJPEG stream (by content).
     ///
@@ -33,6 +36,32 @@ public final class FootageReader {
     ///   header is wrong (with the problem).
     public init(path: String) throws(InputFileError) {
         self.path = path
+        if path == "-" {
+            let input = StreamBuffer(descriptor: STDIN_FILENO)
+            stream = input
+            data = Data()
+            _ = input.fill(9)
+            if input.bytes.starts(with: Array("YUV4MPEG2".utf8)) {
+                while input.bytes.prefix(1024).firstIndex(of: UInt8(ascii: "\n")) == nil, input.readMore() {}
+                switch Y4MHeader.parse(input.bytes.prefix(1024)) {
+                case .failure(let error): throw .malformed(file: "stdin", location: "line 1", problem: error.problem)
+                case .success(let header):
+                    y4mHeader = header
+                    input.consume(header.length)
+                }
+                kind = .y4m
+            } else if input.bytes.starts(with: [0xFF, 0xD8]) {
+                kind = .mjpeg
+                y4mHeader = nil
+            } else {
+                throw .malformed(
+                    file: "stdin", location: nil,
+                    problem: input.bytes.isEmpty
+                        ? "nothing was read" : "not an MJPEG or Y4M stream (it starts with neither FF D8 nor YUV4MPEG2)"
+                )
+            }
+            return
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .missing(file: path)
@@ -75,11 +104,72 @@ public final class FootageReader {
 
     /// The next frame, or nil at the end (or where damage ends the stream; see ``notes``).
     public func next() -> FootageFrame? {
+        if let stream {
+            return kind == .y4m ? nextStreamedY4M(stream) : nextStreamedJPEG(stream)
+        }
         switch kind {
         case .jpegFolder: return nextFile()
         case .y4m: return nextY4M()
         case .mjpeg: return nextJPEG()
         }
+    }
+
+    private func nextStreamedJPEG(_ stream: StreamBuffer) -> FootageFrame? {
+        while true {
+            var splitter = MJPEGSplitter()
+            let piece = stream.bytes.withUnsafeBytes { all in
+                splitter.next(in: UnsafeRawBufferPointer(rebasing: all[stream.start...]), from: 0)
+            }
+            if case .image(let range) = piece {
+                streamSkipped += splitter.skippedBytes
+                let bytes = Array(stream.bytes[(stream.start + range.lowerBound)..<(stream.start + range.upperBound)])
+                stream.consume(range.upperBound)
+                let frame = FootageFrame(index: index, content: .jpeg(bytes))
+                index += 1
+                return frame
+            }
+            // Incomplete so far: read on, unless the stream has ended.
+            if stream.readMore() { continue }
+            if case .truncated = piece {
+                notes.append("stdin: the last frame is cut short; it is skipped")
+                truncatedFrames += 1
+            } else {
+                streamSkipped += stream.available
+            }
+            stream.consume(stream.available)
+            return nil
+        }
+    }
+
+    private func nextStreamedY4M(_ stream: StreamBuffer) -> FootageFrame? {
+        guard let header = y4mHeader, let frameBytes = header.frameByteCount else { return nil }
+        _ = stream.fill(6)
+        guard stream.available > 0 else { return nil }
+        while stream.bytes[stream.start...].prefix(256).firstIndex(of: UInt8(ascii: "\n")) == nil,
+            stream.available < 256,
+            stream.readMore()
+        {}
+        let line = stream.bytes[stream.start...].prefix(256)
+        guard line.starts(with: Array("FRAME".utf8)), let newline = line.firstIndex(of: UInt8(ascii: "\n")) else {
+            notes.append("stdin: frame \(index + 1) does not start with a FRAME line; reading stops")
+            stream.consume(stream.available)
+            return nil
+        }
+        let lineLength = newline - stream.start + 1
+        guard stream.fill(lineLength + frameBytes) else {
+            notes.append(
+                "stdin: frame \(index + 1) is cut short (the stream ends \(lineLength + frameBytes - stream.available) bytes early)"
+            )
+            truncatedFrames += 1
+            stream.consume(stream.available)
+            return nil
+        }
+        let begin = stream.start + lineLength
+        let image = Self.planes(Data(stream.bytes[begin..<(begin + frameBytes)]), header: header)
+        stream.consume(lineLength + frameBytes)
+        let frame = FootageFrame(index: index, content: .planes(image))
+        index += 1
+        return frame
     }
 
     private func nextFile() -> FootageFrame? {

@@ -11,6 +11,9 @@ public struct Y4MHeader: Hashable, Sendable {
     public var colorSpace: String
     /// The header line's length including its newline.
     public var length: Int
+    /// Whether samples use the full 0–255 range (`XCOLORRANGE=FULL`, as JPEG does); ffmpeg writes
+    /// video's limited range (16–235) otherwise.
+    public var isFullRange = false
 
     /// Frames per second.
     public var framesPerSecond: Double { Double(frameRate.numerator) / Double(frameRate.denominator) }
@@ -45,6 +48,7 @@ public struct Y4MHeader: Hashable, Sendable {
         var height: Int?
         var rate: (Int, Int)?
         var colorSpace = "420jpeg"
+        var fullRange = false
         for field in fields.dropFirst() {
             let value = field.dropFirst()
             switch field.first {
@@ -62,6 +66,7 @@ public struct Y4MHeader: Hashable, Sendable {
             // The whole tag: `420jpeg`, `420paldv` and `420mpeg2` are 8-bit 4:2:0 with different chroma
             // siting; deeper ones (`420p10`, `444p12`) are refused below, by name.
             case "C": colorSpace = String(value)
+            case "X" where field == "XCOLORRANGE=FULL": fullRange = true
             default: break
             }
         }
@@ -70,7 +75,7 @@ public struct Y4MHeader: Hashable, Sendable {
         }
         let header = Y4MHeader(
             width: width, height: height, frameRate: rate ?? (25, 1), colorSpace: colorSpace,
-            length: bytes.distance(from: bytes.startIndex, to: newline) + 1)
+            length: bytes.distance(from: bytes.startIndex, to: newline) + 1, isFullRange: fullRange)
         guard header.frameByteCount != nil else {
             return .failure(Y4MHeaderError(problem: "colour space 'C\(colorSpace)' is not one arcapture reads"))
         }
@@ -80,7 +85,7 @@ public struct Y4MHeader: Hashable, Sendable {
     /// Equal when every field is.
     public static func == (lhs: Y4MHeader, rhs: Y4MHeader) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.frameRate == rhs.frameRate
-            && lhs.colorSpace == rhs.colorSpace && lhs.length == rhs.length
+            && lhs.colorSpace == rhs.colorSpace && lhs.length == rhs.length && lhs.isFullRange == rhs.isFullRange
     }
 
     /// Hashes every field.
@@ -90,5 +95,6 @@ public struct Y4MHeader: Hashable, Sendable {
         hasher.combine(frameRate.numerator)
         hasher.combine(frameRate.denominator)
         hasher.combine(colorSpace)
+        hasher.combine(isFullRange)
     }
 }

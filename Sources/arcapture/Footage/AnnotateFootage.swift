@@ -71,7 +71,14 @@ enum AnnotateFootage {
         poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String
     ) throws(InputFileError) -> ExitStatus {
         let reader = try FootageReader(path: input)
-        let info = try FootageInfo.probe(input)
+        // A stream on stdin cannot be counted ahead: its frame rate comes from a Y4M header or --fps,
+        // its start from --start or the track.
+        let info =
+            input == "-"
+            ? FootageInfo(
+                path: "stdin", kind: reader.kind, frameCount: 0, framesPerSecond: reader.y4mHeader?.framesPerSecond,
+                width: reader.y4mHeader?.width, height: reader.y4mHeader?.height, metadataStart: nil, notes: [])
+            : try FootageInfo.probe(input)
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         var style =
             try settingsOptions.styleFile.map { path throws(InputFileError) in
@@ -112,7 +119,9 @@ enum AnnotateFootage {
             reader.y4mHeader.map { $0.frameRate } ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)
         let sink: FootageSink
         do {
-            sink = try FootageSink(destination: destination, frameRate: rate, sidecar: parsed.value("sidecar"))
+            sink = try FootageSink(
+                destination: destination, frameRate: rate, fullRange: reader.y4mHeader?.isFullRange ?? true,
+                sidecar: parsed.value("sidecar"))
         } catch {
             Terminal.error(error.description)
             return error.exitStatus
@@ -164,9 +173,12 @@ enum AnnotateFootage {
             let finished = done.written + done.corrupt
             let rate = Double(finished) / max(seconds, 1e-9)
             let left = rate > 0 ? Double(max(0, total - finished)) / rate : 0
-            return String(
-                format: "frame %d/%d  %.1f fps  ETA %d:%02d  %d without a pose  %d damaged", finished, total, rate,
-                Int(left) / 60, Int(left) % 60, done.written - done.annotated, done.corrupt)
+            let position =
+                total > 0
+                ? String(
+                    format: "frame %d/%d  %.1f fps  ETA %d:%02d", finished, total, rate, Int(left) / 60, Int(left) % 60)
+                : String(format: "frame %d  %.1f fps", finished, rate)
+            return position + "  \(done.written - done.annotated) without a pose  \(done.corrupt) damaged"
         }
         var navigator = route.map { RouteNavigator(route: $0) }
         var previous: (pose: DevicePose, time: Date)?

@@ -10,6 +10,8 @@ import Foundation
 final class FootageSink: @unchecked Sendable {
     private let destination: FootageDestination
     private let frameRate: (numerator: Int, denominator: Int)
+    /// Whether Y4M output says full range (JPEG input, full-range Y4M) or limited (video's).
+    private let fullRange: Bool
     private var file: AtomicFileWriter?
     private var sidecar: AtomicFileWriter?
     private var y4m = Y4MStreamState()
@@ -19,10 +21,12 @@ final class FootageSink: @unchecked Sendable {
     ///
     /// - Throws: `OutputError` when the file cannot be created.
     init(
-        destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), sidecar path: String? = nil
+        destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), fullRange: Bool = true,
+        sidecar path: String? = nil
     ) throws(OutputError) {
         self.destination = destination
         self.frameRate = frameRate
+        self.fullRange = fullRange
         sidecar = try path.map { path throws(OutputError) in try AtomicFileWriter(destination: path) }
         switch destination {
         case .mjpegFile(let path), .y4mFile(let path): file = try AtomicFileWriter(destination: path)
@@ -39,8 +43,8 @@ final class FootageSink: @unchecked Sendable {
         switch output {
         case .jpeg(let jpeg): bytes = jpeg
         case .planes(let image):
-            let rate = frameRate
-            bytes = try y4m.bytes(for: image) { Self.header(for: $0, rate: rate) }
+            let (rate, full) = (frameRate, fullRange)
+            bytes = try y4m.bytes(for: image) { Self.header(for: $0, rate: rate, fullRange: full) }
         }
         written += 1
         switch destination {
@@ -80,7 +84,8 @@ final class FootageSink: @unchecked Sendable {
         sidecar?.discard()
     }
 
-    static func header(for image: YCbCrImage, rate: (numerator: Int, denominator: Int)) -> String {
+    /// The stream header: size, rate, layout and the samples' range (ffmpeg reads `XCOLORRANGE`).
+    static func header(for image: YCbCrImage, rate: (numerator: Int, denominator: Int), fullRange: Bool) -> String {
         let layout: String =
             switch image.subsampling {
             case .s420: "C420jpeg"
@@ -89,6 +94,6 @@ final class FootageSink: @unchecked Sendable {
             default: "C444"
             }
         return
-            "YUV4MPEG2 W\(image.width) H\(image.height) F\(rate.numerator):\(rate.denominator) Ip A1:1 \(layout) XCOLORRANGE=FULL\n"
+            "YUV4MPEG2 W\(image.width) H\(image.height) F\(rate.numerator):\(rate.denominator) Ip A1:1 \(layout) XCOLORRANGE=\(fullRange ? "FULL" : "LIMITED")\n"
     }
 }

@@ -109,6 +109,9 @@ struct FootageReaderTests {
         #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C420jpeg\n".utf8)).get())?.colorSpace == "420jpeg")
         #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C420paldv XYSCSS=420PALDV\n".utf8)).get()) != nil)
         #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C420p10\n".utf8)).get()) == nil)
+        #expect(
+            (try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C444 XCOLORRANGE=FULL\n".utf8)).get())?.isFullRange == true)
+        #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C444\n".utf8)).get())?.isFullRange == false)
         let damaged = directory.appendingPathComponent("damaged.y4m").path
         var bytes = Array("YUV4MPEG2 W4 H2 F25:1 C444\nFRAME\n".utf8) + [UInt8](repeating: 7, count: 24)
         bytes += Array("JUNK\n".utf8) + [UInt8](repeating: 9, count: 24)

@@ -76,6 +76,10 @@ struct AnnotateFootageTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("10 frames in, 10 out (8 annotated, 2 without a pose passed through)"))
         #expect(try frameCount(output) == "320,240,yuv422p,10")
+        // ffmpeg's yuv422p is video (limited) range, and the output says so, as the input did not
+        // claim full range.
+        let head = String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)).prefix(80), as: UTF8.self)
+        #expect(head.contains("XCOLORRANGE=LIMITED"))
         // A passed-through frame is the input's, sample for sample.
         let input = Array(try Data(contentsOf: URL(fileURLWithPath: clip)))
         let written = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
@@ -211,5 +215,35 @@ struct AnnotateFootageTests {
         #expect(shown.status == 0, "\(shown.stdout)")
         #expect(shown.stdout.contains("/150") && shown.stdout.contains(" fps  ETA "), "\(shown.stdout.suffix(300))")
         #expect(shown.stdout.contains("150 frames in, 150 out"))
+    }
+
+    @Test("footage on stdin (`-`), MJPEG or Y4M, gives the same frames as the file")
+    func standardInput() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpeg")
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n*4'", "-frames:v", "12", "-q:v", "3", "-f",
+            "mjpeg", "-y", clip.path,
+        ])
+        let fromFile = directory.appendingPathComponent("file.mjpeg").path
+        let fromPipe = directory.appendingPathComponent("pipe.mjpeg").path
+        #expect(try Binary.run(["annotate", clip.path] + along + ["--output", fromFile]).status == 0)
+        let piped = try ProcessRunner.run(
+            executable: Binary.path, arguments: ["annotate", "-"] + along + ["--output", fromPipe], input: clip)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stderr.contains("12 frames in, 12 out"))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: fromFile)) == Data(contentsOf: URL(fileURLWithPath: fromPipe)))
+
+        let y4m = directory.appendingPathComponent("clip.y4m")
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "format=yuv444p", "-frames:v", "5", "-strict", "-1", "-y", y4m.path,
+        ])
+        let out = directory.appendingPathComponent("out.y4m").path
+        let y4mPiped = try ProcessRunner.run(
+            executable: Binary.path, arguments: ["annotate", "-"] + along + ["--output", out], input: y4m)
+        #expect(y4mPiped.status == 0, "\(y4mPiped.stderr)")
+        #expect(try frameCount(out) == "640,480,yuv444p,5")
     }
 }
