@@ -87,7 +87,7 @@ enum AnnotateCommand {
             return .usage
         }
         // Without an explicit --position, the input is footage (or a folder of geotagged photos).
-        if parsed.value("position") == nil { return AnnotateFootage.run(parsed, input: input) }
+        if parsed.value("position") == nil { return await AnnotateFootage.run(parsed, input: input) }
         // The image first: its size is the frame's.
         let image: YCbCrImage
         let bytes: [UInt8]

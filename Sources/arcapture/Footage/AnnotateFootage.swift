@@ -27,7 +27,7 @@ enum AnnotateFootage {
         var status = ExitStatus.ok
     }
 
-    static func run(_ parsed: ParsedArguments, input: String) -> ExitStatus {
+    static func run(_ parsed: ParsedArguments, input: String) async -> ExitStatus {
         let settingsOptions: AnnotateSettings
         let time: FootageTimeOptions
         let poseOptions: PoseOptions
@@ -56,19 +56,28 @@ enum AnnotateFootage {
             Terminal.error("\(output) exists; use --force to overwrite it")
             return .cannotCreate
         }
-        do {
-            return try annotate(
-                parsed, input: input, settingsOptions: settingsOptions, time: time, poseOptions: poseOptions,
-                destination: destination, workers: workers, output: output)
-        } catch {
-            Terminal.error(error.description)
-            return error.isMissing ? .noInput : .dataError
-        }
+        // Ctrl-C stops reading; the frames in flight are finished and written, and the output,
+        // whole, holds every frame up to there.
+        let interrupted = Mutex(false)
+        return await InterruptSignal.handling(
+            onSignal: { _ in interrupted.withLock { $0 = true } },
+            body: {
+                do throws(InputFileError) {
+                    return try annotate(
+                        parsed, input: input, settingsOptions: settingsOptions, time: time, poseOptions: poseOptions,
+                        destination: destination, workers: workers, output: output,
+                        interrupted: { interrupted.withLock { $0 } })
+                } catch {
+                    Terminal.error(error.description)
+                    return error.isMissing ? .noInput : .dataError
+                }
+            })
     }
 
     private static func annotate(
         _ parsed: ParsedArguments, input: String, settingsOptions: AnnotateSettings, time: FootageTimeOptions,
-        poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String
+        poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String,
+        interrupted: () -> Bool
     ) throws(InputFileError) -> ExitStatus {
         let reader = try FootageReader(path: input)
         // A stream on stdin cannot be counted ahead: its frame rate comes from a Y4M header or --fps,
@@ -183,8 +192,13 @@ enum AnnotateFootage {
         var navigator = route.map { RouteNavigator(route: $0) }
         var previous: (pose: DevicePose, time: Date)?
         var read = 0
+        var stopped = false
         while let frame = reader.next() {
             if tally.withLock({ $0.failure != nil }) { break }
+            if interrupted() {
+                stopped = true
+                break
+            }
             read += 1
             let frameTime =
                 clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date ?? Date(timeIntervalSince1970: 0)
@@ -241,6 +255,10 @@ enum AnnotateFootage {
                 + "\(final.corrupt + reader.truncatedFrames) damaged skipped; "
                 + String(format: "%.1f s, %.1f fps, %d workers", seconds, Double(read) / max(seconds, 1e-9), workers))
         if output != "-" { Terminal.out(output) }
+        if stopped {
+            Terminal.note("interrupted: the output holds the \(final.written) frames before Ctrl-C, each whole")
+            return .interrupted
+        }
         return .ok
     }
 

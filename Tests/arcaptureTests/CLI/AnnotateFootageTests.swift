@@ -246,4 +246,34 @@ struct AnnotateFootageTests {
         #expect(y4mPiped.status == 0, "\(y4mPiped.stderr)")
         #expect(try frameCount(out) == "640,480,yuv444p,5")
     }
+
+    @Test("Ctrl-C stops cleanly: exit 130, and the output holds the frames before it, each whole")
+    func interrupt() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "scale=1280:960,crop=1280:720:0:'n'", "-frames:v", "400", "-q:v",
+            "4",
+            "-f", "mjpeg", "-y", clip,
+        ])
+        let output = directory.appendingPathComponent("out.mjpeg").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["annotate", clip] + along + ["--workers", "1", "--output", output]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.8)
+        process.interrupt()  // SIGINT, as Ctrl-C sends
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted: the output holds the"))
+        let count = try frameCount(output)
+        let frames = Int(count.split(separator: ",").last ?? "") ?? 0
+        #expect(frames > 0 && frames < 400, "\(count)")
+        #expect(stderr.contains("\(frames) out"), "the summary counts what the file holds")
+    }
 }
