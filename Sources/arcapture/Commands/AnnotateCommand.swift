@@ -67,6 +67,7 @@ enum AnnotateCommand {
               66  an input file is missing
               73  the output exists (use --force) or cannot be created
               74  writing the output failed
+              130 interrupted (footage: the output holds every frame before Ctrl-C, each whole)
 
             EXAMPLE:
               arcapture annotate samples/photos/helsinki_west_harbour_nokia83.jpg \\
