@@ -276,4 +276,44 @@ struct AnnotateFootageTests {
         #expect(frames > 0 && frames < 400, "\(count)")
         #expect(stderr.contains("\(frames) out"), "the summary counts what the file holds")
     }
+
+    @Test("time sync: each frame gets the track's position at start + i / fps + offset", arguments: [0.0, 2.5])
+    func timeSync(offset: Double) throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A track due north along a meridian, one point every 10 s, 100 m apart: at a known time
+        // the position is known exactly (linear between points in the local frame).
+        let points = (0..<4).map { index in
+            (lat: 45.27 + Double(index) * 0.0009, time: String(format: "2020-12-18T06:16:%02dZ", index * 10))
+        }
+        let gpx =
+            "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\"><trk><trkseg>"
+            + points.map { "<trkpt lat=\"\($0.lat)\" lon=\"13.71\"><ele>200</ele><time>\($0.time)</time></trkpt>" }
+            .joined() + "</trkseg></trk></gpx>"
+        let track = directory.appendingPathComponent("track.gpx")
+        try Data(gpx.utf8).write(to: track)
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "scale=320:240", "-frames:v", "7", "-q:v", "5", "-f", "mjpeg", "-y",
+            clip,
+        ])
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let result = try Binary.run([
+            "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--track", track.path, "--start",
+            "2020-12-18T06:16:01Z", "--fps", "0.25", "--offset", String(offset), "--orientation", "0",
+            "--geoid-separation", "0", "--output", directory.appendingPathComponent("o.mjpeg").path, "--sidecar",
+            sidecar,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 7)
+        for (index, line) in lines.enumerated() {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let seconds = 1 + Double(index) * 4 + offset  // after 06:16:00
+            let pose = try #require(record["pose"] as? [String: Double], "frame \(index) at +\(seconds) s")
+            // Along a meridian the ENU interpolation is linear in latitude to well under 1e-7°.
+            #expect(abs((pose["lat"] ?? 0) - (45.27 + seconds / 10 * 0.0009)) < 1e-7, "frame \(index)")
+            #expect(abs((pose["lon"] ?? 0) - 13.71) < 1e-9)
+        }
+    }
 }
