@@ -31,7 +31,7 @@ let package = Package(
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(
             name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench",
-            exclude: ["count-allocations.sh"]),
+            exclude: ["count-allocations.sh", "footage"]),
 
         // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),

@@ -3,8 +3,8 @@ import Foundation
 /// Reads footage frame by frame, in order: an MJPEG stream (concatenated JPEGs), a folder of JPEGs
 /// in name order, or a Y4M file (4:2:0, 4:2:2, 4:4:4, mono).
 ///
-/// Files are memory-mapped, so hours of footage are read without being loaded; `-` reads an MJPEG
-/// or Y4M stream from stdin as it arrives (what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write). Damage never stops
+/// Files and stdin (`-`: what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write) are read through
+/// a buffer holding a frame or two, so hours of footage take no more memory than a minute. Damage never stops
 /// reading early without saying so: bytes between JPEGs are skipped and counted, a JPEG cut short
 /// at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its `FRAME` line or
 /// cut short ends the stream with a note naming the frame and byte. Not thread-safe: one reader,
@@ -19,13 +19,12 @@ public final class FootageReader {
     /// Frames found incomplete and skipped.
     public private(set) var truncatedFrames = 0
     /// Bytes between frames that were not part of any (MJPEG).
-    public var skippedBytes: Int { stream == nil ? splitter.skippedBytes : streamSkipped }
+    public var skippedBytes: Int { streamSkipped }
 
     private let path: String
-    private let data: Data
-    private var offset = 0
+    /// The path, or `stdin`, for messages.
+    private let name: String
     private var index = 0
-    private var splitter = MJPEGSplitter()
     private var files: [String] = []
     private var stream: StreamBuffer?
     private var streamSkipped = 0
@@ -36,69 +35,55 @@ public final class FootageReader {
     ///   header is wrong (with the problem).
     public init(path: String) throws(InputFileError) {
         self.path = path
-        if path == "-" {
-            let input = StreamBuffer(descriptor: STDIN_FILENO)
-            stream = input
-            data = Data()
-            _ = input.fill(9)
-            if input.bytes.starts(with: Array("YUV4MPEG2".utf8)) {
-                while input.bytes.prefix(1024).firstIndex(of: UInt8(ascii: "\n")) == nil, input.readMore() {}
-                switch Y4MHeader.parse(input.bytes.prefix(1024)) {
-                case .failure(let error): throw .malformed(file: "stdin", location: "line 1", problem: error.problem)
-                case .success(let header):
-                    y4mHeader = header
-                    input.consume(header.length)
+        let name = path == "-" ? "stdin" : path
+        self.name = name
+        if path != "-" {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .missing(file: path)
+            }
+            if isDirectory.boolValue {
+                do {
+                    files = try FileManager.default.contentsOfDirectory(atPath: path)
+                        .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                } catch {
+                    throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
                 }
-                kind = .y4m
-            } else if input.bytes.starts(with: [0xFF, 0xD8]) {
-                kind = .mjpeg
+                guard !files.isEmpty else {
+                    throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files")
+                }
+                kind = .jpegFolder
                 y4mHeader = nil
-            } else {
-                throw .malformed(
-                    file: "stdin", location: nil,
-                    problem: input.bytes.isEmpty
-                        ? "nothing was read" : "not an MJPEG or Y4M stream (it starts with neither FF D8 nor YUV4MPEG2)"
-                )
+                return
             }
-            return
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .missing(file: path)
+        // Files and stdin alike are read through a buffer that holds a frame or two: memory stays
+        // bounded however long the footage (a memory-mapped file would count in the resident set).
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unreadable(file: path, reason: String(cString: strerror(errno)))
         }
-        if isDirectory.boolValue {
-            do {
-                files = try FileManager.default.contentsOfDirectory(atPath: path)
-                    .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-            } catch {
-                throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
-            }
-            guard !files.isEmpty else { throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files") }
-            kind = .jpegFolder
-            y4mHeader = nil
-            data = Data()
-            return
-        }
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
-        }
-        if data.starts(with: Array("YUV4MPEG2".utf8)) {
-            switch Y4MHeader.parse(data.prefix(1024)) {
-            case .failure(let error): throw .malformed(file: path, location: "line 1", problem: error.problem)
+        let input = StreamBuffer(descriptor: descriptor, closesDescriptor: path != "-")
+        stream = input
+        _ = input.fill(9)
+        if input.bytes.starts(with: Array("YUV4MPEG2".utf8)) {
+            while input.bytes.prefix(1024).firstIndex(of: UInt8(ascii: "\n")) == nil, input.readMore() {}
+            switch Y4MHeader.parse(input.bytes.prefix(1024)) {
+            case .failure(let error): throw .malformed(file: name, location: "line 1", problem: error.problem)
             case .success(let header):
                 y4mHeader = header
-                offset = header.length
+                input.consume(header.length)
             }
             kind = .y4m
-        } else if data.starts(with: [0xFF, 0xD8]) {
+        } else if input.bytes.starts(with: [0xFF, 0xD8]) {
             kind = .mjpeg
             y4mHeader = nil
         } else {
             throw .malformed(
-                file: path, location: nil,
-                problem: "not footage arcapture reads (a Y4M file, an MJPEG stream or a folder of JPEGs)")
+                file: name, location: nil,
+                problem: input.bytes.isEmpty
+                    ? "nothing was read"
+                    : "not footage arcapture reads (a Y4M file or stream, an MJPEG stream or a folder of JPEGs)")
         }
     }
 
@@ -107,11 +92,7 @@ public final class FootageReader {
         if let stream {
             return kind == .y4m ? nextStreamedY4M(stream) : nextStreamedJPEG(stream)
         }
-        switch kind {
-        case .jpegFolder: return nextFile()
-        case .y4m: return nextY4M()
-        case .mjpeg: return nextJPEG()
-        }
+        return nextFile()
     }
 
     private func nextStreamedJPEG(_ stream: StreamBuffer) -> FootageFrame? {
@@ -131,7 +112,7 @@ public final class FootageReader {
             // Incomplete so far: read on, unless the stream has ended.
             if stream.readMore() { continue }
             if case .truncated = piece {
-                notes.append("stdin: the last frame is cut short; it is skipped")
+                notes.append("\(name): the last frame is cut short; it is skipped")
                 truncatedFrames += 1
             } else {
                 streamSkipped += stream.available
@@ -151,14 +132,14 @@ public final class FootageReader {
         {}
         let line = stream.bytes[stream.start...].prefix(256)
         guard line.starts(with: Array("FRAME".utf8)), let newline = line.firstIndex(of: UInt8(ascii: "\n")) else {
-            notes.append("stdin: frame \(index + 1) does not start with a FRAME line; reading stops")
+            notes.append("\(name): frame \(index + 1) does not start with a FRAME line; reading stops")
             stream.consume(stream.available)
             return nil
         }
         let lineLength = newline - stream.start + 1
         guard stream.fill(lineLength + frameBytes) else {
             notes.append(
-                "stdin: frame \(index + 1) is cut short (the stream ends \(lineLength + frameBytes - stream.available) bytes early)"
+                "\(name): frame \(index + 1) is cut short (it ends \(lineLength + frameBytes - stream.available) bytes early)"
             )
             truncatedFrames += 1
             stream.consume(stream.available)
@@ -189,50 +170,6 @@ public final class FootageReader {
             return frame
         }
         return nil
-    }
-
-    private func nextJPEG() -> FootageFrame? {
-        let piece = data.withUnsafeBytes { bytes in splitter.next(in: bytes, from: offset) }
-        switch piece {
-        case nil:
-            offset = data.count
-            return nil
-        case .truncated(let start):
-            notes.append("\(path): the frame at byte \(start) is cut short; it is skipped")
-            truncatedFrames += 1
-            offset = data.count
-            return nil
-        case .image(let range):
-            offset = range.upperBound
-            let frame = FootageFrame(index: index, content: .jpeg(Array(data[range])))
-            index += 1
-            return frame
-        }
-    }
-
-    private func nextY4M() -> FootageFrame? {
-        guard let header = y4mHeader, let frameBytes = header.frameByteCount, offset < data.count else { return nil }
-        let line = data[offset..<min(data.count, offset + 256)]
-        guard line.starts(with: Array("FRAME".utf8)), let newline = line.firstIndex(of: UInt8(ascii: "\n")) else {
-            notes.append(
-                "\(path): frame \(index + 1) does not start with a FRAME line at byte \(offset); reading stops")
-            offset = data.count
-            return nil
-        }
-        let start = newline + 1
-        guard start + frameBytes <= data.count else {
-            notes.append(
-                "\(path): frame \(index + 1) is cut short (the file ends \(start + frameBytes - data.count) bytes early)"
-            )
-            truncatedFrames += 1
-            offset = data.count
-            return nil
-        }
-        let image = Self.planes(data[start..<(start + frameBytes)], header: header)
-        offset = start + frameBytes
-        let frame = FootageFrame(index: index, content: .planes(image))
-        index += 1
-        return frame
     }
 
     /// A Y4M frame's planes (Y, then Cb, then Cr, each row after row) as an image.

@@ -13,7 +13,9 @@ import Foundation
 public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     // @unchecked: every mutable field below is read and written only with `condition` locked.
     private let condition = NSCondition()
-    private var pending: [(sequence: Int, input: Input)] = []
+    /// Submitted items; a taken one is set to nil at once (its memory — a decoded frame, say — is
+    /// the worker's then), and the taken front is dropped now and then.
+    private var pending: [(sequence: Int, input: Input)?] = []
     private var pendingStart = 0
     private var results: [Int: Output] = [:]
     private var submitted = 0
@@ -80,7 +82,8 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
         while true {
             while pendingStart == pending.count && !closed { condition.wait() }
             guard pendingStart < pending.count else { break }  // closed and drained
-            let (sequence, input) = pending[pendingStart]
+            guard let (sequence, input) = pending[pendingStart] else { break }
+            pending[pendingStart] = nil
             pendingStart += 1
             if pendingStart > 64 && pendingStart * 2 > pending.count {  // drop what was taken
                 pending.removeFirst(pendingStart)

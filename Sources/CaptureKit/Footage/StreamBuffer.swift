@@ -4,8 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// Bytes read from a pipe (stdin) on demand, for footage that arrives as a stream: what has been
-/// read and not yet consumed, with the descriptor's end noted.
+/// Bytes read from a file or a pipe on demand: what has been read and not yet consumed, with the
+/// descriptor's end noted. Consumed bytes are dropped as reading goes, so memory stays bounded.
 final class StreamBuffer {
     private(set) var bytes: [UInt8] = []
     /// Where the unconsumed bytes start.
@@ -13,9 +13,16 @@ final class StreamBuffer {
     /// The descriptor has reached its end (or failed).
     private(set) var ended = false
     private let descriptor: Int32
+    private let closesDescriptor: Bool
     private var chunk = [UInt8](repeating: 0, count: 1 << 20)
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    /// Reads from `descriptor`, closing it when done if `closesDescriptor` (a file it opened).
+    init(descriptor: Int32, closesDescriptor: Bool = false) {
+        self.descriptor = descriptor
+        self.closesDescriptor = closesDescriptor
+    }
+
+    deinit { if closesDescriptor { close(descriptor) } }
 
     /// Unconsumed bytes.
     var available: Int { bytes.count - start }

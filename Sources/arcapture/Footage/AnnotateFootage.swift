@@ -80,14 +80,10 @@ enum AnnotateFootage {
         interrupted: () -> Bool
     ) throws(InputFileError) -> ExitStatus {
         let reader = try FootageReader(path: input)
-        // A stream on stdin cannot be counted ahead: its frame rate comes from a Y4M header or --fps,
-        // its start from --start or the track.
-        let info =
-            input == "-"
-            ? FootageInfo(
-                path: "stdin", kind: reader.kind, frameCount: 0, framesPerSecond: reader.y4mHeader?.framesPerSecond,
-                width: reader.y4mHeader?.width, height: reader.y4mHeader?.height, metadataStart: nil, notes: [])
-            : try FootageInfo.probe(input)
+        // Footage is described from what the reader sees, not probed ahead (probing would read a
+        // whole file first): the first frame gives the EXIF start, a Y4M file's size its frame count.
+        var pending = reader.next()
+        let info = describe(input, reader: reader, first: pending)
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         var style =
             try settingsOptions.styleFile.map { path throws(InputFileError) in
@@ -174,6 +170,7 @@ enum AnnotateFootage {
         let started = ContinuousClock.now
         // Progress on a terminal: frames done of the total, the rate, the time left, what was skipped.
         let total = info.frameCount
+        let approximate = reader.kind == .mjpeg ? "≈" : ""
         let progress = ProgressLine()
         progress.start {
             let done = tally.withLock { $0 }
@@ -184,8 +181,8 @@ enum AnnotateFootage {
             let left = rate > 0 ? Double(max(0, total - finished)) / rate : 0
             let position =
                 total > 0
-                ? String(
-                    format: "frame %d/%d  %.1f fps  ETA %d:%02d", finished, total, rate, Int(left) / 60, Int(left) % 60)
+                ? "frame \(finished)/\(approximate)\(total)  "
+                    + String(format: "%.1f fps  ETA %d:%02d", rate, Int(left) / 60, Int(left) % 60)
                 : String(format: "frame %d  %.1f fps", finished, rate)
             return position + "  \(done.written - done.annotated) without a pose  \(done.corrupt) damaged"
         }
@@ -193,7 +190,8 @@ enum AnnotateFootage {
         var previous: (pose: DevicePose, time: Date)?
         var read = 0
         var stopped = false
-        while let frame = reader.next() {
+        while let frame = pending ?? reader.next() {
+            pending = nil
             if tally.withLock({ $0.failure != nil }) { break }
             if interrupted() {
                 stopped = true
@@ -260,6 +258,30 @@ enum AnnotateFootage {
             return .interrupted
         }
         return .ok
+    }
+
+    /// What the footage is, for its clock and progress: folders are listed (cheap), streams and
+    /// files are described from their first frame (and a Y4M file's size).
+    private static func describe(_ input: String, reader: FootageReader, first: FootageFrame?) -> FootageInfo {
+        var frames = 0
+        if reader.kind == .jpegFolder, let listed = try? FootageInfo.probe(input) { return listed }
+        if let header = reader.y4mHeader, let frameBytes = header.frameByteCount, input != "-",
+            let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
+        {
+            frames = (size - header.length) / (frameBytes + 6)  // "FRAME\n" before each frame
+        } else if reader.kind == .mjpeg, input != "-", case .jpeg(let bytes) = first?.content, !bytes.isEmpty,
+            let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
+        {
+            // An estimate from the first frame's size (progress says "≈"): counting exactly would
+            // mean reading the whole file before starting.
+            frames = max(1, Int((Double(size) / Double(bytes.count)).rounded()))
+        }
+        var start: EXIFReader.CaptureTime?
+        if case .jpeg(let bytes) = first?.content { start = EXIFReader.captureTime(inJPEG: bytes) }
+        return FootageInfo(
+            path: input == "-" ? "stdin" : input, kind: reader.kind, frameCount: frames,
+            framesPerSecond: reader.y4mHeader?.framesPerSecond, width: reader.y4mHeader?.width,
+            height: reader.y4mHeader?.height, metadataStart: start, notes: [])
     }
 
     /// A frame rate as a fraction (29.97 → 30000:1001).

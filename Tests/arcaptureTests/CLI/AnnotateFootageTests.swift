@@ -213,7 +213,8 @@ struct AnnotateFootageTests {
         let shown = try ProcessRunner.run(
             tool: "script", ["-q", "-e", "-c", command, "/dev/null"], install: "apt-get install util-linux")
         #expect(shown.status == 0, "\(shown.stdout)")
-        #expect(shown.stdout.contains("/150") && shown.stdout.contains(" fps  ETA "), "\(shown.stdout.suffix(300))")
+        // MJPEG files are not counted ahead: the total is estimated from the first frame's size.
+        #expect(shown.stdout.contains("/≈") && shown.stdout.contains(" fps  ETA "), "\(shown.stdout.suffix(300))")
         #expect(shown.stdout.contains("150 frames in, 150 out"))
     }
 

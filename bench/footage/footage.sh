@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The footage benchmark: annotating 1280x720 4:2:2 MJPEG footage against the limit of a plain
+# libjpeg-turbo decode-and-encode, on this machine, in one run.
+#
+#   bash bench/footage/footage.sh [FRAMES]      (from the package root; default 300 frames)
+#
+# It builds arcapture in release mode, makes the footage with ffmpeg from samples/frames (a moving
+# crop, so every frame differs), writes 20 POIs around the Višnjan track's start, and measures:
+#   (a) the limit: bench/footage/transcode.c, libjpeg-turbo decode to planes + encode, one thread;
+#   (b) arcapture annotate with 1 worker: 20 labelled POIs, the track as a route, the panel;
+#   (c) the same with one worker per core;
+#   (d) ffmpeg decoding, drawing 20 boxes and 20 labels (drawbox, drawtext) and re-encoding;
+#   (e) Y4M in and out (4:2:2), 1 worker.
+# Each line gives frames per second and peak memory (GNU time's maximum resident set); the ratios
+# b/a, c/a and b/d follow. Needs: clang and libturbojpeg (install-deps), ffmpeg, GNU time.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+frames=${1:-300}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+command -v /usr/bin/time >/dev/null || { echo "footage.sh: needs GNU time (apt-get install time)" >&2; exit 69; }
+swift build -c release --product arcapture >/dev/null
+arcapture="$(swift build -c release --show-bin-path)/arcapture"
+clang -O2 -o "$work/transcode" bench/footage/transcode.c -lturbojpeg
+
+ffmpeg -loglevel error -loop 1 -i samples/frames/lund-640x480.jpg \
+    -vf "scale=1280:960,crop=1280:720:0:'mod(n*3,240)',format=yuvj422p" -frames:v "$frames" -q:v 3 \
+    -f mjpeg "$work/in.mjpeg"
+ffmpeg -loglevel error -i "$work/in.mjpeg" -pix_fmt yuv422p -strict -1 -f yuv4mpegpipe "$work/in.y4m"
+python3 - "$work/pois.geojson" <<'PY'
+import json, math, sys
+lat, lon = 45.273519, 13.714210  # the Višnjan track's first point
+features = []
+for i in range(20):
+    bearing = math.radians(150 + (i - 10) * 3.5)  # ahead of the car, which heads south-west
+    d = 60 + i * 25
+    features.append({"type": "Feature", "properties": {"name": f"Place {i + 1}"},
+                     "geometry": {"type": "Point", "coordinates": [
+                         lon + d * math.sin(bearing) / (111320 * math.cos(math.radians(lat))),
+                         lat + d * math.cos(bearing) / 110574]}})
+json.dump({"type": "FeatureCollection", "features": features}, open(sys.argv[1], "w"))
+PY
+
+# Runs a command under GNU time; prints "SECONDS PEAK_KB".
+measure() {
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    cat "$work/time"
+}
+annotate() {
+    measure "$arcapture" annotate "$1" --pois "$work/pois.geojson" --hfov 70 \
+        --track samples/gpx/around-visnjan-with-car.gpx --start 2020-12-18T06:15:50Z --fps 30 \
+        --heading-from-course --route samples/gpx/around-visnjan-with-car.gpx --max-markers 20 \
+        --workers "$2" --output "$3" --force
+}
+read -r tc_frames tc_seconds < <("$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
+read -r _ tc_peak < <(measure "$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
+read -r one_seconds one_peak < <(annotate "$work/in.mjpeg" 1 "$work/one.mjpeg")
+cores=$(nproc)
+read -r all_seconds all_peak < <(annotate "$work/in.mjpeg" "$cores" "$work/all.mjpeg")
+read -r y4m_seconds y4m_peak < <(annotate "$work/in.y4m" 1 "$work/out.y4m")
+filters=""
+for i in $(seq 0 19); do
+    x=$(( 40 + (i % 5) * 240 )); y=$(( 120 + (i / 5) * 120 ))
+    filters+="drawbox=x=$x:y=$y:w=200:h=34:color=black@0.5:t=fill,"
+    filters+="drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:text='Place $((i + 1)) · 1.2 km':x=$((x + 8)):y=$((y + 8)):fontsize=18:fontcolor=white,"
+done
+ffmpeg_line="n/a"
+if ffmpeg -hide_banner -filters 2>/dev/null | grep -q drawtext; then
+    read -r ff_seconds ff_peak < <(measure ffmpeg -loglevel error -y -i "$work/in.mjpeg" -vf "${filters%,}" \
+        -q:v 3 -f mjpeg "$work/ff.mjpeg")
+    ffmpeg_line=$ff_seconds
+fi
+
+python3 - "$frames" "$tc_frames" "$tc_seconds" "$tc_peak" "$one_seconds" "$one_peak" "$all_seconds" "$all_peak" \
+    "$y4m_seconds" "$y4m_peak" "$cores" "$ffmpeg_line" "${ff_peak:-0}" <<'PY'
+import sys
+frames, tc_frames = int(sys.argv[1]), int(sys.argv[2])
+tc_s, tc_kb, one_s, one_kb, all_s, all_kb, y4m_s, y4m_kb = map(float, sys.argv[3:11])
+cores = int(sys.argv[11])
+ff_s = None if sys.argv[12] == "n/a" else float(sys.argv[12])
+ff_kb = float(sys.argv[13])
+fps = lambda s: frames / max(s, 1e-9)
+a = tc_frames / max(tc_s, 1e-9)
+print(f"footage: {frames} frames of 1280x720 4:2:2 MJPEG, {cores} cores")
+print(f"  (a) libjpeg-turbo decode+encode, 1 thread  {a:8.1f} fps   peak {tc_kb / 1024:6.1f} MB")
+print(f"  (b) arcapture annotate, 1 worker           {fps(one_s):8.1f} fps   peak {one_kb / 1024:6.1f} MB")
+print(f"  (c) arcapture annotate, {cores} workers          {fps(all_s):8.1f} fps   peak {all_kb / 1024:6.1f} MB")
+if ff_s is not None:
+    print(f"  (d) ffmpeg drawbox+drawtext ×20            {fps(ff_s):8.1f} fps   peak {ff_kb / 1024:6.1f} MB")
+print(f"  (e) arcapture annotate, Y4M in and out     {fps(y4m_s):8.1f} fps   peak {y4m_kb / 1024:6.1f} MB")
+print(f"  b/a {fps(one_s) / a:.2f} (target 0.85)   c/a {fps(all_s) / a:.2f} (target 1.7)", end="")
+print(f"   b/d {fps(one_s) / fps(ff_s):.2f}" if ff_s else "")
+print("  (arcapture's figures include process start-up, reading the track and POIs; GNU time's seconds have 10 ms steps)")
+PY
