@@ -65,7 +65,7 @@ for i in $(seq 0 19); do
     filters+="drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:text='Place $((i + 1)) · 1.2 km':x=$((x + 8)):y=$((y + 8)):fontsize=18:fontcolor=white,"
 done
 ffmpeg_line="n/a"
-if ffmpeg -hide_banner -filters 2>/dev/null | grep -q drawtext; then
+if ffmpeg -hide_banner -filters 2>/dev/null | grep drawtext >/dev/null; then  # not -q: ffmpeg must not get SIGPIPE
     read -r ff_seconds ff_peak < <(measure ffmpeg -loglevel error -y -i "$work/in.mjpeg" -vf "${filters%,}" \
         -q:v 3 -f mjpeg "$work/ff.mjpeg")
     ffmpeg_line=$ff_seconds

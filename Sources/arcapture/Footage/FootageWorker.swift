@@ -10,6 +10,9 @@ final class FootageWorker {
     private let annotator: FrameAnnotator?
     private let settings: FootageSettings
     private var cameras: [SIMD2<Int>: CameraModel] = [:]
+    /// The last frame's planes, decoded into again: a stream of same-sized frames allocates (and
+    /// clears) no new planes.
+    private var decoded = FootageWorker.placeholder
 
     init(settings: FootageSettings) {
         self.settings = settings
@@ -32,11 +35,13 @@ final class FootageWorker {
                 return .frame(.jpeg(bytes), annotated: false, record: record)
             }
             guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
-            do {
-                image = try decoder.decode(bytes)
-            } catch {
-                return corrupt("\(error)", record)
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(JPEGError) in try decoder.decode(raw, into: &decoded) }
             }
+            if case .failure(let error) = result { return corrupt("\(error)", record) }
+            // Moved out (the property lets go of the planes), so drawing does not copy them.
+            image = decoded
+            decoded = Self.placeholder
         }
         var annotated = false
         if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
@@ -49,6 +54,7 @@ final class FootageWorker {
         }
         if settings.destination.wantsPlanes { return .frame(.planes(image), annotated: annotated, record: record) }
         guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
+        defer { decoded = image }  // the planes are decoded into again for the next frame
         do {
             return .frame(
                 .jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated, record: record)
@@ -56,6 +62,8 @@ final class FootageWorker {
             return corrupt("cannot encode: \(error)", record)
         }
     }
+
+    private static let placeholder = YCbCrImage(width: 16, height: 16, subsampling: .s420)
 
     private func corrupt(_ why: String, _ record: FootageRecord) -> FootageResult {
         var record = record
