@@ -25,6 +25,7 @@ enum AnnotateFootage {
         var corrupt = 0
         var failure: String?
         var status = ExitStatus.ok
+        var readerClosed = false
     }
 
     static func run(_ parsed: ParsedArguments, input: String) async -> ExitStatus {
@@ -56,6 +57,7 @@ enum AnnotateFootage {
             Terminal.error("\(output) exists; use --force to overwrite it")
             return .cannotCreate
         }
+        if output == "-" { signal(SIGPIPE, SIG_IGN) }  // a closed stream reader is an EPIPE to handle, not a death
         // Ctrl-C stops reading; the frames in flight are finished and written, and the output,
         // whole, holds every frame up to there.
         let interrupted = Mutex(false)
@@ -148,13 +150,15 @@ enum AnnotateFootage {
                         Terminal.warning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
                         record = skipped
                     case .frame(let frame, let annotated, let written):
-                        do {
+                        do throws(CaptureWriteError) {
                             try sink.write(frame, date: Date())
                             tally.written += 1
                             if annotated { tally.annotated += 1 }
                         } catch {
-                            tally.failure = "\(error)"
-                            tally.status = .ioError
+                            // The program reading stdout went away (`| head`): stop, quietly.
+                            if case .readerClosed = error { tally.readerClosed = true }
+                            tally.failure = tally.readerClosed ? "" : error.description
+                            tally.status = tally.readerClosed ? .ok : .ioError
                             return
                         }
                         record = written
@@ -233,6 +237,7 @@ enum AnnotateFootage {
         progress.stop()
         for note in reader.notes { Terminal.warning(note) }
         let final = tally.withLock { $0 }
+        if final.readerClosed { return .ok }
         if let failure = final.failure {
             sink.discard()
             Terminal.error(failure)

@@ -317,4 +317,22 @@ struct AnnotateFootageTests {
             #expect(abs((pose["lon"] ?? 0) - 13.71) < 1e-9)
         }
     }
+
+    @Test("a reader of stdout that stops early (`| head`) ends the run quietly with 0")
+    func readerGoesAway() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n'", "-frames:v", "60", "-q:v", "3", "-f", "mjpeg",
+            "-y", clip,
+        ])
+        let command =
+            ([Binary.path, "annotate", clip] + along + ["--output", "-"]).map { "'\($0)'" }.joined(separator: " ")
+            + " 2>\(directory.path)/err.txt | head -c 1000 >/dev/null; echo ${PIPESTATUS[0]}"
+        let result = try ProcessRunner.run(tool: "bash", ["-c", command], install: "bash")
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        let errors = try String(contentsOfFile: directory.path + "/err.txt", encoding: .utf8)
+        #expect(!errors.contains("error"), "\(errors)")
+    }
 }
