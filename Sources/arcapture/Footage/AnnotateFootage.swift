@@ -149,9 +149,9 @@ enum AnnotateFootage {
                         tally.corrupt += 1
                         Terminal.warning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
                         record = skipped
-                    case .frame(let frame, let annotated, let written):
+                    case .frame(let frame, let annotated, let written, let time):
                         do throws(CaptureWriteError) {
-                            try sink.write(frame, date: Date())
+                            try sink.write(frame, date: time)
                             tally.written += 1
                             if annotated { tally.annotated += 1 }
                         } catch {

@@ -32,7 +32,7 @@ final class FootageWorker {
             image = planes
         case .jpeg(let bytes):
             if job.pose == nil && !settings.destination.wantsPlanes {
-                return .frame(.jpeg(bytes), annotated: false, record: record)
+                return .frame(.jpeg(bytes), annotated: false, record: record, time: job.time)
             }
             guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
             let result = bytes.withUnsafeBytes { raw in
@@ -52,12 +52,15 @@ final class FootageWorker {
             record.add(drawn, units: settings.style.layout.units)
             annotated = true
         }
-        if settings.destination.wantsPlanes { return .frame(.planes(image), annotated: annotated, record: record) }
+        if settings.destination.wantsPlanes {
+            return .frame(.planes(image), annotated: annotated, record: record, time: job.time)
+        }
         guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
         defer { decoded = image }  // the planes are decoded into again for the next frame
         do {
             return .frame(
-                .jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated, record: record)
+                .jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated, record: record,
+                time: job.time)
         } catch {
             return corrupt("cannot encode: \(error)", record)
         }

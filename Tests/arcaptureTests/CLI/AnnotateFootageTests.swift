@@ -111,6 +111,21 @@ struct AnnotateFootageTests {
         for name in ["01.jpg", "02.jpg"] {
             #expect(try frameCount(out + "/" + name).hasPrefix("1024,768,"))
         }
+        // strftime conversions in the name take each frame's time: the Helsinki photo's EXIF says
+        // 14:12:31+03:00 (the Lund photos carry no time).
+        let dated = directory.appendingPathComponent("dated")
+        try FileManager.default.createDirectory(at: dated, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg"),
+            toPath: dated.appendingPathComponent("h.jpg").path)
+        let named = try Binary.run(
+            [
+                "annotate", dated.path, "--pois", PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
+                "--hfov",
+                "100", "--output", out + "/%Y%m%d-%H%M%S-%n.jpg",
+            ], environment: ["TZ": "UTC"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/20220814-111231-1.jpg"))
     }
 
     @Test("a damaged frame is skipped with a warning and counted; the rest are written")
