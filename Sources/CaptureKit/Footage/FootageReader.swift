@@ -4,11 +4,11 @@ import Foundation
 /// in name order, or a Y4M file (4:2:0, 4:2:2, 4:4:4, mono).
 ///
 /// Files and stdin (`-`: what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write) are read through
-/// a buffer holding a frame or two, so hours of footage take no more memory than a minute. Damage never stops
-/// reading early without saying so: bytes between JPEGs are skipped and counted, a JPEG cut short
-/// at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its `FRAME` line or
-/// cut short ends the stream with a note naming the frame and byte. Not thread-safe: one reader,
-/// one producer thread.
+/// a buffer holding a frame or two, so hours of footage take no more memory than a minute. Damage
+/// never stops reading early without saying so: bytes between JPEGs are skipped and counted, a JPEG
+/// cut short at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its
+/// `FRAME` line or cut short ends the stream with a note naming the frame. Not thread-safe: one
+/// reader, one producer thread.
 public final class FootageReader {
     /// What the footage is.
     public let kind: FootageInfo.Kind
@@ -29,7 +29,8 @@ public final class FootageReader {
     private var stream: StreamBuffer?
     private var streamSkipped = 0
 
-    /// Opens `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file or an MJPEG stream (by content).
+    /// Opens `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file or an MJPEG stream (by content),
+    /// or `-` for a Y4M or MJPEG stream on stdin.
     ///
     /// - Throws: ``InputFileError`` when it is missing, unreadable, none of these, or its Y4M
     ///   header is wrong (with the problem).
