@@ -66,9 +66,17 @@ public enum EXIFReader {
     ///
     /// - Returns: nil without a GPS block, or when its coordinates are missing or impossible.
     public static func geotag(inJPEG bytes: some Collection<UInt8>) -> Geotag? {
-        guard let block = exifBlock(Array(bytes.prefix(256 * 1024))), let tiff = TIFFStructure(block),
-            let first = tiff.u32(4)
-        else { return nil }
+        exifBlock(Array(bytes.prefix(256 * 1024))).flatMap(geotag(tiff:))
+    }
+
+    /// The capture time and the geotag of the JPEG in `bytes`, its EXIF block found once.
+    public static func captureTimeAndGeotag(inJPEG bytes: some Collection<UInt8>) -> (CaptureTime?, Geotag?) {
+        guard let block = exifBlock(Array(bytes.prefix(256 * 1024))) else { return (nil, nil) }
+        return (captureTime(tiff: block), geotag(tiff: block))
+    }
+
+    static func geotag(tiff bytes: [UInt8]) -> Geotag? {
+        guard let tiff = TIFFStructure(bytes), let first = tiff.u32(4) else { return nil }
         guard let pointer = tiff.entries(first)[0x8825].flatMap({ tiff.u32($0.field) }) else { return nil }
         let gps = tiff.entries(pointer)
         func degrees(_ tag: Int) -> Double? {

@@ -18,12 +18,18 @@ public struct FootageFrame: Sendable {
     public var name: String?
     /// The capture time its EXIF block gives (folders of photos), when it gives one.
     public var captureTime: EXIFReader.CaptureTime?
+    /// Where the photo was taken, from its EXIF GPS block (folders of geotagged photos).
+    public var geotag: Geotag?
 
     /// Creates a frame.
-    public init(index: Int, content: Content, name: String? = nil, captureTime: EXIFReader.CaptureTime? = nil) {
+    public init(
+        index: Int, content: Content, name: String? = nil, captureTime: EXIFReader.CaptureTime? = nil,
+        geotag: Geotag? = nil
+    ) {
         self.index = index
         self.content = content
         self.name = name
         self.captureTime = captureTime
+        self.geotag = geotag
     }
 }

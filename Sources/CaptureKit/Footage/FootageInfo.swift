@@ -127,7 +127,10 @@ public struct FootageInfo: Sendable {
             metadataStart: firstTime, notes: notes)
     }
 
-    private static func folder(_ path: String) throws(InputFileError) -> FootageInfo {
+    /// The `.jpg`/`.jpeg` files in a folder, in name order (the frames of a JPEG-folder footage).
+    ///
+    /// - Throws: ``InputFileError`` when the folder cannot be listed or holds none.
+    static func jpegNames(inFolder path: String) throws(InputFileError) -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
@@ -135,9 +138,13 @@ public struct FootageInfo: Sendable {
         } catch {
             throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
         }
-        guard let first = names.first else {
-            throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files")
-        }
+        guard !names.isEmpty else { throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files") }
+        return names
+    }
+
+    private static func folder(_ path: String) throws(InputFileError) -> FootageInfo {
+        let names = try jpegNames(inFolder: path)
+        let first = names[0]
         let firstPath = (path as NSString).appendingPathComponent(first)
         let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: firstPath)).read(upToCount: 256 * 1024)) ?? nil
         return FootageInfo(

@@ -44,15 +44,7 @@ public final class FootageReader {
                 throw .missing(file: path)
             }
             if isDirectory.boolValue {
-                do {
-                    files = try FileManager.default.contentsOfDirectory(atPath: path)
-                        .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                } catch {
-                    throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
-                }
-                guard !files.isEmpty else {
-                    throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files")
-                }
+                files = try FootageInfo.jpegNames(inFolder: path)
                 kind = .jpegFolder
                 y4mHeader = nil
                 return
@@ -164,9 +156,9 @@ public final class FootageReader {
                 files.remove(at: index)
                 continue
             }
+            let (time, geotag) = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
             let frame = FootageFrame(
-                index: index, content: .jpeg(Array(bytes)), name: name,
-                captureTime: EXIFReader.captureTime(inJPEG: bytes))
+                index: index, content: .jpeg(Array(bytes)), name: name, captureTime: time, geotag: geotag)
             index += 1
             return frame
         }

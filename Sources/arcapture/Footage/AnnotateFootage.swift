@@ -207,7 +207,7 @@ enum AnnotateFootage {
             var pose: DevicePose?
             if let timeline {
                 if case .pose(let estimate) = timeline.pose(at: frameTime) { pose = estimate.pose }
-            } else if case .jpeg(let bytes) = frame.content, let tag = EXIFReader.geotag(inJPEG: bytes) {
+            } else if let tag = frame.geotag {
                 pose = DevicePose(
                     latitude: tag.latitude, longitude: tag.longitude,
                     altitude: (tag.altitudeMeanSeaLevel ?? 0) + (poseOptions.geoidSeparation ?? 0),
@@ -281,8 +281,9 @@ enum AnnotateFootage {
             // mean reading the whole file before starting.
             frames = max(1, Int((Double(size) / Double(bytes.count)).rounded()))
         }
-        var start: EXIFReader.CaptureTime?
-        if case .jpeg(let bytes) = first?.content { start = EXIFReader.captureTime(inJPEG: bytes) }
+        // Folders' frames come with their EXIF time read; a stream's first JPEG is read here.
+        var start = first?.captureTime
+        if start == nil, case .jpeg(let bytes) = first?.content { start = EXIFReader.captureTime(inJPEG: bytes) }
         return FootageInfo(
             path: input == "-" ? "stdin" : input, kind: reader.kind, frameCount: frames,
             framesPerSecond: reader.y4mHeader?.framesPerSecond, width: reader.y4mHeader?.width,
