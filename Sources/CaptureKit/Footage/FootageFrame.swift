@@ -32,4 +32,12 @@ public struct FootageFrame: Sendable {
         self.captureTime = captureTime
         self.geotag = geotag
     }
+
+    /// Moves the planes out of a Y4M frame (its content becomes an empty JPEG), so that whoever
+    /// draws on them holds the only reference and copy-on-write copies nothing; nil for a JPEG.
+    public mutating func takePlanes() -> YCbCrImage? {
+        guard case .planes(let planes) = content else { return nil }
+        content = .jpeg([])
+        return planes
+    }
 }

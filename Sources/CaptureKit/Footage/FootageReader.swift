@@ -20,6 +20,8 @@ public final class FootageReader {
     public private(set) var truncatedFrames = 0
     /// Bytes between frames that were not part of any (MJPEG).
     public var skippedBytes: Int { streamSkipped }
+    /// Where Y4M frames' planes come from and, once written, go back to (see ``FrameBufferPool``).
+    public let pool = FrameBufferPool(limit: 2)
 
     private let path: String
     /// The path, or `stdin`, for messages.
@@ -116,7 +118,7 @@ public final class FootageReader {
     }
 
     private func nextStreamedY4M(_ stream: StreamBuffer) -> FootageFrame? {
-        guard let header = y4mHeader, let frameBytes = header.frameByteCount else { return nil }
+        guard let header = y4mHeader, header.frameByteCount != nil else { return nil }
         _ = stream.fill(6)
         guard stream.available > 0 else { return nil }
         while stream.bytes[stream.start...].prefix(256).firstIndex(of: UInt8(ascii: "\n")) == nil,
@@ -130,17 +132,38 @@ public final class FootageReader {
             return nil
         }
         let lineLength = newline - stream.start + 1
-        guard stream.fill(lineLength + frameBytes) else {
-            notes.append(
-                "\(name): frame \(index + 1) is cut short (it ends \(lineLength + frameBytes - stream.available) bytes early)"
+        stream.consume(lineLength)
+        // The planes are read into straight from the buffer and the descriptor: no copy of the
+        // frame is kept in between.
+        var image = pool.take(width: header.width, height: header.height, subsampling: Self.layout(of: header))
+        var missing = 0
+        for index in image.planes.indices {
+            let (width, height, stride) = (
+                image.planes[index].width, image.planes[index].height, image.planes[index].stride
             )
+            image.planes[index].bytes.withUnsafeMutableBytes { target in
+                if stride == width {  // the usual case: the plane in one read
+                    missing +=
+                        width * height
+                        - stream.read(
+                            into: UnsafeMutableRawBufferPointer(
+                                rebasing: target[0..<(width * height)]))
+                } else {
+                    for row in 0..<height {
+                        missing +=
+                            width
+                            - stream.read(
+                                into: UnsafeMutableRawBufferPointer(
+                                    rebasing: target[(row * stride)..<(row * stride + width)]))
+                    }
+                }
+            }
+        }
+        guard missing == 0 else {
+            notes.append("\(name): frame \(index + 1) is cut short (it ends \(missing) bytes early)")
             truncatedFrames += 1
-            stream.consume(stream.available)
             return nil
         }
-        let begin = stream.start + lineLength
-        let image = Self.planes(Data(stream.bytes[begin..<(begin + frameBytes)]), header: header)
-        stream.consume(lineLength + frameBytes)
         let frame = FootageFrame(index: index, content: .planes(image))
         index += 1
         return frame
@@ -165,31 +188,13 @@ public final class FootageReader {
         return nil
     }
 
-    /// A Y4M frame's planes (Y, then Cb, then Cr, each row after row) as an image.
-    private static func planes(_ bytes: Data, header: Y4MHeader) -> YCbCrImage {
-        let subsampling: ChromaSubsampling =
-            switch header.colorSpace {
-            case "422": .s422
-            case "444": .s444
-            case "mono": .gray
-            default: .s420
-            }
-        var image = YCbCrImage(width: header.width, height: header.height, subsampling: subsampling)
-        bytes.withUnsafeBytes { source in
-            var position = 0
-            for index in image.planes.indices {
-                let (width, height, stride) = (
-                    image.planes[index].width, image.planes[index].height, image.planes[index].stride
-                )
-                image.planes[index].bytes.withUnsafeMutableBytes { target in
-                    for row in 0..<height {
-                        target[(row * stride)..<(row * stride + width)].copyBytes(
-                            from: source[(position + row * width)..<(position + row * width + width)])
-                    }
-                }
-                position += width * height
-            }
+    /// The chroma layout a Y4M header names.
+    private static func layout(of header: Y4MHeader) -> ChromaSubsampling {
+        switch header.colorSpace {
+        case "422": .s422
+        case "444": .s444
+        case "mono": .gray
+        default: .s420
         }
-        return image
     }
 }

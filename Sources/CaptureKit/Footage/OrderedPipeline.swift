@@ -40,10 +40,11 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
     /// - Parameters:
     ///   - workers: worker threads (at least 1).
     ///   - capacity: items in flight at most (at least `workers`).
-    ///   - makeWorker: builds one worker's function, on that worker's thread.
+    ///   - makeWorker: builds one worker's function, on that worker's thread; it owns each item it
+    ///     is given.
     ///   - deliver: receives each result with its sequence number (0, 1, 2…), in order.
     public init(
-        workers: Int, capacity: Int, makeWorker: @escaping @Sendable (Int) -> (Input) -> Output,
+        workers: Int, capacity: Int, makeWorker: @escaping @Sendable (Int) -> (consuming Input) -> Output,
         deliver: @escaping @Sendable (Int, Output) -> Void
     ) {
         let workers = max(1, workers)
@@ -77,7 +78,7 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
         while delivered < submitted || running > 0 { condition.wait() }
     }
 
-    private func run(_ work: (Input) -> Output) {
+    private func run(_ work: (consuming Input) -> Output) {
         condition.lock()
         while true {
             while pendingStart == pending.count && !closed { condition.wait() }
@@ -90,7 +91,9 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
                 pendingStart = 0
             }
             condition.unlock()
-            let output = work(input)
+            // Handed over, not lent: a worker that changes a frame in place (drawing on Y4M planes)
+            // then owns the only reference, and copy-on-write copies nothing.
+            let output = work(consume input)
             condition.lock()
             results[sequence] = output
             deliverInOrder()

@@ -49,10 +49,35 @@ final class StreamBuffer {
         return true
     }
 
-    /// Consumes `count` bytes, dropping consumed ones now and then.
+    /// Copies up to `target.count` bytes into `target`: the unconsumed ones first, then straight from
+    /// the descriptor (a Y4M frame's planes are read without passing through the buffer). Returns
+    /// how many were copied: fewer only at the stream's end. EINTR is retried.
+    func read(into target: UnsafeMutableRawBufferPointer) -> Int {
+        let buffered = min(available, target.count)
+        if buffered > 0 {
+            bytes.withUnsafeBytes { source in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<(start + buffered)]))
+            }
+            consume(buffered)
+        }
+        var copied = buffered
+        while copied < target.count && !ended {
+            let count = Glibc.read(descriptor, target.baseAddress.map { $0 + copied }, target.count - copied)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                ended = true
+                break
+            }
+            copied += count
+        }
+        return copied
+    }
+
+    /// Consumes `count` bytes, dropping consumed ones now and then (after a mebibyte: the buffer
+    /// stays about a frame of MJPEG and one read large).
     func consume(_ count: Int) {
         start += count
-        if start > 8 << 20 && start * 2 > bytes.count {
+        if start > 1 << 20 && start * 2 > bytes.count {
             bytes.removeFirst(start)
             start = 0
         }

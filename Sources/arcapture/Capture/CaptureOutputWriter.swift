@@ -93,19 +93,40 @@ final class CaptureOutputWriter {
     /// A Y4M frame: the `FRAME` line, then each plane row after row without padding.
     static func y4mFrame(_ image: YCbCrImage) -> [UInt8] {
         var bytes = Array("FRAME\n".utf8)
-        for plane in image.planes {
-            for row in 0..<plane.height {
-                bytes += plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
+        bytes.reserveCapacity(bytes.count + image.planes.reduce(0) { $0 + $1.width * $1.height })
+        for (plane, range) in y4mChunks(of: image) { bytes += image.planes[plane].bytes[range] }
+        return bytes
+    }
+
+    /// A frame's samples in Y4M order, as few pieces of its planes as the layout allows: a whole
+    /// plane at once when its rows are not padded, else row by row.
+    static func y4mChunks(of image: YCbCrImage) -> [(plane: Int, range: Range<Int>)] {
+        var chunks: [(plane: Int, range: Range<Int>)] = []
+        for (index, plane) in image.planes.enumerated() {
+            if plane.stride == plane.width {
+                chunks.append((index, 0..<(plane.width * plane.height)))
+            } else {
+                for row in 0..<plane.height {
+                    chunks.append((index, (row * plane.stride)..<(row * plane.stride + plane.width)))
+                }
             }
         }
-        return bytes
+        return chunks
     }
 
     /// Writes all of `bytes` to stdout, retrying short writes and EINTR.
     static func writeToStandardOutput(_ bytes: [UInt8]) throws(CaptureWriteError) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(CaptureWriteError) in try writeToStandardOutput(buffer) }
+        }
+        try result.get()
+    }
+
+    /// Writes all of `buffer` to stdout, retrying short writes and EINTR.
+    static func writeToStandardOutput(_ buffer: UnsafeRawBufferPointer) throws(CaptureWriteError) {
         var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        while offset < buffer.count {
+            let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw .readerClosed }

@@ -13,16 +13,28 @@ struct Y4MStreamState {
     mutating func bytes(for frame: YCbCrImage, makeHeader: (YCbCrImage) -> String) throws(CaptureWriteError)
         -> [UInt8]
     {
-        var image = frame
-        if image.subsampling == .s440 || image.subsampling == .s411 { image = image.resampled(to: .s444) }
+        let image = Self.writable(frame)
+        return try header(for: image, makeHeader: makeHeader) + CaptureOutputWriter.y4mFrame(image)
+    }
+
+    /// The image as YUV4MPEG2 can carry it: 4:4:0 and 4:1:1 become 4:4:4, others stay as they are.
+    static func writable(_ frame: YCbCrImage) -> YCbCrImage {
+        frame.subsampling == .s440 || frame.subsampling == .s411 ? frame.resampled(to: .s444) : frame
+    }
+
+    /// The stream header's bytes if `image` (already ``writable(_:)``) is the first frame, else none,
+    /// after checking that it matches the stream.
+    ///
+    /// - Throws: ``CaptureWriteError/streamChanged(from:to:)`` when the frame does not match the stream.
+    mutating func header(for image: YCbCrImage, makeHeader: (YCbCrImage) -> String) throws(CaptureWriteError)
+        -> [UInt8]
+    {
         let line = makeHeader(image)
-        var bytes: [UInt8] = []
         if let header {
             guard header == line else { throw .streamChanged(from: header, to: line) }
-        } else {
-            header = line
-            bytes += Array(line.utf8)
+            return []
         }
-        return bytes + CaptureOutputWriter.y4mFrame(image)
+        header = line
+        return Array(line.utf8)
     }
 }

@@ -128,7 +128,7 @@ enum AnnotateFootage {
         do {
             sink = try FootageSink(
                 destination: destination, frameRate: rate, fullRange: reader.y4mHeader?.isFullRange ?? true,
-                sidecar: parsed.value("sidecar"))
+                sidecar: parsed.value("sidecar"), pool: reader.pool)
         } catch {
             Terminal.error(error.description)
             return error.exitStatus
@@ -138,34 +138,42 @@ enum AnnotateFootage {
             workers: workers, capacity: workers * 2,
             makeWorker: { _ in
                 let worker = FootageWorker(settings: settings)
-                return { job in worker.process(job) }
+                return { (job: consuming FootageJob) in worker.process(job) }
             },
             deliver: { sequence, result in
-                tally.withLock { tally in
-                    guard tally.failure == nil else { return }
-                    let record: FootageRecord
-                    switch result {
-                    case .corrupt(let why, let skipped):
-                        tally.corrupt += 1
-                        Terminal.warning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
-                        record = skipped
-                    case .frame(let frame, let annotated, let written, let time):
-                        do throws(CaptureWriteError) {
-                            try sink.write(frame, date: time)
+                // The tally is locked only to read and count: the progress line and the producer
+                // read it, and neither should wait while a frame is being written.
+                guard tally.withLock({ $0.failure == nil }) else { return }
+                let record: FootageRecord
+                switch result {
+                case .corrupt(let why, let skipped):
+                    tally.withLock { $0.corrupt += 1 }
+                    Terminal.warning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
+                    record = skipped
+                case .frame(let frame, let annotated, let written, let time):
+                    do throws(CaptureWriteError) {
+                        try sink.write(frame, date: time)
+                        tally.withLock { tally in
                             tally.written += 1
                             if annotated { tally.annotated += 1 }
-                        } catch {
-                            // The program reading stdout went away (`| head`): stop, quietly.
-                            if case .readerClosed = error { tally.readerClosed = true }
-                            tally.failure = tally.readerClosed ? "" : error.description
-                            tally.status = tally.readerClosed ? .ok : .ioError
-                            return
                         }
-                        record = written
-                    }
-                    do throws(OutputError) {
-                        try sink.record(record)
                     } catch {
+                        // The program reading stdout went away (`| head`): stop, quietly.
+                        let readerClosed: Bool
+                        if case .readerClosed = error { readerClosed = true } else { readerClosed = false }
+                        tally.withLock { tally in
+                            tally.readerClosed = readerClosed
+                            tally.failure = readerClosed ? "" : error.description
+                            tally.status = readerClosed ? .ok : .ioError
+                        }
+                        return
+                    }
+                    record = written
+                }
+                do throws(OutputError) {
+                    try sink.record(record)
+                } catch {
+                    tally.withLock { tally in
                         tally.failure = error.description
                         tally.status = error.exitStatus
                     }
@@ -256,7 +264,8 @@ enum AnnotateFootage {
             "annotate: \(read) frames in, \(final.written) out (\(final.annotated) annotated, "
                 + "\(final.written - final.annotated) without a pose passed through), "
                 + "\(final.corrupt + reader.truncatedFrames) damaged skipped; "
-                + String(format: "%.1f s, %.1f fps, %d workers", seconds, Double(read) / max(seconds, 1e-9), workers))
+                + String(format: "%.1f s, %.1f fps, ", seconds, Double(read) / max(seconds, 1e-9))
+                + (workers == 1 ? "1 worker" : "\(workers) workers"))
         if output != "-" { Terminal.out(output) }
         if stopped {
             Terminal.note("interrupted: the output holds the \(final.written) frames before Ctrl-C, each whole")

@@ -15,6 +15,8 @@ final class FootageSink: @unchecked Sendable {
     private var file: AtomicFileWriter?
     private var sidecar: AtomicFileWriter?
     private var y4m = Y4MStreamState()
+    /// Where written Y4M frames go back to, to be read into again.
+    private let pool: FrameBufferPool?
     private(set) var written = 0
 
     /// Opens the destination (a file's temporary twin).
@@ -22,8 +24,9 @@ final class FootageSink: @unchecked Sendable {
     /// - Throws: `OutputError` when the file cannot be created.
     init(
         destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), fullRange: Bool = true,
-        sidecar path: String? = nil
+        sidecar path: String? = nil, pool: FrameBufferPool? = nil
     ) throws(OutputError) {
+        self.pool = pool
         self.destination = destination
         self.frameRate = frameRate
         self.fullRange = fullRange
@@ -39,29 +42,56 @@ final class FootageSink: @unchecked Sendable {
     /// - Throws: ``CaptureWriteError`` when writing fails, the reader of stdout went away, or a Y4M
     ///   stream would change size mid-stream.
     func write(_ output: FrameOutput, date: Date) throws(CaptureWriteError) {
-        var bytes: [UInt8]
-        switch output {
-        case .jpeg(let jpeg): bytes = jpeg
-        case .planes(let image):
-            let (rate, full) = (frameRate, fullRange)
-            bytes = try y4m.bytes(for: image) { Self.header(for: $0, rate: rate, fullRange: full) }
-        }
         written += 1
-        switch destination {
-        case .files(let template):
-            do {
-                try CaptureOutputWriter.writeFile(template.name(counter: written, date: date), bytes)
-            } catch {
-                throw .output(error)
+        switch output {
+        case .jpeg(let jpeg):
+            if case .files(let template) = destination {
+                do {
+                    try CaptureOutputWriter.writeFile(template.name(counter: written, date: date), jpeg)
+                } catch {
+                    throw .output(error)
+                }
+            } else {
+                try append(jpeg)
             }
+        case .planes(let frame):
+            // Written plane by plane from the image itself: a Y4M frame is megabytes, and copying
+            // it into one array first cost as much as the drawing.
+            let image = Y4MStreamState.writable(frame)
+            let (rate, full) = (frameRate, fullRange)
+            var prefix = try y4m.header(for: image) { Self.header(for: $0, rate: rate, fullRange: full) }
+            prefix += Array("FRAME\n".utf8)
+            try append(prefix)
+            for (plane, range) in CaptureOutputWriter.y4mChunks(of: image) {
+                let result = image.planes[plane].bytes.withUnsafeBytes { samples in
+                    Result { () throws(CaptureWriteError) in
+                        try append(UnsafeRawBufferPointer(rebasing: samples[range]))
+                    }
+                }
+                try result.get()
+            }
+            pool?.give(frame)
+        }
+    }
+
+    private func append(_ bytes: [UInt8]) throws(CaptureWriteError) {
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(CaptureWriteError) in try append(buffer) } }
+        try result.get()
+    }
+
+    /// Appends bytes to the single output file or stdout.
+    private func append(_ buffer: UnsafeRawBufferPointer) throws(CaptureWriteError) {
+        switch destination {
         case .mjpegStream, .y4mStream:
-            try CaptureOutputWriter.writeToStandardOutput(bytes)
+            try CaptureOutputWriter.writeToStandardOutput(buffer)
         case .mjpegFile, .y4mFile:
             do {
-                try file?.write(bytes)
+                try file?.write(buffer)
             } catch {
                 throw .output(error)
             }
+        case .files:
+            break  // numbered files are written whole, above
         }
     }
 

@@ -24,13 +24,13 @@ final class FootageWorker {
     }
 
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
-    func process(_ job: FootageJob) -> FootageResult {
-        var record = FootageRecord(job: job, time: JSONLinesLog.timestamp(job.time))
+    func process(_ job: consuming FootageJob) -> FootageResult {
+        let planes = job.frame.takePlanes()
+        var record = FootageRecord(job: copy job, time: JSONLinesLog.timestamp(job.time))
         var image: YCbCrImage
-        switch job.frame.content {
-        case .planes(let planes):
+        if let planes {
             image = planes
-        case .jpeg(let bytes):
+        } else if case .jpeg(let bytes) = job.frame.content {
             if job.pose == nil && !settings.destination.wantsPlanes {
                 return .frame(.jpeg(bytes), annotated: false, record: record, time: job.time)
             }
@@ -42,6 +42,8 @@ final class FootageWorker {
             // Moved out (the property lets go of the planes), so drawing does not copy them.
             image = decoded
             decoded = Self.placeholder
+        } else {
+            return corrupt("the frame holds nothing", record)
         }
         var annotated = false
         if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {

@@ -31,6 +31,12 @@ final class AtomicFileWriter {
 
     /// Appends `bytes`.
     func write(_ bytes: [UInt8]) throws(OutputError) {
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer) } }
+        try result.get()
+    }
+
+    /// Appends the bytes in `bytes`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         do {
             try handle.write(contentsOf: bytes)
         } catch {

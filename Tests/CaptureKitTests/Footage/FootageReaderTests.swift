@@ -32,21 +32,25 @@ struct FootageReaderTests {
         let expected = Array(try Data(contentsOf: URL(fileURLWithPath: raw)))
         let reader = try FootageReader(path: y4m)
         #expect(reader.kind == .y4m)
-        var frames: [YCbCrImage] = []
+        // Each frame goes back to the reader's pool once read, as the writer does: the next is read
+        // into the same planes, and must still be exactly ffmpeg's.
+        var frames = 0
+        var bytes: [UInt8] = []
+        var storage: Set<Int> = []
         while let frame = reader.next() {
             guard case .planes(let image) = frame.content else { continue }
-            frames.append(image)
-        }
-        #expect(frames.count == 3)
-        #expect(reader.notes.isEmpty)
-        var bytes: [UInt8] = []
-        for image in frames {
+            frames += 1
             for plane in image.planes {
                 for row in 0..<plane.height {
                     bytes += plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
                 }
             }
+            storage.insert(image.planes[0].bytes.withUnsafeBytes { Int(bitPattern: $0.baseAddress) })
+            reader.pool.give(image)
         }
+        #expect(frames == 3)
+        #expect(reader.notes.isEmpty)
+        #expect(storage.count == 1, "the second and third frames reuse the first one's planes")
         #expect(bytes.count == expected.count)
         #expect(bytes == expected)
     }
