@@ -102,7 +102,7 @@ extension Compositor {
                     color: info.isOffRoute ? style.warningColor : style.textColor))
             layers.append(
                 Sprite.Layer(mask: second.mask, x: textX, y: textY + first.mask.height, color: style.textColor))
-            return Sprite(width: width, height: height, h: h, v: v, layers: layers)
+            return Sprite(width: width, height: height, h: h, v: v, layers: layers, range: sampleRange)
         }
     }
 

@@ -12,6 +12,8 @@ import Foundation
 public final class Compositor {
     /// The style.
     public let style: OverlayStyle
+    /// The sample range of the frames drawn on.
+    public let sampleRange: SampleRange
     let painter = Painter()
     private var renderers: [Int: TextRenderer] = [:]
     private var dots: [Int: (fill: CoverageMask, ring: CoverageMask)] = [:]
@@ -21,9 +23,14 @@ public final class Compositor {
 
     /// Creates a compositor; the font is opened now, so a missing one is reported before drawing.
     ///
+    /// - Parameters:
+    ///   - style: colours, sizes, layers and the font.
+    ///   - sampleRange: the range of the frames it will draw on (full for JPEG).
     /// - Throws: ``FontError``.
-    public init(style: OverlayStyle = OverlayStyle()) throws(FontError) {
+    public init(style: OverlayStyle = OverlayStyle(), sampleRange: SampleRange = .full) throws(FontError) {
         self.style = style
+        self.sampleRange = sampleRange
+        painter.sampleRange = sampleRange
         _ = try TextRenderer(font: style.font, pixelSize: 20)
     }
 
@@ -78,7 +85,7 @@ public final class Compositor {
                     layers.append(Sprite.Layer(mask: text.halo, x: 0, y: 0, color: style.haloColor))
                     layers.append(Sprite.Layer(mask: text.mask, x: 0, y: 0, color: style.textColor))
                 }
-                return Sprite(width: width, height: height, h: h, v: v, layers: layers)
+                return Sprite(width: width, height: height, h: h, v: v, layers: layers, range: sampleRange)
             }
             painter.draw(sprite, x: Self.floor(Int(label.x), to: h), y: Self.floor(Int(label.y), to: v), on: &image)
         }
@@ -110,7 +117,7 @@ public final class Compositor {
                 layers: [
                     Sprite.Layer(mask: masks.fill, x: 0, y: 0, color: color),
                     Sprite.Layer(mask: masks.ring, x: 0, y: 0, color: outline),
-                ])
+                ], range: sampleRange)
         }
         let size = dotMasks(halfPixels: key).fill.width
         let x = Self.floor(Int(marker.center.x.rounded()) - size / 2, to: h)

@@ -30,13 +30,15 @@ public final class FrameAnnotator {
     ///   - style: colours, sizes, layers and the font.
     ///   - layout: marker limits, selection and units.
     ///   - banner: the banner's template.
+    ///   - sampleRange: the range of the frames' samples (full for JPEG; Y4M says which).
     /// - Throws: ``FontError`` when the style's font cannot be opened.
     public init(
         pointsOfInterest: [PointOfInterest], route: NavigationRoute? = nil,
         navigation: NavigationOptions = NavigationOptions(), style: OverlayStyle = OverlayStyle(),
-        layout: MarkerLayoutOptions = MarkerLayoutOptions(), banner: BannerTemplate? = nil
+        layout: MarkerLayoutOptions = MarkerLayoutOptions(), banner: BannerTemplate? = nil,
+        sampleRange: SampleRange = .full
     ) throws(FontError) {
-        compositor = try Compositor(style: style)
+        compositor = try Compositor(style: style, sampleRange: sampleRange)
         self.pointsOfInterest = pointsOfInterest
         layoutOptions = layout
         self.banner = banner

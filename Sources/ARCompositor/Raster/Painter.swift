@@ -21,6 +21,9 @@ public final class Painter {
     /// refilled: thin lines (leader lines) are drawn every frame.
     private var lineShape = Shape(contours: [[]])
 
+    /// The sample range of the frames painted on: colours are converted to it.
+    public var sampleRange = SampleRange.full
+
     /// Creates a painter.
     public init() {}
 
@@ -200,7 +203,7 @@ public final class Painter {
         if rows.count < (box.width + 2) * (v + 1) { rows = [Int32](repeating: 0, count: (box.width + 2) * (v + 1)) }
         // Opacity in 0…256, colour rounded to whole levels once per shape.
         let opacity = (Int32(color.alpha) * 256 + 127) / 255
-        let (yValue, cbValue, crValue) = color.ycbcr
+        let (yValue, cbValue, crValue) = color.ycbcr(in: sampleRange)
         let (y, cb, cr) = (Int32(yValue.rounded()), Int32(cbValue.rounded()), Int32(crValue.rounded()))
         // The planes' bytes are moved out (no copy: the image's references are dropped) so all
         // three can be written through pointers at once, and moved back at the end.

@@ -52,6 +52,14 @@ public struct RGBAColor: Hashable, Sendable {
         )
     }
 
+    /// The colour in `range`: ``ycbcr`` for full range; for limited range, Y scaled into 16–235 and
+    /// Cb, Cr into 16–240 (BT.601's footroom and headroom).
+    public func ycbcr(in range: SampleRange) -> (y: Double, cb: Double, cr: Double) {
+        let (y, cb, cr) = ycbcr
+        guard range == .limited else { return (y, cb, cr) }
+        return (16 + y * 219 / 255, 128 + (cb - 128) * 224 / 255, 128 + (cr - 128) * 224 / 255)
+    }
+
     /// The colour as one number, 0xRRGGBBAA.
     public var packed: UInt32 {
         UInt32(red) << 24 | UInt32(green) << 16 | UInt32(blue) << 8 | UInt32(alpha)

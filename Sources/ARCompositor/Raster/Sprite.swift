@@ -34,8 +34,8 @@ struct Sprite: Sendable {
     }
 
     /// Composes `layers`, first at the bottom, into a sprite `width`×`height` for chroma factors
-    /// `h`×`v` (the size is rounded up to whole cells).
-    init(width: Int, height: Int, h: Int, v: Int, layers: [Layer]) {
+    /// `h`×`v` (the size is rounded up to whole cells), in the frames' sample `range`.
+    init(width: Int, height: Int, h: Int, v: Int, layers: [Layer], range: SampleRange = .full) {
         let width = (width + h - 1) / h * h
         let height = (height + v - 1) / v * v
         self.width = width
@@ -50,7 +50,7 @@ struct Sprite: Sendable {
         var cb = alpha
         var cr = alpha
         for layer in layers {
-            let (y, u, w) = layer.color.ycbcr
+            let (y, u, w) = layer.color.ycbcr(in: range)
             let opacity = Float(layer.color.alpha) / 255
             for row in 0..<layer.mask.height {
                 let targetRow = layer.y + row

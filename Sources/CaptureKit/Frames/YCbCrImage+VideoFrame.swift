@@ -57,8 +57,8 @@ extension YCbCrImage {
         }
     }
 
-    /// Stretches limited-range samples (luma 16–235, chroma 16–240) to 0–255.
-    mutating func expandToFullRange() {
+    /// Stretches limited-range samples (luma 16–235, chroma 16–240) to 0–255, as JPEG holds them.
+    public mutating func expandToFullRange() {
         let luma = (0...255).map { UInt8(clamping: ((Int($0) - 16) * 255 + 109) / 219) }
         let chroma = (0...255).map {
             UInt8(clamping: ((Int($0) - 128) * 255 + (Int($0) >= 128 ? 112 : -112)) / 224 + 128)

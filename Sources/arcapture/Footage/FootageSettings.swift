@@ -12,4 +12,10 @@ struct FootageSettings: Sendable {
     var heightAboveGround: Double
     var quality: Int
     var destination: FootageDestination
+    /// The input's sample range (Y4M from video is usually limited; JPEG is full).
+    var inputRange = SampleRange.full
+
+    /// The range frames are drawn in: limited frames stay limited on their way to Y4M, and are
+    /// stretched to full range first on their way to JPEG (which is full range by definition).
+    var drawingRange: SampleRange { destination.wantsPlanes ? inputRange : .full }
 }

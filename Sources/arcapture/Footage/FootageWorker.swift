@@ -20,7 +20,7 @@ final class FootageWorker {
         encoder = try? JPEGEncoder()
         annotator = try? FrameAnnotator(
             pointsOfInterest: settings.pointsOfInterest, style: settings.style.style, layout: settings.style.layout,
-            banner: settings.banner)
+            banner: settings.banner, sampleRange: settings.drawingRange)
     }
 
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
@@ -30,6 +30,7 @@ final class FootageWorker {
         var image: YCbCrImage
         if let planes {
             image = planes
+            if settings.inputRange == .limited && settings.drawingRange == .full { image.expandToFullRange() }
         } else if case .jpeg(let bytes) = job.frame.content {
             if job.pose == nil && !settings.destination.wantsPlanes {
                 return .frame(.jpeg(bytes), annotated: false, record: record, time: job.time)

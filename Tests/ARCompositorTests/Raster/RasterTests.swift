@@ -63,6 +63,21 @@ struct RasterTests {
         )
     }
 
+    @Test("a painter for limited-range frames paints white as 235/128/128 and black as 16/128/128")
+    func limitedRange() {
+        let painter = Painter()
+        painter.sampleRange = .limited
+        for (color, luma) in [(RGBAColor.white, UInt8(235)), (RGBAColor.black, UInt8(16))] {
+            var image = YCbCrImage(width: 8, height: 8, subsampling: .s422)
+            painter.fill(.polygon([SIMD2(0, 0), SIMD2(8, 0), SIMD2(8, 8), SIMD2(0, 8)]), color: color, on: &image)
+            #expect(image.planes[0].bytes.allSatisfy { $0 == luma })
+            #expect(image.planes[1].bytes.allSatisfy { $0 == 128 } && image.planes[2].bytes.allSatisfy { $0 == 128 })
+        }
+        // Pure red's Cr is 255.5 full range, 240 limited (BT.601's headroom).
+        let red = RGBAColor(red: 255, green: 0, blue: 0).ycbcr(in: .limited)
+        #expect(abs(red.cr - 240) < 0.5 && abs(red.y - (16 + 0.299 * 219)) < 0.01)
+    }
+
     @Test("blending in YCbCr equals blending in RGB within 2 levels")
     func blendingMatchesRGB() {
         var generator = SystemRandomNumberGenerator()

@@ -90,6 +90,78 @@ struct AnnotateFootageTests {
         #expect(inputFrame.map(Array.init) == writtenFrame.map(Array.init))
     }
 
+    /// The harbour sample's pose, camera, POIs, route and style (the README's first command).
+    static let harbour: [String] = [
+        "--track", PackagePaths.sample("footage/harbour.gpx"), "--start", "2022-08-14T11:12:32Z", "--fps", "8",
+        "--heading-from-course", "--camera", PackagePaths.sample("footage/harbour-camera.yaml"),
+        "--height-above-ground", "3", "--pois", PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
+        "--max-markers", "12", "--route", PackagePaths.sample("routes/west-harbour-tour.geojson"),
+    ]
+
+    @Test("the README's sample: all 48 harbour frames annotated with the route's panel; the sidecar agrees")
+    func harbourSample() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let result = try Binary.run(
+            ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + Self.harbour + [
+                "--style", PackagePaths.sample("styles/night.json"), "--output", directory.path + "/%03n.jpg",
+                "--sidecar", sidecar,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("48 frames in, 48 out (48 annotated, 0 without a pose passed through)"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".jpg") }
+        #expect(names.sorted().first == "001.jpg" && names.sorted().last == "048.jpg" && names.count == 48)
+        let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 48)
+        // The boat is on the route's first leg, 260 m before its first turn: the panel says so, and
+        // central Helsinki's POIs (2.5-2.7 km north-east) are drawn on every frame.
+        #expect(lines.allSatisfy { $0.contains("\"instruction\":\"Bear left in") })
+        #expect(lines.allSatisfy { $0.contains("\"distance_m\":26") || $0.contains("\"distance_m\":25") })
+    }
+
+    @Test("limited-range Y4M (video's) is drawn in its own range: as Y4M and as JPEG, the overlay looks the same")
+    func limitedRange() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // ffmpeg turns the sample's full-range JPEGs into limited-range yuv422p, as from an MP4.
+        let clip = directory.appendingPathComponent("clip.y4m").path
+        try ffmpeg([
+            "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v", "4", "-pix_fmt", "yuv422p",
+            "-color_range", "tv", "-strict", "-1", "-y", clip,
+        ])
+        let y4m = directory.appendingPathComponent("out.y4m").path
+        let mjpeg = directory.appendingPathComponent("out.mjpeg").path
+        for output in [y4m, mjpeg] {
+            let result = try Binary.run(["annotate", clip] + Self.harbour + ["--output", output, "--quality", "95"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("4 annotated"))
+        }
+        // ffmpeg (reading XCOLORRANGE and JPEG's full range) makes both RGB; the panel's corner
+        // (top left: the plate, the icon, the text) must match. Drawn with full-range colours, the
+        // Y4M's plate came out 10–15 levels too dark, and the JPEG of unstretched samples washed out.
+        var pictures: [[UInt8]] = []
+        for (index, output) in [y4m, mjpeg].enumerated() {
+            let rgb = directory.appendingPathComponent("\(index).rgb").path
+            try ffmpeg(["-i", output, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", rgb])
+            pictures.append(Array(try Data(contentsOf: URL(fileURLWithPath: rgb))))
+        }
+        #expect(pictures[0].count == 960 * 400 * 3 && pictures[1].count == 960 * 400 * 3)
+        var difference = 0
+        var samples = 0
+        for row in 8..<56 {
+            for column in 8..<200 {
+                for channel in 0..<3 {
+                    let index = (row * 960 + column) * 3 + channel
+                    difference += abs(Int(pictures[0][index]) - Int(pictures[1][index]))
+                    samples += 1
+                }
+            }
+        }
+        let mean = Double(difference) / Double(max(samples, 1))
+        #expect(mean < 3, "mean difference in the panel \(mean) levels")
+    }
+
     @Test("a folder of geotagged photos annotates with no track; numbered JPEGs come out")
     func geotaggedFolder() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
