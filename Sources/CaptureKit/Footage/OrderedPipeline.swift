@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Each worker builds its own state once (`makeWorker` runs on its thread: a JPEG codec and a
 /// compositor are not thread-safe), so work needs no locks. ``submit(_:)`` blocks while `capacity`
-/// items are submitted but not yet delivered; deliveries are never concurrent and run on whichever
-/// worker finished the next item in order, outside the pipeline's lock.
+/// items are submitted but not yet delivered; deliveries run in order on a thread of their own,
+/// outside the pipeline's lock, so a worker never waits for a write (with one worker, writing
+/// overlaps the next item's work, as ffmpeg's muxing thread does).
 ///
 /// Thread-safe: `submit` and `finish` may be called from any one producer thread.
 public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecked Sendable {
@@ -20,7 +21,6 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
     private var results: [Int: Output] = [:]
     private var submitted = 0
     private var delivered = 0
-    private var delivering = false
     private var closed = false
     private var running = 0
     private let capacity: Int
@@ -50,12 +50,15 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
         let workers = max(1, workers)
         self.capacity = max(capacity, workers)
         self.deliver = deliver
-        running = workers
+        running = workers + 1  // and the delivery thread
         for index in 0..<workers {
             let thread = Thread { [self] in run(makeWorker(index)) }
             thread.name = "arcapture-worker-\(index)"
             thread.start()
         }
+        let delivery = Thread { [self] in deliverInOrder() }
+        delivery.name = "arcapture-writer"
+        delivery.start()
     }
 
     /// Submits the next item; blocks while `capacity` items are in flight.
@@ -96,26 +99,32 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
             let output = work(consume input)
             condition.lock()
             results[sequence] = output
-            deliverInOrder()
+            condition.broadcast()
         }
         running -= 1
         condition.broadcast()
         condition.unlock()
     }
 
-    /// Delivers the results that are next in order. Called with the lock held; returns with it
-    /// held; delivers with it released, one thread at a time.
+    /// The delivery thread: hands each result to `deliver` as soon as it is the next in order,
+    /// until the pipeline is closed and everything submitted has been delivered.
     private func deliverInOrder() {
-        guard !delivering else { return }
-        delivering = true
-        while let output = results.removeValue(forKey: delivered) {
-            let sequence = delivered
-            condition.unlock()
-            deliver(sequence, output)
-            condition.lock()
-            delivered += 1
-            condition.broadcast()
+        condition.lock()
+        while true {
+            if let output = results.removeValue(forKey: delivered) {
+                let sequence = delivered
+                condition.unlock()
+                deliver(sequence, output)
+                condition.lock()
+                delivered += 1
+                condition.broadcast()
+                continue
+            }
+            if closed && delivered == submitted { break }
+            condition.wait()
         }
-        delivering = false
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
     }
 }

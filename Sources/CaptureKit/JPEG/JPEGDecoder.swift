@@ -129,6 +129,24 @@ extension ChromaSubsampling {
 }
 
 extension YCbCrImage {
+    /// Calls `body` with an array of read-only pointers to the planes' first bytes, as TurboJPEG's
+    /// encoder takes them; nothing is copied.
+    func withPlaneReadPointers<R>(_ body: (UnsafeMutablePointer<UnsafePointer<UInt8>?>) -> R) -> R {
+        planes[0].bytes.withUnsafeBufferPointer { y in
+            guard planes.count == 3 else {
+                var pointers = [y.baseAddress]
+                return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress.unsafelyUnwrapped) }
+            }
+            return planes[1].bytes.withUnsafeBufferPointer { cb in
+                planes[2].bytes.withUnsafeBufferPointer { cr in
+                    var pointers = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                    // A non-empty array always has a base address.
+                    return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress.unsafelyUnwrapped) }
+                }
+            }
+        }
+    }
+
     /// Calls `body` with an array of pointers to the planes' first bytes, as TurboJPEG takes them.
     ///
     /// The planes' storage is moved out for the call (no copy) into separate variables, so that all

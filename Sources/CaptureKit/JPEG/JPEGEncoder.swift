@@ -35,17 +35,15 @@ public final class JPEGEncoder {
     public func encode(_ image: YCbCrImage, quality: Int = 90, subsampling: ChromaSubsampling? = nil) throws(JPEGError)
         -> [UInt8]
     {
-        var source = subsampling.map { image.resampled(to: $0) } ?? image
+        let source = subsampling.map { image.resampled(to: $0) } ?? image
         var strides = source.planes.map { Int32($0.stride) }
         var size = outputCapacity
         let layout = source.subsampling.turboJPEG
-        let (width, height, planeCount) = (Int32(source.width), Int32(source.height), source.planes.count)
-        let status = source.withPlanePointers { mutablePointers in
-            mutablePointers.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: planeCount) { planes in
-                tjCompressFromYUVPlanes(
-                    handle, planes, width, &strides, height, layout, &output, &size,
-                    Int32(min(max(quality, 1), 100)), 0)
-            }
+        let (width, height) = (Int32(source.width), Int32(source.height))
+        // Read-only pointers: borrowing the planes mutably would copy them (the caller holds them too).
+        let status = source.withPlaneReadPointers { planes in
+            tjCompressFromYUVPlanes(
+                handle, planes, width, &strides, height, layout, &output, &size, Int32(min(max(quality, 1), 100)), 0)
         }
         guard status == 0, let output else { throw .encodingFailed(String(cString: tjGetErrorStr2(handle))) }
         outputCapacity = max(outputCapacity, size)
