@@ -2,7 +2,7 @@
 # The footage benchmark: annotating 1280x720 4:2:2 MJPEG footage against the limit of a plain
 # libjpeg-turbo decode-and-encode, on this machine, in one run.
 #
-#   bash bench/footage/footage.sh [FRAMES]      (from the package root; default 300 frames)
+#   bash bench/footage/footage.sh [FRAMES]      (from the package root; default 900 frames, 30 s)
 #
 # It builds arcapture in release mode, makes the footage with ffmpeg from samples/frames (a moving
 # crop, so every frame differs), writes 20 POIs around the Višnjan track's start, and measures:
@@ -10,12 +10,15 @@
 #   (b) arcapture annotate with 1 worker: 20 labelled POIs, the track as a route, the panel;
 #   (c) the same with one worker per core;
 #   (d) ffmpeg decoding, drawing 20 boxes and 20 labels (drawbox, drawtext) and re-encoding;
-#   (e) Y4M in and out (4:2:2), 1 worker.
-# Each line gives frames per second and peak memory (GNU time's maximum resident set); the ratios
-# b/a, c/a and b/d follow. Needs: clang and libturbojpeg (install-deps), ffmpeg, GNU time.
+#   (e) Y4M in and out (4:2:2), 1 worker, to a file and (f) to a pipe (as into ffmpeg);
+#   (g) peak memory annotating 1920x1080 footage, with 1 worker and with one per core.
+# Every program is timed the same way, as a whole process by GNU time (start-up, reading its input
+# and writing its output included), so the ratios compare like with like; each line gives frames
+# per second and peak memory (GNU time's maximum resident set); the ratios b/a, c/a and b/d follow.
+# Needs: clang and libturbojpeg (install-deps), ffmpeg, GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-frames=${1:-300}
+frames=${1:-900}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 command -v /usr/bin/time >/dev/null || { echo "footage.sh: needs GNU time (apt-get install time)" >&2; exit 69; }
@@ -26,7 +29,10 @@ clang -O2 -o "$work/transcode" bench/footage/transcode.c -lturbojpeg
 ffmpeg -loglevel error -loop 1 -i samples/frames/lund-640x480.jpg \
     -vf "scale=1280:960,crop=1280:720:0:'mod(n*3,240)',format=yuvj422p" -frames:v "$frames" -q:v 3 \
     -f mjpeg "$work/in.mjpeg"
-ffmpeg -loglevel error -i "$work/in.mjpeg" -pix_fmt yuv422p -strict -1 -f yuv4mpegpipe "$work/in.y4m"
+ffmpeg -loglevel error -i "$work/in.mjpeg" -frames:v 300 -pix_fmt yuv422p -strict -1 -f yuv4mpegpipe "$work/in.y4m"
+ffmpeg -loglevel error -loop 1 -i samples/frames/lund-640x480.jpg \
+    -vf "scale=1920:1440,crop=1920:1080:0:'mod(n*3,360)',format=yuvj422p" -frames:v 300 -q:v 3 \
+    -f mjpeg "$work/in1080.mjpeg"
 python3 - "$work/pois.geojson" <<'PY'
 import json, math, sys
 lat, lon = 45.273519, 13.714210  # the Višnjan track's first point
@@ -46,18 +52,21 @@ measure() {
     /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     cat "$work/time"
 }
-annotate() {
-    measure "$arcapture" annotate "$1" --pois "$work/pois.geojson" --hfov 70 \
-        --track samples/gpx/around-visnjan-with-car.gpx --start 2020-12-18T06:15:50Z --fps 30 \
-        --heading-from-course --route samples/gpx/around-visnjan-with-car.gpx --max-markers 20 \
-        --workers "$2" --output "$3" --force
-}
-read -r tc_frames tc_seconds < <("$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
-read -r _ tc_peak < <(measure "$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
+common=(--pois "$work/pois.geojson" --hfov 70 --track samples/gpx/around-visnjan-with-car.gpx
+    --start 2020-12-18T06:15:50Z --fps 30 --heading-from-course --route samples/gpx/around-visnjan-with-car.gpx
+    --max-markers 20)
+annotate() { measure "$arcapture" annotate "$1" "${common[@]}" --workers "$2" --output "$3" --force; }
+read -r tc_seconds tc_peak < <(measure "$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
 read -r one_seconds one_peak < <(annotate "$work/in.mjpeg" 1 "$work/one.mjpeg")
 cores=$(nproc)
 read -r all_seconds all_peak < <(annotate "$work/in.mjpeg" "$cores" "$work/all.mjpeg")
+# Y4M: 300 frames (900 would be 1.6 GB); to a file, then to a pipe (GNU time measures arcapture).
 read -r y4m_seconds y4m_peak < <(annotate "$work/in.y4m" 1 "$work/out.y4m")
+/usr/bin/time -f "%e %M" -o "$work/time" "$arcapture" annotate "$work/in.y4m" "${common[@]}" --workers 1 \
+    --output - --format y4m 2>"$work/err" | cat >/dev/null
+read -r pipe_seconds pipe_peak <"$work/time"
+read -r _ hd_one_peak < <(annotate "$work/in1080.mjpeg" 1 "$work/hd1.mjpeg")
+read -r _ hd_all_peak < <(annotate "$work/in1080.mjpeg" "$cores" "$work/hd.mjpeg")
 filters=""
 for i in $(seq 0 19); do
     x=$(( 40 + (i % 5) * 240 )); y=$(( 120 + (i / 5) * 120 ))
@@ -71,24 +80,27 @@ if ffmpeg -hide_banner -filters 2>/dev/null | grep drawtext >/dev/null; then  # 
     ffmpeg_line=$ff_seconds
 fi
 
-python3 - "$frames" "$tc_frames" "$tc_seconds" "$tc_peak" "$one_seconds" "$one_peak" "$all_seconds" "$all_peak" \
-    "$y4m_seconds" "$y4m_peak" "$cores" "$ffmpeg_line" "${ff_peak:-0}" <<'PY'
+python3 - "$frames" "$tc_seconds" "$tc_peak" "$one_seconds" "$one_peak" "$all_seconds" "$all_peak" \
+    "$y4m_seconds" "$y4m_peak" "$pipe_seconds" "$pipe_peak" "$hd_one_peak" "$hd_all_peak" "$cores" \
+    "$ffmpeg_line" "${ff_peak:-0}" <<'PY'
 import sys
-frames, tc_frames = int(sys.argv[1]), int(sys.argv[2])
-tc_s, tc_kb, one_s, one_kb, all_s, all_kb, y4m_s, y4m_kb = map(float, sys.argv[3:11])
-cores = int(sys.argv[11])
-ff_s = None if sys.argv[12] == "n/a" else float(sys.argv[12])
-ff_kb = float(sys.argv[13])
-fps = lambda s: frames / max(s, 1e-9)
-a = tc_frames / max(tc_s, 1e-9)
-print(f"footage: {frames} frames of 1280x720 4:2:2 MJPEG, {cores} cores")
+frames = int(sys.argv[1])
+tc_s, tc_kb, one_s, one_kb, all_s, all_kb, y4m_s, y4m_kb, pipe_s, pipe_kb, hd1_kb, hd_kb = map(float, sys.argv[2:14])
+cores = int(sys.argv[14])
+ff_s = None if sys.argv[15] == "n/a" else float(sys.argv[15])
+ff_kb = float(sys.argv[16])
+fps = lambda s, n=frames: n / max(s, 1e-9)
+a = fps(tc_s)
+print(f"footage: {frames} frames of 1280x720 4:2:2 MJPEG (Y4M: 300), {cores} cores, each program timed whole")
 print(f"  (a) libjpeg-turbo decode+encode, 1 thread  {a:8.1f} fps   peak {tc_kb / 1024:6.1f} MB")
 print(f"  (b) arcapture annotate, 1 worker           {fps(one_s):8.1f} fps   peak {one_kb / 1024:6.1f} MB")
 print(f"  (c) arcapture annotate, {cores} workers          {fps(all_s):8.1f} fps   peak {all_kb / 1024:6.1f} MB")
 if ff_s is not None:
     print(f"  (d) ffmpeg drawbox+drawtext ×20            {fps(ff_s):8.1f} fps   peak {ff_kb / 1024:6.1f} MB")
-print(f"  (e) arcapture annotate, Y4M in and out     {fps(y4m_s):8.1f} fps   peak {y4m_kb / 1024:6.1f} MB")
+print(f"  (e) arcapture annotate, Y4M file to file   {fps(y4m_s, 300):8.1f} fps   peak {y4m_kb / 1024:6.1f} MB")
+print(f"  (f) arcapture annotate, Y4M file to a pipe {fps(pipe_s, 300):8.1f} fps   peak {pipe_kb / 1024:6.1f} MB")
+print(f"  (g) 1920x1080 MJPEG: peak {hd1_kb / 1024:.1f} MB with 1 worker, {hd_kb / 1024:.1f} MB with {cores}")
 print(f"  b/a {fps(one_s) / a:.2f} (target 0.85)   c/a {fps(all_s) / a:.2f} (target 1.7)", end="")
 print(f"   b/d {fps(one_s) / fps(ff_s):.2f}" if ff_s else "")
-print("  (arcapture's figures include process start-up, reading the track and POIs; GNU time's seconds have 10 ms steps)")
+print("  (GNU time's seconds have 10 ms steps)")
 PY

@@ -1,6 +1,11 @@
 /// Sprites kept between frames (labels, markers, the panel repeat frame after frame), within a
-/// byte budget: when it is exceeded the cache starts over, which costs one frame of composing and
-/// keeps memory bounded over hours of footage whose labels keep changing.
+/// byte budget over hours of footage whose labels keep changing.
+///
+/// Two generations: sprites go into the current one; when it holds half the budget it becomes the
+/// old one and the older is dropped. A sprite found in the old generation moves back into the
+/// current one, so what the last frames drew stays, and what no frame has drawn for a while goes.
+/// (It was one generation of 8 MiB, emptied when full: at 1080p that was 8 MiB per worker, most of
+/// it labels with distances long past.)
 final class SpriteCache {
     /// What a sprite shows: a kind, its text (if any) and numbers (sizes, colours, chroma
     /// factors); hashing it costs no formatting.
@@ -11,23 +16,28 @@ final class SpriteCache {
         var numbers: SIMD4<Int64> = .zero
     }
 
-    private var sprites: [Key: Sprite] = [:]
-    private var bytes = 0
+    private var current: [Key: Sprite] = [:]
+    private var old: [Key: Sprite] = [:]
+    private var currentBytes = 0
     private let budget: Int
 
-    /// A cache holding at most `budget` bytes of sprites (default 8 MiB).
-    init(budget: Int = 8 << 20) { self.budget = budget }
+    /// A cache holding at most about `budget` bytes of sprites (default 3 MiB).
+    init(budget: Int = 3 << 20) { self.budget = budget }
+
+    /// Bytes of sprites held (both generations).
+    var byteCount: Int { currentBytes + old.values.reduce(0) { $0 + $1.byteCount } }
 
     /// The sprite for `key`, made by `make` when it is not kept.
     func sprite(_ key: Key, make: () -> Sprite) -> Sprite {
-        if let kept = sprites[key] { return kept }
-        let made = make()
-        if bytes + made.byteCount > budget {
-            sprites.removeAll(keepingCapacity: true)
-            bytes = 0
+        if let kept = current[key] { return kept }
+        let sprite = old.removeValue(forKey: key) ?? make()
+        if currentBytes + sprite.byteCount > budget / 2 {
+            old = current
+            current = [:]
+            currentBytes = 0
         }
-        sprites[key] = made
-        bytes += made.byteCount
-        return made
+        current[key] = sprite
+        currentBytes += sprite.byteCount
+        return sprite
     }
 }

@@ -110,6 +110,11 @@ enum AnnotateFootage {
             Terminal.error("give --track FILE: only a folder of geotagged photos annotates without one")
             return .usage
         }
+        // A calibration that does not fit the footage's frames is refused now, not found out frame
+        // by frame (frames it cannot describe would pass through unannotated).
+        if let cameraPath = parsed.value("camera"), let size = firstFrameSize(reader: reader, first: pending) {
+            _ = try CameraModel(cameraInfoFile: cameraPath, frameSize: size)
+        }
         do {
             _ = try Compositor(style: style.style)
         } catch {
@@ -153,7 +158,9 @@ enum AnnotateFootage {
                     record = skipped
                 case .frame(let frame, let annotated, let written, let time):
                     do throws(CaptureWriteError) {
-                        try sink.write(frame, date: time)
+                        // A file name's strftime conversions use the frame's time, else the time
+                        // of writing (a photo without an EXIF time), as fswebcam's do.
+                        try sink.write(frame, date: time ?? Date())
                         tally.withLock { tally in
                             tally.written += 1
                             if annotated { tally.annotated += 1 }
@@ -211,10 +218,10 @@ enum AnnotateFootage {
                 break
             }
             read += 1
-            let frameTime =
-                clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date ?? Date(timeIntervalSince1970: 0)
+            // A photo without an EXIF time has none (its sidecar line and banner say so).
+            let frameTime = clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date
             var pose: DevicePose?
-            if let timeline {
+            if let timeline, let frameTime {
                 if case .pose(let estimate) = timeline.pose(at: frameTime) { pose = estimate.pose }
             } else if let tag = frame.geotag {
                 pose = DevicePose(
@@ -223,7 +230,7 @@ enum AnnotateFootage {
                     orientation: DeviceOrientation(heading: tag.imageDirection ?? 0, pitch: 0, roll: 0))
             }
             var speed: Double?
-            if let pose, let previous, frameTime > previous.time {
+            if let pose, let previous, let frameTime, frameTime > previous.time {
                 let moved = LocalFrame(
                     latitude: previous.pose.latitude, longitude: previous.pose.longitude, altitude: 0
                 )
@@ -234,9 +241,9 @@ enum AnnotateFootage {
             if let pose, navigator != nil {
                 navigation = navigator?.update(
                     latitude: pose.latitude, longitude: pose.longitude, speed: speed,
-                    time: frameTime.timeIntervalSince1970)
+                    time: frameTime?.timeIntervalSince1970 ?? Double(frame.index))
             }
-            if let pose { previous = (pose, frameTime) }
+            if let pose, let frameTime { previous = (pose, frameTime) }
             pipeline.submit(
                 FootageJob(
                     frame: frame, time: frameTime, pose: pose,
@@ -273,6 +280,14 @@ enum AnnotateFootage {
             return .interrupted
         }
         return .ok
+    }
+
+    /// The first frame's size: the Y4M header's, or the first JPEG's.
+    private static func firstFrameSize(reader: FootageReader, first: FootageFrame?) -> (width: Int, height: Int)? {
+        if let header = reader.y4mHeader { return (header.width, header.height) }
+        guard case .jpeg(let bytes) = first?.content, let decoder = try? JPEGDecoder() else { return nil }
+        let header = bytes.withUnsafeBytes { raw in try? decoder.readHeader(raw) }
+        return header.map { ($0.width, $0.height) }
     }
 
     /// What the footage is, for its clock and progress: folders are listed (cheap), streams and

@@ -7,7 +7,8 @@ import Foundation
 /// frame they get, draw the same thing.
 struct FootageJob: Sendable {
     var frame: FootageFrame
-    var time: Date
+    /// Nil for a photo without an EXIF time (and no track to time it by).
+    var time: Date?
     var pose: DevicePose?
     var navigation: NavigationInfo?
     var speed: Double?

@@ -25,7 +25,8 @@ struct FootageRecord: Encodable, Sendable {
     var schema = "arcapture.footage-frame/1"
     var frame: Int
     var file: String?
-    var time: String
+    /// Absent for a photo without an EXIF time.
+    var time: String?
     /// Nil when the frame had no pose (it passed through).
     var pose: Pose?
     var pois: [Drawn] = []
@@ -33,7 +34,7 @@ struct FootageRecord: Encodable, Sendable {
     /// Why the frame was skipped, when it was.
     var skipped: String?
 
-    init(job: FootageJob, time: String) {
+    init(job: FootageJob, time: String?) {
         frame = job.frame.index
         file = job.frame.name
         self.time = time
@@ -55,11 +56,17 @@ struct FootageRecord: Encodable, Sendable {
         instruction = annotation.navigation?.instruction(units: units)
     }
 
-    /// The record as one JSON line.
-    var line: String {
+    /// An encoder for ``line(using:)``: snake_case keys, sorted.
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The record as one JSON line, by `encoder` (from ``makeEncoder()``, kept by the writer: one
+    /// per frame was most of the sidecar's cost).
+    func line(using encoder: JSONEncoder) -> String {
         guard let data = try? encoder.encode(self) else { return "{\"frame\": \(frame), \"schema_error\": true}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
     }

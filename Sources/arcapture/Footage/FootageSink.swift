@@ -15,6 +15,7 @@ final class FootageSink: @unchecked Sendable {
     private var file: AtomicFileWriter?
     private var sidecar: AtomicFileWriter?
     private var y4m = Y4MStreamState()
+    private let encoder = FootageRecord.makeEncoder()
     /// Where written Y4M frames go back to, to be read into again.
     private let pool: FrameBufferPool?
     private(set) var written = 0
@@ -98,7 +99,10 @@ final class FootageSink: @unchecked Sendable {
     /// Appends a frame's line to the sidecar, if there is one.
     ///
     /// - Throws: `OutputError`.
-    func record(_ record: FootageRecord) throws(OutputError) { try sidecar?.write(Array(record.line.utf8)) }
+    func record(_ record: FootageRecord) throws(OutputError) {
+        guard let sidecar else { return }
+        try sidecar.write(Array(record.line(using: encoder).utf8))
+    }
 
     /// Makes a single output file and the sidecar appear (atomically).
     ///

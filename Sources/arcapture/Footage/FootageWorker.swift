@@ -26,7 +26,7 @@ final class FootageWorker {
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
     func process(_ job: consuming FootageJob) -> FootageResult {
         let planes = job.frame.takePlanes()
-        var record = FootageRecord(job: copy job, time: JSONLinesLog.timestamp(job.time))
+        var record = FootageRecord(job: copy job, time: job.time.map(JSONLinesLog.timestamp))
         var image: YCbCrImage
         if let planes {
             image = planes

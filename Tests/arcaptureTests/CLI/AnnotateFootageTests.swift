@@ -174,12 +174,17 @@ struct AnnotateFootageTests {
         }
         let out = directory.appendingPathComponent("out").path
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let sidecar = directory.appendingPathComponent("photos.jsonl").path
         let result = try Binary.run([
             "annotate", photos.path, "--pois", Self.pois, "--hfov", "54", "--max-distance", "30000", "--output",
-            out + "/%02n.jpg",
+            out + "/%02n.jpg", "--sidecar", sidecar,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("2 frames in, 2 out (2 annotated"))
+        // The Lund photos carry no EXIF time: their lines have a pose and no time (not 1970).
+        let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("\"pose\":{") && !$0.contains("\"time\"") && !$0.contains("1970") })
         for name in ["01.jpg", "02.jpg"] {
             #expect(try frameCount(out + "/" + name).hasPrefix("1024,768,"))
         }
@@ -198,6 +203,23 @@ struct AnnotateFootageTests {
             ], environment: ["TZ": "UTC"])
         #expect(named.status == 0, "\(named.stderr)")
         #expect(FileManager.default.fileExists(atPath: out + "/20220814-111231-1.jpg"))
+    }
+
+    @Test("a calibration for another aspect ratio is refused before any frame, naming both sizes")
+    func calibrationMismatch() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.mjpeg").path
+        var arguments =
+            ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + Self.harbour + ["--output", output]
+        arguments[(arguments.firstIndex(of: "--camera") ?? 0) + 1] =
+            PackagePaths.root.appendingPathComponent("Tests/ARCompositorTests/Fixtures/camera-info-ros.yaml").path
+        let result = try Binary.run(arguments)
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.contains(
+                "camera-info-ros.yaml: the calibration is for 640x480 and cannot be scaled to 960x400"))
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 
     @Test("a damaged frame is skipped with a warning and counted; the rest are written")
