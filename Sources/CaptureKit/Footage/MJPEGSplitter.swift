@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the JPEG images in an MJPEG stream (concatenated JPEGs, what `ffmpeg -f mjpeg` and
 /// `arcapture capture --output -` write) by walking each image's marker segments, so an EXIF
 /// thumbnail (a whole JPEG inside APP1) or a stray FF D9 in a header never splits a frame.
@@ -47,11 +49,17 @@ public struct MJPEGSplitter: Sendable {
             guard length >= 2 else { return .truncated(start: start) }
             index += 2 + length
             if marker == 0xDA {
-                // Entropy-coded data: up to the next real marker.
+                // Entropy-coded data: up to the next real marker. memchr finds each FF (it is most
+                // of the reader's time otherwise: the data is all but the whole frame).
+                guard let base = bytes.baseAddress else { return .truncated(start: start) }
                 while index + 1 < bytes.count {
-                    if bytes[index] == 0xFF, bytes[index + 1] != 0x00, !(0xD0...0xD7).contains(bytes[index + 1]) {
+                    guard let found = memchr(base + index, 0xFF, bytes.count - index - 1) else {
+                        index = bytes.count - 1
                         break
                     }
+                    index = base.distance(to: UnsafeRawPointer(found))
+                    let next = bytes[index + 1]
+                    if next != 0x00, !(0xD0...0xD7).contains(next) { break }
                     index += 1
                 }
             }

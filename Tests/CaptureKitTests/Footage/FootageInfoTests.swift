@@ -55,6 +55,25 @@ struct FootageInfoTests {
         #expect(splitter.skippedBytes == 2)
     }
 
+    @Test("entropy-coded data: stuffed FF 00 and restart markers do not end an image; a fill FF before EOI does not")
+    func entropyCodedData() {
+        // SOI, SOS (length 2), data with FF 00 and RST3, a fill byte, EOI; twice, then a cut one.
+        let image: [UInt8] = [
+            0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD3, 0x56, 0xFF, 0xFF, 0xD9,
+        ]
+        let stream = image + image + Array(image.prefix(12))
+        var splitter = MJPEGSplitter()
+        var pieces: [MJPEGSplitter.Piece] = []
+        stream.withUnsafeBytes { bytes in
+            var offset = 0
+            while let piece = splitter.next(in: bytes, from: offset) {
+                pieces.append(piece)
+                if case .image(let range) = piece { offset = range.upperBound } else { break }
+            }
+        }
+        #expect(pieces == [.image(0..<16), .image(16..<32), .truncated(start: 32)])
+    }
+
     @Test("an MJPEG file: frames counted, the first frame's EXIF time found, a cut last frame noted")
     func mjpegFile() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
