@@ -137,3 +137,66 @@ KERNEL void craster_paint_row(int32_t *coverage, int start, int end, int width, 
     craster_blend(cb + first, cells + first, last - first, cb_value, opacity, shift);
     craster_blend(cr + first, cells + first, last - first, cr_value, opacity, shift);
 }
+
+KERNEL void craster_compose_layer(float *alpha, float *luma, float *cb, float *cr, int width, int height,
+                                  const uint8_t *mask, int mask_width, int mask_height, int x, int y, float luma_value,
+                                  float cb_value, float cr_value, float opacity) {
+    const int first_row = y < 0 ? -y : 0;
+    const int last_row = mask_height < height - y ? mask_height : height - y;
+    const int first_column = x < 0 ? -x : 0;
+    const int last_column = mask_width < width - x ? mask_width : width - x;
+    for (int row = first_row; row < last_row; row++) {
+        const uint8_t *source = mask + (size_t)row * mask_width;
+        const size_t target = (size_t)(y + row) * width + x;
+        for (int column = first_column; column < last_column; column++) {
+            const float coverage = (float)source[column] / 255.0f * opacity;
+            const float keep = 1.0f - coverage;
+            const size_t index = target + column;
+            alpha[index] = alpha[index] * keep + coverage;
+            luma[index] = luma[index] * keep + luma_value * coverage;
+            cb[index] = cb[index] * keep + cb_value * coverage;
+            cr[index] = cr[index] * keep + cr_value * coverage;
+        }
+    }
+}
+
+static inline uint8_t quantised(float value) {
+    const float rounded = __builtin_roundf(value);
+    return (uint8_t)(rounded < 0 ? 0 : rounded > 255 ? 255 : rounded);
+}
+
+static inline uint8_t quantised_below(float value, float alpha) {
+    const uint8_t sample = quantised(value);
+    const uint8_t limit = quantised(alpha * 255.0f);
+    return sample < limit ? sample : limit;
+}
+
+KERNEL void craster_finish_sprite(const float *alpha, const float *luma, const float *cb, const float *cr, int width,
+                                  int height, int h, int v, uint8_t *luma_alpha, uint8_t *luma_value,
+                                  uint8_t *chroma_alpha, uint8_t *cb_value, uint8_t *cr_value) {
+    const size_t count = (size_t)width * height;
+    for (size_t i = 0; i < count; i++) {
+        luma_alpha[i] = quantised(alpha[i] * 255.0f);
+        luma_value[i] = quantised_below(luma[i], alpha[i]);
+    }
+    const int chroma_width = width / h;
+    const int chroma_height = height / v;
+    const float area = (float)(h * v);
+    for (int row = 0; row < chroma_height; row++) {
+        for (int column = 0; column < chroma_width; column++) {
+            float sum_alpha = 0, sum_cb = 0, sum_cr = 0;
+            for (int dy = 0; dy < v; dy++) {
+                for (int dx = 0; dx < h; dx++) {
+                    const size_t index = (size_t)(row * v + dy) * width + column * h + dx;
+                    sum_alpha += alpha[index];
+                    sum_cb += cb[index];
+                    sum_cr += cr[index];
+                }
+            }
+            const size_t cell = (size_t)row * chroma_width + column;
+            chroma_alpha[cell] = quantised(sum_alpha / area * 255.0f);
+            cb_value[cell] = quantised_below(sum_cb / area, sum_alpha / area);
+            cr_value[cell] = quantised_below(sum_cr / area, sum_alpha / area);
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import CRasterKernels
+
 /// A small picture with alpha, premultiplied, in YCbCr at one chroma subsampling: layers composed
 /// once (a label's plate, halo and text; a marker's fill and ring) and then drawn frame after frame
 /// in a single pass per plane.
@@ -44,63 +46,60 @@ struct Sprite: Sendable {
         self.v = v
         chromaWidth = width / h
         chromaHeight = height / v
-        // Premultiplied composition in floating point: P = P(1 − α) + cα, A = A(1 − α) + α.
+        // Premultiplied composition in floating point: P = P(1 − α) + cα, A = A(1 − α) + α, in
+        // C (labels and the panel are composed again whenever their text changes: every few
+        // frames while driving).
         var alpha = [Float](repeating: 0, count: width * height)
         var luma = alpha
         var cb = alpha
         var cr = alpha
-        for layer in layers {
-            let (y, u, w) = layer.color.ycbcr(in: range)
-            let opacity = Float(layer.color.alpha) / 255
-            for row in 0..<layer.mask.height {
-                let targetRow = layer.y + row
-                guard targetRow >= 0, targetRow < height else { continue }
-                for column in 0..<layer.mask.width {
-                    let targetColumn = layer.x + column
-                    guard targetColumn >= 0, targetColumn < width else { continue }
-                    let coverage = Float(layer.mask.values[row * layer.mask.width + column]) / 255 * opacity
-                    guard coverage > 0 else { continue }
-                    let index = targetRow * width + targetColumn
-                    let keep = 1 - coverage
-                    alpha[index] = alpha[index] * keep + coverage
-                    luma[index] = luma[index] * keep + Float(y) * coverage
-                    cb[index] = cb[index] * keep + Float(u) * coverage
-                    cr[index] = cr[index] * keep + Float(w) * coverage
+        alpha.withUnsafeMutableBufferPointer { alpha in
+            luma.withUnsafeMutableBufferPointer { luma in
+                cb.withUnsafeMutableBufferPointer { cb in
+                    cr.withUnsafeMutableBufferPointer { cr in
+                        for layer in layers {
+                            let (y, u, w) = layer.color.ycbcr(in: range)
+                            layer.mask.values.withUnsafeBufferPointer { mask in
+                                guard let source = mask.baseAddress, let a = alpha.baseAddress,
+                                    let l = luma.baseAddress, let b = cb.baseAddress, let r = cr.baseAddress
+                                else { return }
+                                craster_compose_layer(
+                                    a, l, b, r, Int32(width), Int32(height), source, Int32(layer.mask.width),
+                                    Int32(layer.mask.height), Int32(layer.x), Int32(layer.y), Float(y), Float(u),
+                                    Float(w), Float(layer.color.alpha) / 255)
+                            }
+                        }
+                    }
                 }
             }
         }
         // Alpha rounded first, and each value kept at or below it (a premultiplied sample cannot
         // exceed its alpha × 255 / 255), so drawing never overflows a byte.
-        func quantised(_ value: Float) -> UInt8 { UInt8(min(255, max(0, value.rounded()))) }
-        func quantised(_ value: Float, alpha: Float) -> UInt8 {
-            min(quantised(value), quantised(alpha * 255))
-        }
-        lumaAlpha = alpha.map { quantised($0 * 255) }
-        lumaValue = zip(luma, alpha).map { quantised($0, alpha: $1) }
-        var cellAlpha = [UInt8](repeating: 0, count: chromaWidth * chromaHeight)
-        var cellCb = cellAlpha
-        var cellCr = cellAlpha
-        let cellArea = Float(h * v)
-        for row in 0..<chromaHeight {
-            for column in 0..<chromaWidth {
-                var sums: (Float, Float, Float) = (0, 0, 0)
-                for dy in 0..<v {
-                    for dx in 0..<h {
-                        let index = (row * v + dy) * width + column * h + dx
-                        sums.0 += alpha[index]
-                        sums.1 += cb[index]
-                        sums.2 += cr[index]
+        var outputs = (
+            [UInt8](repeating: 0, count: width * height), [UInt8](repeating: 0, count: width * height),
+            [UInt8](repeating: 0, count: chromaWidth * chromaHeight),
+            [UInt8](repeating: 0, count: chromaWidth * chromaHeight),
+            [UInt8](repeating: 0, count: chromaWidth * chromaHeight)
+        )
+        outputs.0.withUnsafeMutableBufferPointer { lumaAlpha in
+            outputs.1.withUnsafeMutableBufferPointer { lumaValue in
+                outputs.2.withUnsafeMutableBufferPointer { chromaAlpha in
+                    outputs.3.withUnsafeMutableBufferPointer { cbValue in
+                        outputs.4.withUnsafeMutableBufferPointer { crValue in
+                            craster_finish_sprite(
+                                alpha, luma, cb, cr, Int32(width), Int32(height), Int32(h), Int32(v),
+                                lumaAlpha.baseAddress, lumaValue.baseAddress, chromaAlpha.baseAddress,
+                                cbValue.baseAddress, crValue.baseAddress)
+                        }
                     }
                 }
-                let cell = row * chromaWidth + column
-                cellAlpha[cell] = quantised(sums.0 / cellArea * 255)
-                cellCb[cell] = quantised(sums.1 / cellArea, alpha: sums.0 / cellArea)
-                cellCr[cell] = quantised(sums.2 / cellArea, alpha: sums.0 / cellArea)
             }
         }
-        chromaAlpha = cellAlpha
-        cbValue = cellCb
-        crValue = cellCr
+        lumaAlpha = outputs.0
+        lumaValue = outputs.1
+        chromaAlpha = outputs.2
+        cbValue = outputs.3
+        crValue = outputs.4
     }
 
     /// Bytes held, for bounding caches.

@@ -32,3 +32,16 @@ void craster_sum_cells(const int32_t *coverage, int row_length, int rows, int h,
 /// the row's first box column, cb and cr (NULL for grey) at its first cell.
 void craster_paint_row(int32_t *coverage, int start, int end, int width, uint8_t *luma, uint8_t *cb, uint8_t *cr,
                        int h, int32_t y, int32_t cb_value, int32_t cr_value, int32_t opacity, int32_t *cells);
+
+/// Composes one sprite layer, premultiplied, over float planes `width` wide: for each mask pixel
+/// at (x + column, y + row) inside the planes, c = mask / 255 × opacity, A = A(1 − c) + c and
+/// P = P(1 − c) + value × c for luma, Cb and Cr. A zero coverage leaves a pixel exactly as it was.
+void craster_compose_layer(float *alpha, float *luma, float *cb, float *cr, int width, int height, const uint8_t *mask,
+                           int mask_width, int mask_height, int x, int y, float luma_value, float cb_value,
+                           float cr_value, float opacity);
+
+/// A composed sprite's bytes: per luma pixel alpha × 255 and the premultiplied luma, rounded, the
+/// value kept at or below the alpha byte; per chroma cell (`h`×`v` pixels) the same of the cell's means.
+void craster_finish_sprite(const float *alpha, const float *luma, const float *cb, const float *cr, int width,
+                           int height, int h, int v, uint8_t *luma_alpha, uint8_t *luma_value, uint8_t *chroma_alpha,
+                           uint8_t *cb_value, uint8_t *cr_value);
