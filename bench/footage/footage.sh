@@ -48,7 +48,10 @@ json.dump({"type": "FeatureCollection", "features": features}, open(sys.argv[1],
 PY
 
 # Runs a command under GNU time; prints "SECONDS PEAK_KB".
+# Each run starts with the disk quiet: the files written before (a Y4M file is 553 MB) are flushed
+# first, so no run pays for another's writeback.
 measure() {
+    sync
     /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     cat "$work/time"
 }
@@ -62,6 +65,7 @@ cores=$(nproc)
 read -r all_seconds all_peak < <(annotate "$work/in.mjpeg" "$cores" "$work/all.mjpeg")
 # Y4M: 300 frames (900 would be 1.6 GB); to a file, then to a pipe (GNU time measures arcapture).
 read -r y4m_seconds y4m_peak < <(annotate "$work/in.y4m" 1 "$work/out.y4m")
+sync
 /usr/bin/time -f "%e %M" -o "$work/time" "$arcapture" annotate "$work/in.y4m" "${common[@]}" --workers 1 \
     --output - --format y4m 2>"$work/err" | cat >/dev/null
 read -r pipe_seconds pipe_peak <"$work/time"

@@ -21,8 +21,8 @@ final class SpriteCache {
     private var currentBytes = 0
     private let budget: Int
 
-    /// A cache holding at most about `budget` bytes of sprites (default 3 MiB).
-    init(budget: Int = 3 << 20) { self.budget = budget }
+    /// A cache holding at most about `budget` bytes of sprites (default 2 MiB).
+    init(budget: Int = 2 << 20) { self.budget = budget }
 
     /// Bytes of sprites held (both generations).
     var byteCount: Int { currentBytes + old.values.reduce(0) { $0 + $1.byteCount } }
