@@ -249,6 +249,8 @@ enum AnnotateFootage {
                     frame: frame, time: frameTime, pose: pose,
                     navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed))
         }
+        // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
+        if !stopped && interrupted() { stopped = true }
         pipeline.finish()
         progress.stop()
         for note in reader.notes { Terminal.warning(note) }

@@ -363,27 +363,33 @@ struct AnnotateFootageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
         try ffmpeg([
-            "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'mod(n,120)'", "-frames:v", "800", "-q:v",
-            "4",
+            "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'mod(n,120)'", "-frames:v", "60", "-q:v", "4",
             "-f", "mjpeg", "-y", clip,
         ])
+        // The footage comes through a pipe the test holds open, as from a camera or ffmpeg: the
+        // signal arrives while arcapture waits for more, however fast this machine annotates.
         let output = directory.appendingPathComponent("out.mjpeg").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["annotate", clip] + along + ["--workers", "1", "--output", output]
+        process.arguments = ["annotate", "-"] + along + ["--workers", "1", "--output", output]
+        let input = Pipe()
         let errors = Pipe()
+        process.standardInput = input
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 0.8)
+        input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: clip)))
+        Thread.sleep(forTimeInterval: 1.0)
         process.interrupt()  // SIGINT, as Ctrl-C sends
+        Thread.sleep(forTimeInterval: 0.2)
+        try input.fileHandleForWriting.close()  // what the program upstream does on Ctrl-C
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130, "\(stderr)")
         #expect(stderr.contains("interrupted: the output holds the"))
         let count = try frameCount(output)
         let frames = Int(count.split(separator: ",").last ?? "") ?? 0
-        #expect(frames > 0 && frames < 800, "\(count)")
+        #expect(frames > 0 && frames <= 60, "\(count)")
         #expect(stderr.contains("\(frames) out"), "the summary counts what the file holds")
     }
 
