@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Decoded frames' planes handed back after use, to be filled again: a Y4M frame is megabytes, and
-/// allocating fresh planes for each one cost a page fault per 4 KiB (a third of the time of
-/// annotating Y4M footage), as ffmpeg's buffer pools avoid too.
+/// fresh planes for each one (glibc maps blocks that large anew each time) cost a page fault and a
+/// zeroed page per 4 KiB of every frame, which ffmpeg's buffer pools avoid too.
 ///
 /// Thread-safe: the writer gives frames back while the reader takes them.
 public final class FrameBufferPool: Sendable {
