@@ -120,6 +120,48 @@ struct AnnotateFootageTests {
         #expect(lines.allSatisfy { $0.contains("\"distance_m\":26") || $0.contains("\"distance_m\":25") })
     }
 
+    @Test("orientation from --pose-sidecar and --mount-yaw; Y4M out to stdout, read by ffprobe")
+    func poseSidecarToStdout() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // One row per frame (8 fps from 11:12:32): heading 40°, 41°, …, pitch 2°, roll -1°.
+        var rows = ["time,heading,pitch,roll"]
+        for frame in 0..<16 {
+            let time = 1_660_475_552 + Double(frame) / 8  // 2022-08-14T11:12:32Z + frame / 8 s
+            rows.append("\(time),\(40 + frame),2,-1")
+        }
+        let poses = directory.appendingPathComponent("pose.csv")
+        try rows.joined(separator: "\n").write(to: poses, atomically: true, encoding: .utf8)
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v", "16", "-c", "copy", "-f",
+            "mjpeg", "-y", clip,
+        ])
+        var arguments = ["annotate", clip] + Self.harbour
+        arguments.remove(at: arguments.firstIndex(of: "--heading-from-course") ?? 0)
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let output = directory.appendingPathComponent("out.y4m")
+        arguments += [
+            "--pose-sidecar", poses.path, "--mount-yaw", "10", "--output", "-", "--format", "y4m", "--sidecar", sidecar,
+        ]
+        // stdout into a file by the shell, as `> out.y4m` or a pipe would take it.
+        let command = ([Binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > '\(output.path)'"
+        let result = try ProcessRunner.run(executable: "/bin/sh", arguments: ["-c", command])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try frameCount(output.path) == "960,400,yuv422p,16")
+        let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 16)
+        for (frame, line) in lines.enumerated() {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let pose = object?["pose"] as? [String: Double]
+            #expect(abs((pose?["heading_deg"] ?? 0) - Double(50 + frame)) < 0.05, "frame \(frame)")
+            // The camera turned 10° on a device pitched 2° and rolled -1° shares their tilt out
+            // differently, but tilts as much (a turn about the vertical keeps it).
+            let (pitch, roll) = (pose?["pitch_deg"] ?? 0, pose?["roll_deg"] ?? 0)
+            #expect(abs((pitch * pitch + roll * roll).squareRoot() - 5.0.squareRoot()) < 0.01, "frame \(frame)")
+        }
+    }
+
     @Test("limited-range Y4M (video's) is drawn in its own range: as Y4M and as JPEG, the overlay looks the same")
     func limitedRange() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
