@@ -35,17 +35,37 @@ public final class CoverageRasterizer {
     /// and top edges moved down to multiples of `alignX` and `alignY` and its right and bottom
     /// edges up (within the limits), so chroma cells are whole. Returns false when nothing of the
     /// shape is inside.
+    /// The frame rows `shape` spans when rasterised with these limits (aligned as ``rasterize``
+    /// aligns them), or nil when nothing of it is inside.
+    static func rows(
+        of shape: Shape, clipWidth width: Int, clipHeight height: Int, alignY: Int = 1
+    ) -> Range<Int>? {
+        guard let bounds = shape.bounds, bounds.max.x > 0, bounds.max.y > 0, bounds.min.x < Double(width),
+            bounds.min.y < Double(height)
+        else { return nil }
+        let y0 = max(0, Int(bounds.min.y.rounded(.down))) / alignY * alignY
+        let y1 = min(height, (Int(bounds.max.y.rounded(.up)) + alignY - 1) / alignY * alignY)
+        return y1 > y0 ? y0..<y1 : nil
+    }
+
+    /// With `rows`, only those rows of the frame are rasterised (a band of a tall shape: edges are
+    /// cut at the band's top and bottom exactly, and the buffer stays a band high).
     @discardableResult
-    func rasterize(_ shape: Shape, clipWidth width: Int, clipHeight height: Int, alignX: Int = 1, alignY: Int = 1)
-        -> Bool
-    {
+    func rasterize(
+        _ shape: Shape, clipWidth width: Int, clipHeight height: Int, alignX: Int = 1, alignY: Int = 1,
+        rows band: Range<Int>? = nil
+    ) -> Bool {
         guard let bounds = shape.bounds, bounds.max.x > 0, bounds.max.y > 0, bounds.min.x < Double(width),
             bounds.min.y < Double(height)
         else { return false }
         let x0 = max(0, Int(bounds.min.x.rounded(.down))) / alignX * alignX
-        let y0 = max(0, Int(bounds.min.y.rounded(.down))) / alignY * alignY
+        var y0 = max(0, Int(bounds.min.y.rounded(.down))) / alignY * alignY
         let x1 = min(width, (Int(bounds.max.x.rounded(.up)) + alignX - 1) / alignX * alignX)
-        let y1 = min(height, (Int(bounds.max.y.rounded(.up)) + alignY - 1) / alignY * alignY)
+        var y1 = min(height, (Int(bounds.max.y.rounded(.up)) + alignY - 1) / alignY * alignY)
+        if let band {
+            y0 = max(y0, band.lowerBound)
+            y1 = min(y1, band.upperBound)
+        }
         guard x1 > x0, y1 > y0 else { return false }
         box = (x0, y0, x1 - x0, y1 - y0)
         let rowLength = box.width + 2

@@ -24,6 +24,10 @@ public final class Painter {
     /// The sample range of the frames painted on: colours are converted to it.
     public var sampleRange = SampleRange.full
 
+    /// Rows rasterised at a time (a multiple of every vertical chroma factor; tests set it higher
+    /// to compare with shapes rasterised whole).
+    var bandHeight = 128
+
     /// Creates a painter.
     public init() {}
 
@@ -42,12 +46,23 @@ public final class Painter {
         guard color.alpha > 0 else { return }
         let layout = Layout(image)
         guard
-            rasterizer.rasterize(
-                shape, clipWidth: layout.limitX, clipHeight: layout.limitY, alignX: layout.h, alignY: layout.v)
+            let rows = CoverageRasterizer.rows(
+                of: shape, clipWidth: layout.limitX, clipHeight: layout.limitY, alignY: layout.v)
         else { return }
-        let box = rasterizer.box
-        rasterizer.withRows { reader in
-            paint(box: box, layout: layout, color: color, on: &image) { row, line in reader.take(row: row, into: line) }
+        // Tall shapes (the route's ribbon) in bands of rows, so the rasteriser's buffer stays a band
+        // high: a whole ribbon at 1080p needed 4 MB of it per worker.
+        for top in stride(from: rows.lowerBound, to: rows.upperBound, by: bandHeight) {
+            guard
+                rasterizer.rasterize(
+                    shape, clipWidth: layout.limitX, clipHeight: layout.limitY, alignX: layout.h, alignY: layout.v,
+                    rows: top..<min(top + bandHeight, rows.upperBound))
+            else { continue }
+            let box = rasterizer.box
+            rasterizer.withRows { reader in
+                paint(box: box, layout: layout, color: color, on: &image) { row, line in
+                    reader.take(row: row, into: line)
+                }
+            }
         }
     }
 

@@ -21,7 +21,7 @@ public final class FootageReader {
     /// Bytes between frames that were not part of any (MJPEG).
     public var skippedBytes: Int { streamSkipped }
     /// Where Y4M frames' planes come from and, once written, go back to (see ``FrameBufferPool``).
-    public let pool = FrameBufferPool(limit: 2)
+    public let pool = FrameBufferPool(limit: 1)
 
     private let path: String
     /// The path, or `stdin`, for messages.

@@ -141,7 +141,9 @@ enum AnnotateFootage {
         }
         let tally = Mutex(Tally())
         let pipeline = OrderedPipeline<FootageJob, FootageResult>(
-            workers: workers, capacity: workers * 2,
+            // Frames in flight: two per worker for JPEG (a few hundred kB each), one more than the
+            // workers for Y4M (megabytes each: 4 MB at 1080p 4:2:2; the writer holds the extra one).
+            workers: workers, capacity: reader.kind == .y4m ? workers + 1 : workers * 2,
             makeWorker: { _ in
                 let worker = FootageWorker(settings: settings)
                 return { (job: consuming FootageJob) in worker.process(job) }

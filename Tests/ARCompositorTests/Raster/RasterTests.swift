@@ -63,6 +63,28 @@ struct RasterTests {
         )
     }
 
+    @Test(
+        "a tall shape filled in bands of rows is the shape filled whole, sample for sample",
+        arguments: [
+            ChromaSubsampling.s420, .s422, .s444, .gray,
+        ])
+    func bands(subsampling: ChromaSubsampling) {
+        // A slanted, translucent quadrilateral 600 rows tall, crossing band edges at every angle.
+        let shape = Shape.polygon([SIMD2(10.3, 3.7), SIMD2(180.9, 40.2), SIMD2(150.1, 603.6), SIMD2(2.5, 420.8)])
+        let color = RGBAColor(red: 200, green: 40, blue: 90, alpha: 170)
+        var images: [YCbCrImage] = []
+        for bandHeight in [128, 2, 10_000] {
+            let painter = Painter()
+            painter.bandHeight = bandHeight
+            var image = YCbCrImage(width: 200, height: 640, subsampling: subsampling)
+            painter.fill(shape, color: color, on: &image)
+            images.append(image)
+        }
+        #expect(images[0] == images[2])
+        #expect(images[1] == images[2])
+        #expect(images[2].planes[0].bytes.contains { $0 != 128 })  // something was drawn
+    }
+
     @Test("a painter for limited-range frames paints white as 235/128/128 and black as 16/128/128")
     func limitedRange() {
         let painter = Painter()
