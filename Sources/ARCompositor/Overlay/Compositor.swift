@@ -18,7 +18,7 @@ public final class Compositor {
     private var renderers: [Int: TextRenderer] = [:]
     private var dots: [Int: (fill: CoverageMask, ring: CoverageMask)] = [:]
     private var plates: [SIMD2<Int32>: CoverageMask] = [:]
-    let sprites = SpriteCache()
+    let sprites: SpriteCache
     let groundScratch = GroundScratch()
 
     /// Creates a compositor; the font is opened now, so a missing one is reported before drawing.
@@ -26,9 +26,14 @@ public final class Compositor {
     /// - Parameters:
     ///   - style: colours, sizes, layers and the font.
     ///   - sampleRange: the range of the frames it will draw on (full for JPEG).
+    ///   - sprites: where composed labels, markers and panels are kept; compositors with the same
+    ///     style and range on several threads may share one.
     /// - Throws: ``FontError``.
-    public init(style: OverlayStyle = OverlayStyle(), sampleRange: SampleRange = .full) throws(FontError) {
+    public init(
+        style: OverlayStyle = OverlayStyle(), sampleRange: SampleRange = .full, sprites: SpriteCache = SpriteCache()
+    ) throws(FontError) {
         self.style = style
+        self.sprites = sprites
         self.sampleRange = sampleRange
         painter.sampleRange = sampleRange
         _ = try TextRenderer(font: style.font, pixelSize: 20)

@@ -31,14 +31,16 @@ public final class FrameAnnotator {
     ///   - layout: marker limits, selection and units.
     ///   - banner: the banner's template.
     ///   - sampleRange: the range of the frames' samples (full for JPEG; Y4M says which).
+    ///   - sprites: where composed labels, markers and panels are kept; annotators with the same
+    ///     style and range on several threads may share one (each label is then composed once).
     /// - Throws: ``FontError`` when the style's font cannot be opened.
     public init(
         pointsOfInterest: [PointOfInterest], route: NavigationRoute? = nil,
         navigation: NavigationOptions = NavigationOptions(), style: OverlayStyle = OverlayStyle(),
         layout: MarkerLayoutOptions = MarkerLayoutOptions(), banner: BannerTemplate? = nil,
-        sampleRange: SampleRange = .full
+        sampleRange: SampleRange = .full, sprites: SpriteCache = SpriteCache()
     ) throws(FontError) {
-        compositor = try Compositor(style: style, sampleRange: sampleRange)
+        compositor = try Compositor(style: style, sampleRange: sampleRange, sprites: sprites)
         self.pointsOfInterest = pointsOfInterest
         layoutOptions = layout
         self.banner = banner

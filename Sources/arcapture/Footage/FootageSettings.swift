@@ -12,6 +12,8 @@ struct FootageSettings: Sendable {
     var heightAboveGround: Double
     var quality: Int
     var destination: FootageDestination
+    /// Labels, markers and panels composed by any worker, for all of them.
+    let sprites = SpriteCache()
     /// The input's sample range (Y4M from video is usually limited; JPEG is full).
     var inputRange = SampleRange.full
 

@@ -20,7 +20,7 @@ final class FootageWorker {
         encoder = try? JPEGEncoder()
         annotator = try? FrameAnnotator(
             pointsOfInterest: settings.pointsOfInterest, style: settings.style.style, layout: settings.style.layout,
-            banner: settings.banner, sampleRange: settings.drawingRange)
+            banner: settings.banner, sampleRange: settings.drawingRange, sprites: settings.sprites)
     }
 
     /// Decodes, draws and encodes one frame (or passes it through without a pose).

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 
 @testable import ARCompositor
@@ -30,5 +32,21 @@ struct SpriteCacheTests {
             _ = cache.sprite(Self.key(index)) { Self.sprite() }
         }
         #expect(madeAgain == 0)
+    }
+
+    @Test("threads share one cache: a sprite made by one is found by the others")
+    func shared() {
+        let cache = SpriteCache(budget: 4_000_000)
+        let made = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 400) { index in
+            _ = cache.sprite(Self.key(index % 10)) {
+                made.withLock { $0 += 1 }
+                return Self.sprite()
+            }
+        }
+        // Ten sprites; a few more only if two threads missed the same one at the same moment.
+        let count = made.withLock { $0 }
+        #expect(count >= 10 && count < 40, "\(count) sprites made")
+        #expect(cache.byteCount == 10 * 50_000)
     }
 }
