@@ -12,6 +12,11 @@ final class AtomicFileWriter {
     private let temporary: String
     private let handle: FileHandle
     private var finished = false
+    /// Bytes written, and how many of them have been handed to the disk early (see ``write(_:)``).
+    private var written = 0
+    private var handedOver = 0
+    /// Large outputs are handed to the disk every this many bytes.
+    private static let writebackStep = 8 << 20
 
     /// Creates the temporary file next to `destination`.
     ///
@@ -36,11 +41,23 @@ final class AtomicFileWriter {
     }
 
     /// Appends the bytes in `bytes`.
+    ///
+    /// A large output (annotated footage: gigabytes) is handed to the disk as it grows, a few
+    /// mebibytes at a time (`POSIX_FADV_DONTNEED` starts writing back what was written, and drops
+    /// what is already on disk from the page cache): ``commit()``'s flush then waits for the last
+    /// few mebibytes instead of all of it, and hours of footage do not push everything else out of
+    /// memory.
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         do {
             try handle.write(contentsOf: bytes)
         } catch {
             throw OutputError(path: destination, reason: Self.writeFailure(error), kind: .write)
+        }
+        written += bytes.count
+        if written - handedOver >= Self.writebackStep {
+            // Advice only: a failure changes nothing about the data, so it is not an error.
+            _ = posix_fadvise(handle.fileDescriptor, 0, off_t(written), POSIX_FADV_DONTNEED)
+            handedOver = written
         }
     }
 
