@@ -124,6 +124,21 @@ struct FootageReaderTests {
         #expect(reader.next() != nil)
         #expect(reader.next() == nil)
         #expect(reader.notes.first?.contains("frame 2 does not start with a FRAME line") == true)
+
+        // A frame cut short (a 4x2 4:2:0 frame is 8 + 2 + 2 bytes; the second has 5): the first
+        // frame whole, then a note saying how much is missing.
+        let cut = directory.appendingPathComponent("cut.y4m")
+        let frame = Array("FRAME\n".utf8) + [UInt8](repeating: 50, count: 12)
+        try Data(Array("YUV4MPEG2 W4 H2 F25:1 C420jpeg\n".utf8) + frame + frame.prefix(11)).write(to: cut)
+        let fromFile = try FootageReader(path: cut.path)
+        guard case .planes(let image) = fromFile.next()?.content else {
+            Issue.record("the first frame was not read")
+            return
+        }
+        #expect(image.planes[0].bytes.prefix(4) == [50, 50, 50, 50])
+        #expect(fromFile.next() == nil)
+        #expect(fromFile.truncatedFrames == 1)
+        #expect(fromFile.notes == ["\(cut.path): frame 2 is cut short (it ends 7 bytes early)"])
     }
 }
 
