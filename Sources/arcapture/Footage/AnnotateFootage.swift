@@ -134,7 +134,8 @@ enum AnnotateFootage {
         do {
             sink = try FootageSink(
                 destination: destination, frameRate: rate, fullRange: reader.y4mHeader?.isFullRange ?? true,
-                sidecar: parsed.value("sidecar"), pool: reader.pool)
+                sidecar: parsed.value("sidecar"),
+                pool: reader.kind == .y4m ? reader.pool : nil)  // only Y4M frames are read into again
         } catch {
             Terminal.error(error.description)
             return error.exitStatus
