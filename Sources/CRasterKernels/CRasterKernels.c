@@ -74,6 +74,25 @@ KERNEL void craster_composite(uint8_t *samples, const uint8_t *alpha, const uint
     }
 }
 
+KERNEL void craster_composite_faded(uint8_t *samples, const uint8_t *alpha, const uint8_t *value, int count,
+                                    int opacity) {
+    const uint16_t o = (uint16_t)opacity;
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const u16x16 old = LOAD_BYTES(samples + i);
+        const u16x16 a = (LOAD_BYTES(alpha + i) * o + (uint16_t)128) >> 8;
+        const u16x16 v = (LOAD_BYTES(value + i) * o + (uint16_t)128) >> 8;
+        const u16x16 t = old * ((uint16_t)255 - a) + (uint16_t)128;
+        STORE_BYTES(samples + i, v + ((t + (t >> 8)) >> 8));
+    }
+    for (; i < count; i++) {
+        const uint16_t a = (uint16_t)((alpha[i] * o + 128) >> 8);
+        const uint16_t v = (uint16_t)((value[i] * o + 128) >> 8);
+        const uint16_t t = (uint16_t)(samples[i] * (uint16_t)(255 - a) + 128);
+        samples[i] = (uint8_t)(v + ((t + (t >> 8)) >> 8));
+    }
+}
+
 KERNEL void craster_take_coverage(int32_t *accumulation, int32_t *coverage, int start, int end, int clear_end) {
     int32_t sum = 0;
     int column = start;

@@ -61,22 +61,31 @@ public final class Compositor {
         return (rendered.mask.width, rendered.mask.height)
     }
 
-    /// Draws `layout` on `image`: markers, labels and edge arrows, as the style's layers allow.
-    public func draw(_ layout: MarkerLayout, on image: inout YCbCrImage) {
+    /// Draws `layout` on `image`: markers, labels and edge arrows, as the style's layers allow,
+    /// at `opacity` (below 1 under an uncertain heading: see ``HeadingAccuracyPolicy``; 0 draws
+    /// nothing).
+    public func draw(_ layout: MarkerLayout, on image: inout YCbCrImage, opacity: Double = 1) {
+        guard opacity > 0 else { return }
         let renderer = textRenderer(frameHeight: image.height)
         if style.layers.contains(.markers) {
-            for marker in layout.markers { drawMarker(marker, on: &image) }
+            for marker in layout.markers { drawMarker(marker, on: &image, opacity: opacity) }
         }
-        if style.layers.contains(.labels) { drawLabels(layout, renderer: renderer, on: &image) }
+        if style.layers.contains(.labels) { drawLabels(layout, renderer: renderer, on: &image, opacity: opacity) }
         if style.layers.contains(.edgeArrows) {
-            for indicator in layout.edgeIndicators { drawEdge(indicator, renderer: renderer, on: &image) }
+            for indicator in layout.edgeIndicators {
+                drawEdge(indicator, renderer: renderer, on: &image, opacity: opacity)
+            }
         }
     }
 
-    private func drawLabels(_ layout: MarkerLayout, renderer: TextRenderer?, on image: inout YCbCrImage) {
+    private func drawLabels(
+        _ layout: MarkerLayout, renderer: TextRenderer?, on image: inout YCbCrImage, opacity: Double
+    ) {
         for label in layout.labels {
             if let leader = label.leader {
-                painter.fillLine(from: leader.from, to: leader.to, width: 1.5, color: style.accentColor, on: &image)
+                painter.fillLine(
+                    from: leader.from, to: leader.to, width: 1.5, color: style.accentColor.withOpacity(opacity),
+                    on: &image)
             }
             let (h, v) = Self.factors(image)
             let (width, height) = (Int(label.width), Int(label.height))
@@ -92,7 +101,9 @@ public final class Compositor {
                 }
                 return Sprite(width: width, height: height, h: h, v: v, layers: layers, range: sampleRange)
             }
-            painter.draw(sprite, x: Self.floor(Int(label.x), to: h), y: Self.floor(Int(label.y), to: v), on: &image)
+            painter.draw(
+                sprite, x: Self.floor(Int(label.x), to: h), y: Self.floor(Int(label.y), to: v), on: &image,
+                opacity: opacity)
         }
     }
 
@@ -107,7 +118,7 @@ public final class Compositor {
         value >= 0 ? value / step * step : -((-value + step - 1) / step * step)
     }
 
-    private func drawMarker(_ marker: PlacedMarker, on image: inout YCbCrImage) {
+    private func drawMarker(_ marker: PlacedMarker, on image: inout YCbCrImage, opacity: Double) {
         // Radii in half pixels share sprites; the centre is placed to the nearest chroma cell.
         let key = Int((marker.radius * 2).rounded())
         let color = style.color(for: marker.pointOfInterest, selected: marker.isSelected)
@@ -127,7 +138,7 @@ public final class Compositor {
         let size = dotMasks(halfPixels: key).fill.width
         let x = Self.floor(Int(marker.center.x.rounded()) - size / 2, to: h)
         let y = Self.floor(Int(marker.center.y.rounded()) - size / 2, to: v)
-        painter.draw(sprite, x: x, y: y, on: &image)
+        painter.draw(sprite, x: x, y: y, on: &image, opacity: opacity)
     }
 
     private func dotMasks(halfPixels key: Int) -> (fill: CoverageMask, ring: CoverageMask) {
@@ -155,23 +166,25 @@ public final class Compositor {
         return mask
     }
 
-    private func drawEdge(_ indicator: EdgeIndicator, renderer: TextRenderer?, on image: inout YCbCrImage) {
+    private func drawEdge(
+        _ indicator: EdgeIndicator, renderer: TextRenderer?, on image: inout YCbCrImage, opacity: Double
+    ) {
         let size = Double(textSize(frameHeight: image.height))
         let tip = indicator.position
         let direction = SIMD2(cos(indicator.angle), sin(indicator.angle))
         let normal = SIMD2(-direction.y, direction.x)
         let base = tip - direction * size
         let arrow = Shape.polygon([tip, base + normal * size * 0.6, base - normal * size * 0.6])
-        painter.fill(arrow, color: style.haloColor, on: &image)
+        painter.fill(arrow, color: style.haloColor.withOpacity(opacity), on: &image)
         painter.fill(
             Shape.polygon([tip - direction * 2, base + normal * size * 0.45, base - normal * size * 0.45]),
-            color: style.accentColor, on: &image)
+            color: style.accentColor.withOpacity(opacity), on: &image)
         guard let text = renderer?.render(indicator.text) else { return }
         // The distance sits just inside the arrow, kept within the frame.
         let centre = base - direction * (Double(text.mask.width) / 2 + 2)
         let x = min(max(0, Int(centre.x) - text.mask.width / 2), image.width - text.mask.width)
         let y = min(max(0, Int(centre.y) - text.mask.height / 2), image.height - text.mask.height)
-        painter.stamp(text.halo, x: x, y: y, color: style.haloColor, on: &image)
-        painter.stamp(text.mask, x: x, y: y, color: style.textColor, on: &image)
+        painter.stamp(text.halo, x: x, y: y, color: style.haloColor.withOpacity(opacity), on: &image)
+        painter.stamp(text.mask, x: x, y: y, color: style.textColor.withOpacity(opacity), on: &image)
     }
 }

@@ -6,11 +6,15 @@ public struct FrameAnnotation: Sendable {
     public var navigation: NavigationInfo?
     /// The banner's text, when there is a banner.
     public var banner: String?
+    /// The opacity markers, labels and edge arrows were drawn at (below 1 under an uncertain
+    /// heading; 0: laid out but not drawn).
+    public var markerOpacity: Double
 
     /// Creates a record.
-    public init(layout: MarkerLayout, navigation: NavigationInfo?, banner: String?) {
+    public init(layout: MarkerLayout, navigation: NavigationInfo?, banner: String?, markerOpacity: Double = 1) {
         self.layout = layout
         self.navigation = navigation
         self.banner = banner
+        self.markerOpacity = markerOpacity
     }
 }

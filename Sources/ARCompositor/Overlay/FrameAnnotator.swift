@@ -15,6 +15,8 @@ public final class FrameAnnotator {
     public var layoutOptions: MarkerLayoutOptions
     /// The banner, if any.
     public let banner: BannerTemplate?
+    /// How markers, labels and edge arrows fade when the heading is uncertain.
+    public var headingAccuracyPolicy = HeadingAccuracyPolicy()
     private var navigator: RouteNavigator?
     private let labelTexts = LabelTextCache()
     /// Kept between frames so that a stream of frames reuses their storage.
@@ -58,11 +60,13 @@ public final class FrameAnnotator {
     ///   - speed: ground speed in m/s, for the remaining time.
     ///   - horizontalAccuracy: the fix's error in metres, for off-route detection.
     ///   - frame: the frame's number, for the banner.
+    ///   - headingAccuracy: the heading's error in degrees, when known: markers fade by
+    ///     ``headingAccuracyPolicy``.
     /// - Returns: what was drawn.
     @discardableResult
     public func annotate(
         _ image: inout YCbCrImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double, time: Date? = nil,
-        speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil
+        speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil, headingAccuracy: Double? = nil
     ) -> FrameAnnotation {
         var navigation: NavigationInfo?
         var route: NavigationRoute?
@@ -75,7 +79,7 @@ public final class FrameAnnotator {
         }
         return draw(
             &image, pose: pose, camera: camera, groundAltitude: groundAltitude, route: route, navigation: navigation,
-            time: time, speed: speed, frame: frame)
+            time: time, speed: speed, frame: frame, headingAccuracy: headingAccuracy)
     }
 
     /// Draws one frame's overlay with navigation worked out by the caller: for frames drawn out of
@@ -92,12 +96,14 @@ public final class FrameAnnotator {
     ///   - time: the frame's time, for the banner.
     ///   - speed: ground speed in m/s, for the banner.
     ///   - frame: the frame's number, for the banner.
+    ///   - headingAccuracy: the heading's error in degrees, when known: markers fade by
+    ///     ``headingAccuracyPolicy`` (the route, the panel and the banner do not).
     /// - Returns: what was drawn.
     @discardableResult
     public func draw(
         _ image: inout YCbCrImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double,
         route: NavigationRoute?, navigation: NavigationInfo?, time: Date? = nil, speed: Double? = nil,
-        frame: Int? = nil
+        frame: Int? = nil, headingAccuracy: Double? = nil
     ) -> FrameAnnotation {
         let projector = Projector(pose: pose, camera: camera, groundAltitude: groundAltitude)
         if let route { compositor.drawRoute(route, info: navigation, projector: projector, on: &image) }
@@ -107,28 +113,29 @@ public final class FrameAnnotator {
             points: projected, width: image.width, height: height, heading: pose.orientation.heading,
             options: layoutOptions, texts: labelTexts
         ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
-        compositor.draw(layout, on: &image)
+        let opacity = headingAccuracyPolicy.opacity(headingAccuracy: headingAccuracy)
+        compositor.draw(layout, on: &image, opacity: opacity)
         if let navigation { compositor.drawPanel(navigation, units: layoutOptions.units, on: &image) }
         let text = banner?.render(
             BannerValues(
                 time: time, latitude: pose.latitude, longitude: pose.longitude, altitude: pose.altitude,
                 heading: pose.orientation.heading, speed: speed, frame: frame), units: layoutOptions.units)
         if let text { compositor.drawBanner(text, on: &image) }
-        return FrameAnnotation(layout: layout, navigation: navigation, banner: text)
+        return FrameAnnotation(layout: layout, navigation: navigation, banner: text, markerOpacity: opacity)
     }
 
     /// Draws the overlay for one packed YUYV frame (a webcam's uncompressed output), as
-    /// ``annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:)`` does on planar
-    /// 4:2:2, of which the frame is unpacked and packed back (no RGB anywhere).
+    /// ``annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:headingAccuracy:)``
+    /// does on planar 4:2:2, of which the frame is unpacked and packed back (no RGB anywhere).
     @discardableResult
     public func annotate(
         _ image: inout YUYVImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double, time: Date? = nil,
-        speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil
+        speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil, headingAccuracy: Double? = nil
     ) -> FrameAnnotation {
         var planar = image.planar(x: 0, y: 0, width: image.width, height: image.height)
         let drawn = annotate(
             &planar, pose: pose, camera: camera, groundAltitude: groundAltitude, time: time, speed: speed,
-            horizontalAccuracy: horizontalAccuracy, frame: frame)
+            horizontalAccuracy: horizontalAccuracy, frame: frame, headingAccuracy: headingAccuracy)
         image.store(planar, x: 0, y: 0)
         return drawn
     }

@@ -99,8 +99,11 @@ public final class Painter {
 
     /// Draws `sprite` with its top-left corner at (`x`, `y`), which must be whole chroma cells of
     /// `image` (the sprite was built for its subsampling); the parts outside are clipped. One pass
-    /// per plane: `new = (old × (256 − α) + value × α) / 256`.
-    func draw(_ sprite: Sprite, x: Int, y: Int, on image: inout YCbCrImage) {
+    /// per plane: `new = (old × (256 − α) + value × α) / 256`. With `opacity` below 1 the sprite is
+    /// faded first (markers under an uncertain heading).
+    func draw(_ sprite: Sprite, x: Int, y: Int, on image: inout YCbCrImage, opacity: Double = 1) {
+        let fade = Int32((max(0, min(1, opacity)) * 256).rounded())
+        guard fade > 0 else { return }
         let layout = Layout(image)
         let hasChroma = layout.hasChroma && sprite.h == layout.h && sprite.v == layout.v
         let firstColumn = max(0, -x)
@@ -119,7 +122,7 @@ public final class Painter {
                         let source = row * sprite.width + firstColumn
                         Self.composite(
                             planeBase + (y + row) * lumaStride + x + firstColumn, alpha: alphaBase + source,
-                            value: valueBase + source, count: lastColumn - firstColumn)
+                            value: valueBase + source, count: lastColumn - firstColumn, fade: fade)
                     }
                 }
             }
@@ -140,7 +143,8 @@ public final class Painter {
                             let source = row * sprite.chromaWidth + cellColumns.lowerBound
                             Self.composite(
                                 planeBase + (y / v + row) * chromaStride + x / h + cellColumns.lowerBound,
-                                alpha: alphaBase + source, value: valueBase + source, count: cellColumns.count)
+                                alpha: alphaBase + source, value: valueBase + source, count: cellColumns.count,
+                                fade: fade)
                         }
                     }
                 }
@@ -153,9 +157,13 @@ public final class Painter {
     @inline(__always)
     private static func composite(
         _ samples: UnsafeMutablePointer<UInt8>, alpha: UnsafePointer<UInt8>, value: UnsafePointer<UInt8>,
-        count: Int
+        count: Int, fade: Int32 = 256
     ) {
-        craster_composite(samples, alpha, value, Int32(count))
+        if fade >= 256 {
+            craster_composite(samples, alpha, value, Int32(count))
+        } else {
+            craster_composite_faded(samples, alpha, value, Int32(count), fade)
+        }
     }
 
     // MARK: Packed YUYV

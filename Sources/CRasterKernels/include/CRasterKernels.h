@@ -33,6 +33,10 @@ void craster_sum_cells(const int32_t *coverage, int row_length, int rows, int h,
 void craster_paint_row(int32_t *coverage, int start, int end, int width, uint8_t *luma, uint8_t *cb, uint8_t *cr,
                        int h, int32_t y, int32_t cb_value, int32_t cr_value, int32_t opacity, int32_t *cells);
 
+/// craster_composite with the sprite faded to `opacity` (0…256): its alpha and premultiplied value
+/// are both scaled first (rounded), so a faded sprite is the same sprite drawn lighter.
+void craster_composite_faded(uint8_t *samples, const uint8_t *alpha, const uint8_t *value, int count, int opacity);
+
 /// Composes one sprite layer, premultiplied, over float planes `width` wide: for each mask pixel
 /// at (x + column, y + row) inside the planes, c = mask / 255 × opacity, A = A(1 − c) + c and
 /// P = P(1 − c) + value × c for luma, Cb and Cr. A zero coverage leaves a pixel exactly as it was.

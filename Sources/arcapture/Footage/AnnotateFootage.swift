@@ -224,8 +224,12 @@ enum AnnotateFootage {
             // A photo without an EXIF time has none (its sidecar line and banner say so).
             let frameTime = clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date
             var pose: DevicePose?
+            var headingAccuracy: Double?
             if let timeline, let frameTime {
-                if case .pose(let estimate) = timeline.pose(at: frameTime) { pose = estimate.pose }
+                if case .pose(let estimate) = timeline.pose(at: frameTime) {
+                    pose = estimate.pose
+                    headingAccuracy = estimate.headingAccuracy
+                }
             } else if let tag = frame.geotag {
                 pose = DevicePose(
                     latitude: tag.latitude, longitude: tag.longitude,
@@ -250,7 +254,8 @@ enum AnnotateFootage {
             pipeline.submit(
                 FootageJob(
                     frame: frame, time: frameTime, pose: pose,
-                    navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed))
+                    navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed,
+                    headingAccuracy: headingAccuracy))
         }
         // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
         if !stopped && interrupted() { stopped = true }

@@ -12,4 +12,7 @@ struct FootageJob: Sendable {
     var pose: DevicePose?
     var navigation: NavigationInfo?
     var speed: Double?
+    /// The heading's error in degrees, when the pose source gives it (a pose sidecar's
+    /// `heading_accuracy`): markers fade by it.
+    var headingAccuracy: Double?
 }

@@ -31,6 +31,9 @@ struct FootageRecord: Encodable, Sendable {
     var pose: Pose?
     var pois: [Drawn] = []
     var instruction: String?
+    /// The markers' opacity when an uncertain heading faded them (absent at full strength; 0: they
+    /// were hidden and `pois` is empty).
+    var markerOpacity: Double?
     /// Why the frame was skipped, when it was.
     var skipped: String?
 
@@ -47,13 +50,18 @@ struct FootageRecord: Encodable, Sendable {
 
     /// Adds what was drawn.
     mutating func add(_ annotation: FrameAnnotation, units: DistanceUnits) {
+        instruction = annotation.navigation?.instruction(units: units)
+        if annotation.markerOpacity < 1 { markerOpacity = annotation.markerOpacity }
+        guard annotation.markerOpacity > 0 else {
+            pois = []
+            return
+        }
         let labelled = Set(annotation.layout.labels.map(\.markerIndex))
         pois = annotation.layout.markers.enumerated().map { index, marker in
             Drawn(
                 id: marker.pointOfInterest.id, name: marker.pointOfInterest.name, u: marker.center.x,
                 v: marker.center.y, distanceM: marker.distance, labelled: labelled.contains(index))
         }
-        instruction = annotation.navigation?.instruction(units: units)
     }
 
     /// An encoder for ``line(using:)``: snake_case keys, sorted.

@@ -51,7 +51,7 @@ final class FootageWorker {
             let drawn = annotator.draw(
                 &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
                 route: settings.route, navigation: job.navigation, time: job.time, speed: job.speed,
-                frame: job.frame.index)
+                frame: job.frame.index, headingAccuracy: job.headingAccuracy)
             record.add(drawn, units: settings.style.layout.units)
             annotated = true
         }

@@ -85,6 +85,24 @@ struct RasterTests {
         #expect(images[2].planes[0].bytes.contains { $0 != 128 })  // something was drawn
     }
 
+    @Test(
+        "a sprite drawn faded is the sprite drawn lighter; at 0 it is not drawn",
+        arguments: [
+            (1.0, 255), (0.5, 128), (0.25, 64), (0.0, 0),
+        ])
+    func fadedSprite(opacity: Double, luma: Int) {
+        let white = CoverageMask(width: 32, height: 8, values: [UInt8](repeating: 255, count: 256))
+        let sprite = Sprite(
+            width: 32, height: 8, h: 2, v: 1, layers: [Sprite.Layer(mask: white, x: 0, y: 0, color: .white)])
+        var image = YCbCrImage(width: 64, height: 16, subsampling: .s422)
+        for index in image.planes[0].bytes.indices { image.planes[0].bytes[index] = 0 }
+        Painter().draw(sprite, x: 16, y: 4, on: &image, opacity: opacity)
+        let drawn = Int(image.planes[0][20, 6])
+        #expect(abs(drawn - luma) <= 1, "luma \(drawn)")
+        #expect(image.planes[0][2, 2] == 0)  // outside the sprite
+        #expect(image.planes[1][10, 6] == 128)  // white has neutral chroma, faded or not
+    }
+
     @Test("a painter for limited-range frames paints white as 235/128/128 and black as 16/128/128")
     func limitedRange() {
         let painter = Painter()

@@ -120,6 +120,25 @@ struct AnnotateFootageTests {
         #expect(lines.allSatisfy { $0.contains("\"distance_m\":26") || $0.contains("\"distance_m\":25") })
     }
 
+    /// The harbour clip's first `frames` frames in `directory`, a pose sidecar of `rows` (CSV,
+    /// header first) beside it, and `annotate`'s arguments for them with orientation from the
+    /// sidecar and a footage sidecar at `frames.jsonl`.
+    private func poseSidecarRun(in directory: URL, frames: Int, rows: [String]) throws -> (
+        arguments: [String], sidecar: String
+    ) {
+        let poses = directory.appendingPathComponent("pose.csv")
+        try rows.joined(separator: "\n").write(to: poses, atomically: true, encoding: .utf8)
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v", "\(frames)", "-c", "copy",
+            "-f", "mjpeg", "-y", clip,
+        ])
+        var arguments = ["annotate", clip] + Self.harbour
+        arguments.remove(at: arguments.firstIndex(of: "--heading-from-course") ?? 0)
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        return (arguments + ["--pose-sidecar", poses.path, "--sidecar", sidecar], sidecar)
+    }
+
     @Test("orientation from --pose-sidecar and --mount-yaw; Y4M out to stdout, read by ffprobe")
     func poseSidecarToStdout() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
@@ -130,22 +149,12 @@ struct AnnotateFootageTests {
             let time = 1_660_475_552 + Double(frame) / 8  // 2022-08-14T11:12:32Z + frame / 8 s
             rows.append("\(time),\(40 + frame),2,-1")
         }
-        let poses = directory.appendingPathComponent("pose.csv")
-        try rows.joined(separator: "\n").write(to: poses, atomically: true, encoding: .utf8)
-        let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
-            "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v", "16", "-c", "copy", "-f",
-            "mjpeg", "-y", clip,
-        ])
-        var arguments = ["annotate", clip] + Self.harbour
-        arguments.remove(at: arguments.firstIndex(of: "--heading-from-course") ?? 0)
-        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let (arguments, sidecar) = try poseSidecarRun(in: directory, frames: 16, rows: rows)
         let output = directory.appendingPathComponent("out.y4m")
-        arguments += [
-            "--pose-sidecar", poses.path, "--mount-yaw", "10", "--output", "-", "--format", "y4m", "--sidecar", sidecar,
-        ]
         // stdout into a file by the shell, as `> out.y4m` or a pipe would take it.
-        let command = ([Binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > '\(output.path)'"
+        let command =
+            ([Binary.path] + arguments + ["--mount-yaw", "10", "--output", "-", "--format", "y4m"])
+            .map { "'\($0)'" }.joined(separator: " ") + " > '\(output.path)'"
         let result = try ProcessRunner.run(executable: "/bin/sh", arguments: ["-c", command])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try frameCount(output.path) == "960,400,yuv422p,16")
@@ -159,6 +168,32 @@ struct AnnotateFootageTests {
             // differently, but tilts as much (a turn about the vertical keeps it).
             let (pitch, roll) = (pose?["pitch_deg"] ?? 0, pose?["roll_deg"] ?? 0)
             #expect(abs((pitch * pitch + roll * roll).squareRoot() - 5.0.squareRoot()) < 0.01, "frame \(frame)")
+        }
+    }
+
+    @Test("markers fade as the pose sidecar's heading accuracy worsens, and hide from 30°")
+    func headingAccuracyFades() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Twelve frames at 8 fps: four at ±5°, four at ±20°, four at ±40°.
+        var rows = ["time,heading,pitch,roll,heading_accuracy"]
+        for frame in 0..<12 {
+            rows.append("\(1_660_475_552 + Double(frame) / 8),47,0,0,\([5, 20, 40][frame / 4])")
+        }
+        let (arguments, sidecar) = try poseSidecarRun(in: directory, frames: 12, rows: rows)
+        let result = try Binary.run(arguments + ["--output", directory.appendingPathComponent("out.mjpeg").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 12)
+        for (frame, line) in lines.enumerated() {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let opacity = object?["marker_opacity"] as? Double
+            let pois = (object?["pois"] as? [Any])?.count ?? -1
+            switch frame / 4 {
+            case 0: #expect(opacity == nil && pois > 0, "frame \(frame)")
+            case 1: #expect(opacity.map { abs($0 - 0.5) < 1e-9 } == true && pois > 0, "frame \(frame)")
+            default: #expect(opacity == 0 && pois == 0, "frame \(frame)")
+            }
         }
     }
 
