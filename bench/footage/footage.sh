@@ -13,8 +13,9 @@
 #   (e) Y4M in and out (4:2:2), 1 worker, to a file and (f) to a pipe (as into ffmpeg);
 #   (g) peak memory annotating 1920x1080 footage, with 1 worker and with one per core.
 # Every program is timed the same way, as a whole process by GNU time (start-up, reading its input
-# and writing its output included), so the ratios compare like with like; each line gives frames
-# per second and peak memory (GNU time's maximum resident set); the ratios b/a, c/a and b/d follow.
+# and writing its output included), so the ratios compare like with like; (a), (b) and (c) are the
+# medians of three interleaved rounds. Each line gives frames per second and peak memory (GNU
+# time's maximum resident set); the ratios b/a, c/a and b/d follow.
 # Needs: clang and libturbojpeg (install-deps), ffmpeg, GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -59,10 +60,20 @@ common=(--pois "$work/pois.geojson" --hfov 70 --track samples/gpx/around-visnjan
     --start 2020-12-18T06:15:50Z --fps 30 --heading-from-course --route samples/gpx/around-visnjan-with-car.gpx
     --max-markers 20)
 annotate() { measure "$arcapture" annotate "$1" "${common[@]}" --workers "$2" --output "$3" --force; }
-read -r tc_seconds tc_peak < <(measure "$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
-read -r one_seconds one_peak < <(annotate "$work/in.mjpeg" 1 "$work/one.mjpeg")
 cores=$(nproc)
-read -r all_seconds all_peak < <(annotate "$work/in.mjpeg" "$cores" "$work/all.mjpeg")
+# (a), (b) and (c) three times, interleaved, each the median of its three: on a shared machine whose
+# speed drifts from minute to minute, one run of each can land in a fast and a slow minute.
+median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+tc=() one=() all=()
+for round in 1 2 3; do
+    read -r seconds tc_peak < <(measure "$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
+    tc+=("$seconds")
+    read -r seconds one_peak < <(annotate "$work/in.mjpeg" 1 "$work/one.mjpeg")
+    one+=("$seconds")
+    read -r seconds all_peak < <(annotate "$work/in.mjpeg" "$cores" "$work/all.mjpeg")
+    all+=("$seconds")
+done
+tc_seconds=$(median "${tc[@]}") one_seconds=$(median "${one[@]}") all_seconds=$(median "${all[@]}")
 # Y4M: 300 frames (900 would be 1.6 GB); to a file, then to a pipe (GNU time measures arcapture).
 read -r y4m_seconds y4m_peak < <(annotate "$work/in.y4m" 1 "$work/out.y4m")
 sync
@@ -96,6 +107,7 @@ ff_kb = float(sys.argv[16])
 fps = lambda s, n=frames: n / max(s, 1e-9)
 a = fps(tc_s)
 print(f"footage: {frames} frames of 1280x720 4:2:2 MJPEG (Y4M: 300), {cores} cores, each program timed whole")
+print("  (a), (b), (c): medians of three interleaved rounds")
 print(f"  (a) libjpeg-turbo decode+encode, 1 thread  {a:8.1f} fps   peak {tc_kb / 1024:6.1f} MB")
 print(f"  (b) arcapture annotate, 1 worker           {fps(one_s):8.1f} fps   peak {one_kb / 1024:6.1f} MB")
 print(f"  (c) arcapture annotate, {cores} workers          {fps(all_s):8.1f} fps   peak {all_kb / 1024:6.1f} MB")
