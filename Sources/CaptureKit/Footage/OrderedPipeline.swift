@@ -10,10 +10,14 @@ import Foundation
 /// outside the pipeline's lock, so a worker never waits for a write (with one worker, writing
 /// overlaps the next item's work, as ffmpeg's muxing thread does).
 ///
+/// Each thread is woken only when it has something to do (semaphores for free slots, items and
+/// results: one condition broadcast on every event woke all of them, and the scheduler's share
+/// showed in profiles).
+///
 /// Thread-safe: `submit` and `finish` may be called from any one producer thread.
 public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecked Sendable {
-    // @unchecked: every mutable field below is read and written only with `condition` locked.
-    private let condition = NSCondition()
+    // @unchecked: every mutable field below is read and written only with `lock` held.
+    private let lock = NSLock()
     /// Submitted items; a taken one is set to nil at once (its memory — a decoded frame, say — is
     /// the worker's then), and the taken front is dropped now and then.
     private var pending: [(sequence: Int, input: Input)?] = []
@@ -22,18 +26,20 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
     private var submitted = 0
     private var delivered = 0
     private var closed = false
-    private var running = 0
-    private let capacity: Int
-    private let deliver: @Sendable (Int, Output) -> Void
-
     private var peak = 0
+    private let workers: Int
+    private let deliver: @Sendable (Int, Output) -> Void
+    /// Free places for items (capacity minus items in flight); signalled as results are delivered.
+    private let space = DispatchSemaphore(value: 0)
+    /// One signal per submitted item, and one per worker when the pipeline closes.
+    private let work = DispatchSemaphore(value: 0)
+    /// One signal per result stored, and one when the pipeline closes: the writer looks again.
+    private let ready = DispatchSemaphore(value: 0)
+    /// One signal per thread that has ended.
+    private let done = DispatchSemaphore(value: 0)
 
     /// The most items in flight (submitted, not yet delivered) seen so far, for tests and reports.
-    public var peakInFlight: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return peak
-    }
+    public var peakInFlight: Int { lock.withLock { peak } }
 
     /// Starts `workers` threads.
     ///
@@ -48,9 +54,11 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
         deliver: @escaping @Sendable (Int, Output) -> Void
     ) {
         let workers = max(1, workers)
-        self.capacity = max(capacity, workers)
+        self.workers = workers
         self.deliver = deliver
-        running = workers + 1  // and the delivery thread
+        // Counted up from 0 rather than created at `capacity`: libdispatch refuses to free a
+        // semaphore whose count is below the one it was created with.
+        for _ in 0..<max(capacity, workers) { space.signal() }
         for index in 0..<workers {
             let thread = Thread { [self] in run(makeWorker(index)) }
             thread.name = "arcapture-worker-\(index)"
@@ -63,68 +71,65 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
 
     /// Submits the next item; blocks while `capacity` items are in flight.
     public func submit(_ input: Input) {
-        condition.lock()
-        defer { condition.unlock() }
-        while submitted - delivered >= capacity { condition.wait() }
-        pending.append((submitted, input))
-        submitted += 1
-        peak = max(peak, submitted - delivered)
-        condition.broadcast()
+        space.wait()
+        lock.withLock {
+            pending.append((submitted, input))
+            submitted += 1
+            peak = max(peak, submitted - delivered)
+        }
+        work.signal()
     }
 
     /// Waits until every submitted item has been delivered, then stops the workers.
     public func finish() {
-        condition.lock()
-        defer { condition.unlock() }
-        closed = true
-        condition.broadcast()
-        while delivered < submitted || running > 0 { condition.wait() }
+        lock.withLock { closed = true }
+        for _ in 0..<workers { work.signal() }
+        ready.signal()
+        for _ in 0...workers { done.wait() }
     }
 
     private func run(_ work: (consuming Input) -> Output) {
-        condition.lock()
         while true {
-            while pendingStart == pending.count && !closed { condition.wait() }
-            guard pendingStart < pending.count else { break }  // closed and drained
-            guard let (sequence, input) = pending[pendingStart] else { break }
-            pending[pendingStart] = nil
-            pendingStart += 1
-            if pendingStart > 64 && pendingStart * 2 > pending.count {  // drop what was taken
-                pending.removeFirst(pendingStart)
-                pendingStart = 0
+            self.work.wait()
+            // Each wait is for an item, or (after `finish`) for the signal to stop; an item taken
+            // by another worker meanwhile leaves this one the stop signal.
+            let taken: (sequence: Int, input: Input)?? = lock.withLock {
+                guard pendingStart < pending.count else { return nil }
+                let item = pending[pendingStart]
+                pending[pendingStart] = nil
+                pendingStart += 1
+                if pendingStart > 64 && pendingStart * 2 > pending.count {  // drop what was taken
+                    pending.removeFirst(pendingStart)
+                    pendingStart = 0
+                }
+                return item
             }
-            condition.unlock()
+            guard let item = taken, let (sequence, input) = item else { break }
             // Handed over, not lent: a worker that changes a frame in place (drawing on Y4M planes)
             // then owns the only reference, and copy-on-write copies nothing.
             let output = work(consume input)
-            condition.lock()
-            results[sequence] = output
-            condition.broadcast()
+            lock.withLock { results[sequence] = output }
+            ready.signal()
         }
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
+        done.signal()
     }
 
     /// The delivery thread: hands each result to `deliver` as soon as it is the next in order,
     /// until the pipeline is closed and everything submitted has been delivered.
     private func deliverInOrder() {
-        condition.lock()
         while true {
-            if let output = results.removeValue(forKey: delivered) {
-                let sequence = delivered
-                condition.unlock()
-                deliver(sequence, output)
-                condition.lock()
-                delivered += 1
-                condition.broadcast()
+            let next: (sequence: Int, output: Output)? = lock.withLock {
+                results.removeValue(forKey: delivered).map { (delivered, $0) }
+            }
+            if let next {
+                deliver(next.sequence, next.output)
+                lock.withLock { delivered += 1 }
+                space.signal()
                 continue
             }
-            if closed && delivered == submitted { break }
-            condition.wait()
+            if lock.withLock({ closed && delivered == submitted }) { break }
+            ready.wait()
         }
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
+        done.signal()
     }
 }

@@ -126,7 +126,7 @@ enum AnnotateFootage {
             banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
             horizontalFieldOfView: (try? parsed.number("hfov", in: 1...179)).flatMap { $0 } ?? 70,
             heightAboveGround: (try? parsed.number("height-above-ground", in: -1000...10_000)).flatMap { $0 } ?? 1.5,
-            quality: settingsOptions.quality, destination: destination,
+            quality: settingsOptions.quality, destination: destination, keepsRecords: parsed.value("sidecar") != nil,
             inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full)
         let rate =
             reader.y4mHeader.map { $0.frameRate } ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)

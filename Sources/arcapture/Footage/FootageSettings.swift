@@ -14,6 +14,9 @@ struct FootageSettings: Sendable {
     var destination: FootageDestination
     /// Labels, markers and panels composed by any worker, for all of them.
     let sprites = SpriteCache()
+    /// Whether each frame's sidecar record is filled in (with `--sidecar`; without one, the time
+    /// is not formatted and the POIs drawn are not listed, frame after frame).
+    var keepsRecords = false
     /// The input's sample range (Y4M from video is usually limited; JPEG is full).
     var inputRange = SampleRange.full
 

@@ -26,7 +26,8 @@ final class FootageWorker {
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
     func process(_ job: consuming FootageJob) -> FootageResult {
         let planes = job.frame.takePlanes()
-        var record = FootageRecord(job: copy job, time: job.time.map(JSONLinesLog.timestamp))
+        var record = FootageRecord(
+            job: copy job, time: settings.keepsRecords ? job.time.map(JSONLinesLog.timestamp) : nil)
         var image: YCbCrImage
         if let planes {
             image = planes
@@ -52,7 +53,7 @@ final class FootageWorker {
                 &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
                 route: settings.route, navigation: job.navigation, time: job.time, speed: job.speed,
                 frame: job.frame.index, headingAccuracy: job.headingAccuracy)
-            record.add(drawn, units: settings.style.layout.units)
+            if settings.keepsRecords { record.add(drawn, units: settings.style.layout.units) }
             annotated = true
         }
         if settings.destination.wantsPlanes {
