@@ -31,10 +31,6 @@ public final class CoverageRasterizer {
     /// Creates a rasteriser.
     public init() {}
 
-    /// Accumulates `shape` over its bounding box clipped to `width`×`height`, with the box's left
-    /// and top edges moved down to multiples of `alignX` and `alignY` and its right and bottom
-    /// edges up (within the limits), so chroma cells are whole. Returns false when nothing of the
-    /// shape is inside.
     /// The frame rows `shape` spans when rasterised with these limits (aligned as ``rasterize``
     /// aligns them), or nil when nothing of it is inside.
     static func rows(
@@ -48,6 +44,11 @@ public final class CoverageRasterizer {
         return y1 > y0 ? y0..<y1 : nil
     }
 
+    /// Accumulates `shape` over its bounding box clipped to `width`×`height`, with the box's left
+    /// and top edges moved down to multiples of `alignX` and `alignY` and its right and bottom
+    /// edges up (within the limits), so chroma cells are whole. Returns false when nothing of the
+    /// shape is inside.
+    ///
     /// With `rows`, only those rows of the frame are rasterised (a band of a tall shape: edges are
     /// cut at the band's top and bottom exactly, and the buffer stays a band high).
     @discardableResult
