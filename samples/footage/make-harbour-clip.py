@@ -48,9 +48,14 @@ def positions(times):
             return lat2, lon2
     except ImportError:
         def step(lat, lon, bearing, metres):
+            # WGS84's radii of curvature at this latitude: meridian (north) and prime vertical (east).
+            a, e2 = 6_378_137.0, 0.006_694_379_990_14
+            sin_lat = math.sin(math.radians(lat))
+            w = math.sqrt(1 - e2 * sin_lat * sin_lat)
+            meridian, prime = a * (1 - e2) / w**3, a / w
             b = math.radians(bearing)
-            lat2 = lat + metres * math.cos(b) / 111_412.0  # metres per degree of latitude at 60° N
-            lon2 = lon + metres * math.sin(b) / (111_412.0 * math.cos(math.radians(lat)) * 0.9983)
+            lat2 = lat + math.degrees(metres * math.cos(b) / meridian)
+            lon2 = lon + math.degrees(metres * math.sin(b) / (prime * math.cos(math.radians(lat))))
             return lat2, lon2
     lat, lon = START
     t, dt, result = 0.0, 0.001, []
