@@ -197,10 +197,8 @@ enum AnnotateFootage {
         let progress = ProgressLine()
         progress.start {
             let done = tally.withLock { $0 }
-            let elapsed = started.duration(to: .now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let finished = done.written + done.corrupt
-            let rate = Double(finished) / max(seconds, 1e-9)
+            let rate = Double(finished) / max(seconds(started.duration(to: .now)), 1e-9)
             let left = rate > 0 ? Double(max(0, total - finished)) / rate : 0
             let position =
                 total > 0
@@ -275,14 +273,12 @@ enum AnnotateFootage {
             Terminal.error(error.description)
             return error.exitStatus
         }
-        let seconds =
-            Double(started.duration(to: .now).components.attoseconds) / 1e18
-            + Double(started.duration(to: .now).components.seconds)
+        let elapsed = seconds(started.duration(to: .now))
         Terminal.note(
             "annotate: \(read) frames in, \(final.written) out (\(final.annotated) annotated, "
                 + "\(final.written - final.annotated) without a pose passed through), "
                 + "\(final.corrupt + reader.truncatedFrames) damaged skipped; "
-                + String(format: "%.1f s, %.1f fps, ", seconds, Double(read) / max(seconds, 1e-9))
+                + String(format: "%.1f s, %.1f fps, ", elapsed, Double(read) / max(elapsed, 1e-9))
                 + (workers == 1 ? "1 worker" : "\(workers) workers"))
         if output != "-" { Terminal.out(output) }
         if stopped {
