@@ -138,15 +138,9 @@ final class CaptureOutputWriter {
 
     /// `YUV4MPEG2 W1280 H720 F25:1 Ip A1:1 C422 XCOLORRANGE=FULL`: samples are full range (JPEG's).
     static func y4mHeader(for image: YCbCrImage, frameRate: FrameInterval?) -> String {
-        let rate = frameRate.map { "F\($0.denominator):\($0.numerator)" } ?? "F30:1"
-        let layout: String
-        switch image.subsampling {
-        case .s420: layout = "C420jpeg"
-        case .s422: layout = "C422"
-        case .gray: layout = "Cmono"
-        default: layout = "C444"
-        }
-        return "YUV4MPEG2 W\(image.width) H\(image.height) \(rate) Ip A1:1 \(layout) XCOLORRANGE=FULL\n"
+        // A frame interval is seconds per frame: its denominator and numerator are frames per second.
+        let rate = frameRate.map { (Int($0.denominator), Int($0.numerator)) } ?? (30, 1)
+        return Y4MStreamState.headerLine(for: image, rate: rate, fullRange: true)
     }
 }
 

@@ -17,6 +17,22 @@ struct Y4MStreamState {
         return try header(for: image, makeHeader: makeHeader) + CaptureOutputWriter.y4mFrame(image)
     }
 
+    /// The stream header line for frames like `image` (already ``writable(_:)``): size, rate,
+    /// layout, and the samples' range (ffmpeg reads `XCOLORRANGE`).
+    static func headerLine(
+        for image: YCbCrImage, rate: (numerator: Int, denominator: Int), fullRange: Bool
+    ) -> String {
+        let layout =
+            switch image.subsampling {
+            case .s420: "C420jpeg"
+            case .s422: "C422"
+            case .gray: "Cmono"
+            default: "C444"
+            }
+        return "YUV4MPEG2 W\(image.width) H\(image.height) F\(rate.numerator):\(rate.denominator) Ip A1:1 \(layout) "
+            + "XCOLORRANGE=\(fullRange ? "FULL" : "LIMITED")\n"
+    }
+
     /// The image as YUV4MPEG2 can carry it: 4:4:0 and 4:1:1 become 4:4:4, others stay as they are.
     static func writable(_ frame: YCbCrImage) -> YCbCrImage {
         frame.subsampling == .s440 || frame.subsampling == .s411 ? frame.resampled(to: .s444) : frame

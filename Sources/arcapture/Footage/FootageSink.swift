@@ -60,7 +60,9 @@ final class FootageSink: @unchecked Sendable {
             // it into one array first cost as much as the drawing.
             let image = Y4MStreamState.writable(frame)
             let (rate, full) = (frameRate, fullRange)
-            var prefix = try y4m.header(for: image) { Self.header(for: $0, rate: rate, fullRange: full) }
+            var prefix = try y4m.header(for: image) {
+                Y4MStreamState.headerLine(for: $0, rate: rate, fullRange: full)
+            }
             prefix += Array("FRAME\n".utf8)
             try append(prefix)
             for (plane, range) in CaptureOutputWriter.y4mChunks(of: image) {
@@ -116,18 +118,5 @@ final class FootageSink: @unchecked Sendable {
     func discard() {
         file?.discard()
         sidecar?.discard()
-    }
-
-    /// The stream header: size, rate, layout and the samples' range (ffmpeg reads `XCOLORRANGE`).
-    static func header(for image: YCbCrImage, rate: (numerator: Int, denominator: Int), fullRange: Bool) -> String {
-        let layout: String =
-            switch image.subsampling {
-            case .s420: "C420jpeg"
-            case .s422: "C422"
-            case .gray: "Cmono"
-            default: "C444"
-            }
-        return
-            "YUV4MPEG2 W\(image.width) H\(image.height) F\(rate.numerator):\(rate.denominator) Ip A1:1 \(layout) XCOLORRANGE=\(fullRange ? "FULL" : "LIMITED")\n"
     }
 }
