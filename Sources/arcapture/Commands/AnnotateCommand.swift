@@ -119,11 +119,8 @@ enum AnnotateCommand {
         do {
             let (file, camera, _) = try options.project()
             ProjectCommand.report(file: file, ground: options.groundAltitude, options: options)
-            var styleFile =
-                try settings.styleFile.map { path throws(InputFileError) in try OverlayStyleFile(contentsOf: path) }
-                ?? OverlayStyleFile()
-            settings.apply(to: &styleFile)
-            let route = try settings.routeFile.map { path throws(InputFileError) in try RouteFile.load(path) }
+            let styleFile = try settings.loadStyle()
+            let route = try settings.loadRoute()
             let annotator: FrameAnnotator
             do {
                 annotator = try FrameAnnotator(

@@ -58,8 +58,26 @@ struct AnnotateSettings {
         }
     }
 
+    /// The style: `--style`'s file (else the defaults) with the command-line options applied.
+    ///
+    /// - Throws: `InputFileError` for a missing or malformed style file.
+    func loadStyle() throws(InputFileError) -> OverlayStyleFile {
+        var style =
+            try styleFile.map { path throws(InputFileError) in try OverlayStyleFile(contentsOf: path) }
+            ?? OverlayStyleFile()
+        apply(to: &style)
+        return style
+    }
+
+    /// `--route`'s route, if given.
+    ///
+    /// - Throws: `InputFileError` for a missing or malformed route file.
+    func loadRoute() throws(InputFileError) -> NavigationRoute? {
+        try routeFile.map { path throws(InputFileError) in try RouteFile.load(path) }
+    }
+
     /// Command-line options win over the style file's.
-    func apply(to file: inout OverlayStyleFile) {
+    private func apply(to file: inout OverlayStyleFile) {
         if let font { file.style.font = font }
         if let units { file.layout.units = units }
         if let maximumDistance { file.layout.maximumDistance = maximumDistance }

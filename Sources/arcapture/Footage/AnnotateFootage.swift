@@ -87,12 +87,8 @@ enum AnnotateFootage {
         var pending = reader.next()
         let info = describe(input, reader: reader, first: pending)
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
-        var style =
-            try settingsOptions.styleFile.map { path throws(InputFileError) in
-                try OverlayStyleFile(contentsOf: path)
-            } ?? OverlayStyleFile()
-        settingsOptions.apply(to: &style)
-        let route = try settingsOptions.routeFile.map { path throws(InputFileError) in try RouteFile.load(path) }
+        let style = try settingsOptions.loadStyle()
+        let route = try settingsOptions.loadRoute()
         // Poses: a track and the footage clock, or each photo's own geotag.
         var timeline: PoseTimeline?
         var clock: FootageClock?
