@@ -20,6 +20,9 @@ public final class FootageReader {
     public private(set) var truncatedFrames = 0
     /// Bytes between frames that were not part of any (MJPEG).
     public var skippedBytes: Int { streamSkipped }
+    /// For a folder, how many JPEGs it holds (its frames, but for any that cannot be read); nil
+    /// for a stream.
+    public private(set) var folderFileCount: Int?
     /// Where Y4M frames' planes come from and, once written, go back to (see ``FrameBufferPool``).
     public let pool = FrameBufferPool(limit: 1)
 
@@ -47,6 +50,7 @@ public final class FootageReader {
             }
             if isDirectory.boolValue {
                 files = try FootageInfo.jpegNames(inFolder: path)
+                folderFileCount = files.count
                 kind = .jpegFolder
                 y4mHeader = nil
                 return

@@ -292,11 +292,10 @@ enum AnnotateFootage {
         return header.map { ($0.width, $0.height) }
     }
 
-    /// What the footage is, for its clock and progress: folders are listed (cheap), streams and
-    /// files are described from their first frame (and a Y4M file's size).
+    /// What the footage is, for its clock and progress, from what the reader has seen: a folder's
+    /// listing, a stream's first frame (and a Y4M file's size).
     private static func describe(_ input: String, reader: FootageReader, first: FootageFrame?) -> FootageInfo {
-        var frames = 0
-        if reader.kind == .jpegFolder, let listed = try? FootageInfo.probe(input) { return listed }
+        var frames = reader.folderFileCount ?? 0
         if let header = reader.y4mHeader, let frameBytes = header.frameByteCount, input != "-",
             let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
         {
@@ -308,9 +307,11 @@ enum AnnotateFootage {
             // mean reading the whole file before starting.
             frames = max(1, Int((Double(size) / Double(bytes.count)).rounded()))
         }
-        // Folders' frames come with their EXIF time read; a stream's first JPEG is read here.
+        // A folder's photos come with their EXIF time read; a stream's first JPEG is read here.
         var start = first?.captureTime
-        if start == nil, case .jpeg(let bytes) = first?.content { start = EXIFReader.captureTime(inJPEG: bytes) }
+        if start == nil, reader.kind == .mjpeg, case .jpeg(let bytes) = first?.content {
+            start = EXIFReader.captureTime(inJPEG: bytes)
+        }
         return FootageInfo(
             path: input == "-" ? "stdin" : input, kind: reader.kind, frameCount: frames,
             framesPerSecond: reader.y4mHeader?.framesPerSecond, width: reader.y4mHeader?.width,
