@@ -32,6 +32,19 @@ struct FootageInfoTests {
         #expect(EXIFReader.captureTime(inJPEG: try nokiaPhoto.prefix(100)) == nil)
     }
 
+    /// The pieces `splitter` finds in `stream`, from the start to the first that is cut short.
+    private static func split(_ stream: [UInt8], with splitter: inout MJPEGSplitter) -> [MJPEGSplitter.Piece] {
+        var pieces: [MJPEGSplitter.Piece] = []
+        stream.withUnsafeBytes { bytes in
+            var offset = 0
+            while let piece = splitter.next(in: bytes, from: offset) {
+                pieces.append(piece)
+                if case .image(let range) = piece { offset = range.upperBound } else { break }
+            }
+        }
+        return pieces
+    }
+
     @Test("MJPEG frames are split on their structure: an embedded thumbnail does not split a frame")
     func splitter() throws {
         let frame = try webcamFrame
@@ -41,14 +54,7 @@ struct FootageInfoTests {
         let withThumbnail = [0xFF, 0xD8] + app1 + frame.dropFirst(2)
         let stream = frame + [0x00, 0x11] + withThumbnail + frame + Array(frame.prefix(500))
         var splitter = MJPEGSplitter()
-        var pieces: [MJPEGSplitter.Piece] = []
-        stream.withUnsafeBytes { bytes in
-            var offset = 0
-            while let piece = splitter.next(in: bytes, from: offset) {
-                pieces.append(piece)
-                if case .image(let range) = piece { offset = range.upperBound } else { break }
-            }
-        }
+        let pieces = Self.split(stream, with: &splitter)
         let images = pieces.compactMap { if case .image(let range) = $0 { range.count } else { nil } }
         #expect(images == [frame.count, withThumbnail.count, frame.count])
         #expect(pieces.last == .truncated(start: frame.count * 2 + 2 + withThumbnail.count))
@@ -63,14 +69,7 @@ struct FootageInfoTests {
         ]
         let stream = image + image + Array(image.prefix(12))
         var splitter = MJPEGSplitter()
-        var pieces: [MJPEGSplitter.Piece] = []
-        stream.withUnsafeBytes { bytes in
-            var offset = 0
-            while let piece = splitter.next(in: bytes, from: offset) {
-                pieces.append(piece)
-                if case .image(let range) = piece { offset = range.upperBound } else { break }
-            }
-        }
+        let pieces = Self.split(stream, with: &splitter)
         #expect(pieces == [.image(0..<16), .image(16..<32), .truncated(start: 32)])
     }
 
