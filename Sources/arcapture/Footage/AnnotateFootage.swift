@@ -35,6 +35,7 @@ enum AnnotateFootage {
         let destination: FootageDestination
         let workers: Int
         let output: String
+        let cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double)
         do throws(UsageError) {
             guard let given = parsed.value("output") else {
                 throw UsageError("footage needs --output: FILE.mjpeg, FILE.y4m, frames/%05n.jpg, or - for stdout")
@@ -49,6 +50,11 @@ enum AnnotateFootage {
             guard (parsed.value("camera") == nil) != (parsed.value("hfov") == nil) else {
                 throw UsageError("a camera is required: --camera FILE.yaml or --hfov DEGREES (one of them)")
             }
+            // The ranges `project` checks; footage has no --position, so no ProjectOptions.
+            cameraSetup = (
+                try parsed.number("hfov", in: 1...179) ?? 70,
+                try parsed.number("height-above-ground", in: -1000...10_000) ?? 1.5
+            )
         } catch {
             Terminal.error(error.message)
             return .usage
@@ -67,7 +73,7 @@ enum AnnotateFootage {
                 do throws(InputFileError) {
                     return try annotate(
                         parsed, input: input, settingsOptions: settingsOptions, time: time, poseOptions: poseOptions,
-                        destination: destination, workers: workers, output: output,
+                        destination: destination, workers: workers, output: output, cameraSetup: cameraSetup,
                         interrupted: { interrupted.withLock { $0 } })
                 } catch {
                     Terminal.error(error.description)
@@ -79,7 +85,7 @@ enum AnnotateFootage {
     private static func annotate(
         _ parsed: ParsedArguments, input: String, settingsOptions: AnnotateSettings, time: FootageTimeOptions,
         poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String,
-        interrupted: () -> Bool
+        cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double), interrupted: () -> Bool
     ) throws(InputFileError) -> ExitStatus {
         let reader = try FootageReader(path: input)
         // Footage is described from what the reader sees, not probed ahead (probing would read a
@@ -120,8 +126,7 @@ enum AnnotateFootage {
         let settings = FootageSettings(
             pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
             banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
-            horizontalFieldOfView: (try? parsed.number("hfov", in: 1...179)).flatMap { $0 } ?? 70,
-            heightAboveGround: (try? parsed.number("height-above-ground", in: -1000...10_000)).flatMap { $0 } ?? 1.5,
+            horizontalFieldOfView: cameraSetup.horizontalFieldOfView, heightAboveGround: cameraSetup.heightAboveGround,
             quality: settingsOptions.quality, destination: destination, keepsRecords: parsed.value("sidecar") != nil,
             inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full)
         let rate =

@@ -333,6 +333,17 @@ struct AnnotateFootageTests {
         ])
         #expect(noTrack.status == 64)
         #expect(noTrack.stderr.contains("give --track FILE"))
+        // Values out of range are refused, as `project` refuses them, not replaced by defaults.
+        let output = directory.appendingPathComponent("o.mjpeg").path
+        var wideLens = ["annotate", Self.frame] + along + ["--output", output]
+        wideLens[(wideLens.firstIndex(of: "--hfov") ?? 0) + 1] = "500"
+        let badGround = ["annotate", Self.frame] + along + ["--output", output, "--height-above-ground", "high"]
+        for (option, arguments) in [("--hfov", wideLens), ("--height-above-ground", badGround)] {
+            let refused = try Binary.run(arguments)
+            #expect(refused.status == 64, "\(option): \(refused.stderr)")
+            #expect(refused.stderr.contains("\(option) must be"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
     }
 
     @Test("the sidecar gives each frame's pose and the POIs drawn where `arcapture project` puts them")
