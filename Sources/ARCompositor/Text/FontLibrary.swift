@@ -1,11 +1,9 @@
 import CFreeType
-import Foundation
 
-/// FreeType and fontconfig for one text renderer: finds font files by name and by the characters
-/// they cover, and opens faces. Owns C handles; used from one thread at a time.
+/// FreeType for one text renderer: opens faces and keeps them. Owns C handles; used from one thread
+/// at a time (FreeType's handles are not thread-safe). Font files are found by ``FontCatalog``.
 final class FontLibrary {
     private var library: FT_Library?
-    private let config: OpaquePointer?
     /// Opened faces by file path.
     private var faces: [String: FT_Face] = [:]
 
@@ -15,59 +13,11 @@ final class FontLibrary {
             throw FontError(font: "-", problem: "FreeType could not be initialised")
         }
         library = handle
-        config = FcInitLoadConfigAndFonts()
     }
 
     deinit {
         for face in faces.values { FT_Done_Face(face) }
-        if let config { FcConfigDestroy(config) }
         FT_Done_FreeType(library)
-    }
-
-    /// The file for `name`: the name itself when it is a readable file, else fontconfig's best
-    /// match for it as a pattern (`DejaVu Sans`, `Noto Sans:bold`).
-    func file(forName name: String) throws(FontError) -> String {
-        if name.contains("/") {
-            guard FileManager.default.isReadableFile(atPath: name) else {
-                throw FontError(font: name, problem: "no such font file")
-            }
-            return name
-        }
-        guard
-            let pattern = name.withCString({ FcNameParse(UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) })
-        else { throw FontError(font: name, problem: "not a fontconfig pattern") }
-        defer { FcPatternDestroy(pattern) }
-        guard let file = match(pattern) else { throw FontError(font: name, problem: "fontconfig found no font") }
-        return file
-    }
-
-    /// A font file that covers `scalar`, or nil when fontconfig knows none.
-    func file(covering scalar: Unicode.Scalar) -> String? {
-        guard let pattern = FcPatternCreate(), let characters = FcCharSetCreate() else { return nil }
-        defer {
-            FcPatternDestroy(pattern)
-            FcCharSetDestroy(characters)
-        }
-        FcCharSetAddChar(characters, FcChar32(scalar.value))
-        FcPatternAddCharSet(pattern, "charset", characters)
-        return match(pattern, mustCover: scalar)
-    }
-
-    private func match(_ pattern: OpaquePointer, mustCover scalar: Unicode.Scalar? = nil) -> String? {
-        FcConfigSubstitute(config, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
-        var result = FcResultNoMatch
-        guard let matched = FcFontMatch(config, pattern, &result) else { return nil }
-        defer { FcPatternDestroy(matched) }
-        if let scalar {
-            var covered: OpaquePointer?
-            guard FcPatternGetCharSet(matched, "charset", 0, &covered) == FcResultMatch,
-                FcCharSetHasChar(covered, FcChar32(scalar.value)) != 0
-            else { return nil }
-        }
-        var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(matched, "file", 0, &file) == FcResultMatch, let file else { return nil }
-        return String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
     }
 
     /// The face in `file` (its first), opened once and kept.

@@ -48,7 +48,7 @@ public final class TextRenderer {
     /// - Throws: ``FontError`` when no font is found or FreeType cannot read it.
     public init(font: String = "DejaVu Sans", pixelSize: Int, haloRadius: Int? = nil) throws(FontError) {
         library = try FontLibrary()
-        fontFile = try library.file(forName: font)
+        fontFile = try FontCatalog.shared.file(forName: font)
         primary = try library.face(file: fontFile)
         self.pixelSize = max(4, pixelSize)
         self.haloRadius = haloRadius ?? max(1, self.pixelSize / 8)
@@ -124,7 +124,7 @@ public final class TextRenderer {
             return (face, FT_Get_Char_Index(face, FT_ULong(scalar.value)))
         }
         var fallback: FT_Face?
-        if let file = library.file(covering: scalar), let face = try? library.face(file: file),
+        if let file = FontCatalog.shared.file(covering: scalar), let face = try? library.face(file: file),
             FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize)) == 0, FT_Get_Char_Index(face, FT_ULong(scalar.value)) != 0
         {
             fallback = face
@@ -158,27 +158,52 @@ public final class TextRenderer {
         return glyph
     }
 
-    /// The mask grown by `radius` pixels in every direction (a maximum over a disc).
+    /// The mask grown by `radius` pixels in every direction (a maximum over a disc: the offsets
+    /// with dx² + dy² ≤ radius² + radius).
+    ///
+    /// The disc is taken row by row: each of its rows is a horizontal run of half-width w(dy), so
+    /// the rows of the mask are first maximised over runs of every half-width (each level from the
+    /// one below, three values per pixel), then each output pixel takes the maximum of 2r + 1 of
+    /// them. About 4r + 1 reads per pixel instead of the disc's ~3r² (37 at radius 3); every label
+    /// of every text size is dilated once per worker at start-up.
     static func dilate(_ mask: CoverageMask, radius: Int) -> CoverageMask {
-        guard radius > 0 else { return mask }
-        var offsets: [(Int, Int)] = []
-        for dy in -radius...radius {
-            for dx in -radius...radius where dx * dx + dy * dy <= radius * radius + radius { offsets.append((dx, dy)) }
+        guard radius > 0, mask.width > 0, mask.height > 0 else { return mask }
+        let (width, height) = (mask.width, mask.height)
+        let limit = radius * radius + radius
+        let halfWidths = (0...radius).map { dy in
+            var w = 0
+            while (w + 1) * (w + 1) + dy * dy <= limit { w += 1 }
+            return w
         }
-        var values = [UInt8](repeating: 0, count: mask.values.count)
-        for y in 0..<mask.height {
-            for x in 0..<mask.width {
-                var best: UInt8 = 0
-                for (dx, dy) in offsets {
-                    let sx = x + dx
-                    let sy = y + dy
-                    guard sx >= 0, sx < mask.width, sy >= 0, sy < mask.height else { continue }
-                    best = max(best, mask.values[sy * mask.width + sx])
-                    if best == 255 { break }
+        // levels[k]: each row's maximum over [x - k, x + k], clipped to the row.
+        var levels = [mask.values]
+        for k in 0..<halfWidths[0] {
+            var next = [UInt8](repeating: 0, count: width * height)
+            levels[k].withUnsafeBufferPointer { below in
+                next.withUnsafeMutableBufferPointer { out in
+                    for row in stride(from: 0, to: width * height, by: width) {
+                        for x in 0..<width {
+                            var best = below[row + x]
+                            if x > 0 { best = max(best, below[row + x - 1]) }
+                            if x + 1 < width { best = max(best, below[row + x + 1]) }
+                            out[row + x] = best
+                        }
+                    }
                 }
-                values[y * mask.width + x] = best
+            }
+            levels.append(next)
+        }
+        var values = [UInt8](repeating: 0, count: width * height)
+        values.withUnsafeMutableBufferPointer { out in
+            for dy in -radius...radius where abs(dy) < height {
+                levels[halfWidths[abs(dy)]].withUnsafeBufferPointer { level in
+                    for y in max(0, -dy)..<min(height, height - dy) {
+                        let (target, source) = (y * width, (y + dy) * width)
+                        for x in 0..<width { out[target + x] = max(out[target + x], level[source + x]) }
+                    }
+                }
             }
         }
-        return CoverageMask(width: mask.width, height: mask.height, values: values)
+        return CoverageMask(width: width, height: height, values: values)
     }
 }

@@ -13,9 +13,23 @@ struct OutputTemplate: Equatable, Sendable {
     let pattern: String
 
     /// Whether names differ from frame to frame (a counter, milliseconds or seconds).
-    var variesPerFrame: Bool {
-        pattern.contains("%L") || pattern.range(of: "%[0-9]*n", options: .regularExpression) != nil
-            || pattern.contains("%S") || pattern.contains("%s") || pattern.contains("%T")
+    var variesPerFrame: Bool { !conversions.isDisjoint(with: ["n", "L", "S", "s", "T"]) }
+
+    /// The conversions the pattern uses, by their letter (`n` for `%n` and `%4n`; `%` for `%%`),
+    /// read as ``name(counter:date:)`` reads them. (A scan, not a regular expression: Foundation's
+    /// regular expressions load ICU, a few milliseconds of every run's start-up.)
+    private var conversions: Set<Character> {
+        var found: Set<Character> = []
+        var characters = pattern.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { continue }
+            while let next = characters.next() {
+                if next.isNumber { continue }
+                found.insert(next)
+                break
+            }
+        }
+        return found
     }
 
     /// The name for the `counter`-th frame (from 1), captured at `date`.

@@ -54,3 +54,48 @@ struct TextRendererTests {
         #expect(renderer.render("Senaatintori").mask == renderer.render("Senaatintori").mask)
     }
 }
+
+/// The halo's dilation against the disc's definition, pixel by pixel.
+@Suite("Halo dilation")
+struct HaloDilationTests {
+    /// The maximum over every offset of the disc, as the definition reads.
+    private func dilatedByDefinition(_ mask: CoverageMask, radius: Int) -> [UInt8] {
+        var values = [UInt8](repeating: 0, count: mask.values.count)
+        for y in 0..<mask.height {
+            for x in 0..<mask.width {
+                for dy in -radius...radius {
+                    for dx in -radius...radius where dx * dx + dy * dy <= radius * radius + radius {
+                        let (sx, sy) = (x + dx, y + dy)
+                        guard sx >= 0, sx < mask.width, sy >= 0, sy < mask.height else { continue }
+                        values[y * mask.width + x] = max(values[y * mask.width + x], mask.values[sy * mask.width + sx])
+                    }
+                }
+            }
+        }
+        return values
+    }
+
+    @Test(
+        "equals the maximum over the disc, at the borders and on masks smaller than the disc",
+        arguments: [(1, 1), (1, 9), (9, 1), (2, 3), (17, 11), (40, 23)], 1...5)
+    func matchesDefinition(size: (width: Int, height: Int), radius: Int) {
+        var generator = SystemRandomNumberGenerator()
+        for density in [0.02, 0.3] {
+            let values = (0..<size.width * size.height).map { _ in
+                Double.random(in: 0..<1, using: &generator) < density ? UInt8.random(in: 1...255, using: &generator) : 0
+            }
+            let mask = CoverageMask(width: size.width, height: size.height, values: values)
+            #expect(TextRenderer.dilate(mask, radius: radius).values == dilatedByDefinition(mask, radius: radius))
+        }
+    }
+
+    @Test("a single inked pixel grows into the disc of the radius")
+    func singlePixel() {
+        var values = [UInt8](repeating: 0, count: 81)
+        values[40] = 200
+        let grown = TextRenderer.dilate(CoverageMask(width: 9, height: 9, values: values), radius: 2)
+        // radius 2: dx² + dy² ≤ 6, so 21 pixels (5×5 without its corners).
+        #expect(grown.values.filter { $0 == 200 }.count == 21)
+        #expect(grown.values[2 * 9 + 2] == 0 && grown.values[2 * 9 + 3] == 200 && grown.values[2 * 9 + 4] == 200)
+    }
+}

@@ -199,6 +199,12 @@ struct OutputTemplateTests {
         #expect(OutputTemplate(pattern: "%n-%2n-100%%.jpg").name(counter: 3, date: date) == "3-03-100%.jpg")
         #expect(OutputTemplate(pattern: "frame-%4n.jpg").variesPerFrame)
         #expect(!OutputTemplate(pattern: "frame.jpg").variesPerFrame)
+        for varying in ["%n.jpg", "%12n", "%Y-%L.jpg", "%s.jpg", "at-%T.jpg", "%H%M%S.jpg"] {
+            #expect(OutputTemplate(pattern: varying).variesPerFrame, "\(varying)")
+        }
+        for fixed in ["100%%n.jpg", "%Y%m%d-%H%M.jpg", "n.jpg", "%", "50%4"] {
+            #expect(!OutputTemplate(pattern: fixed).variesPerFrame, "\(fixed)")
+        }
     }
 
     @Test("intervals in the units people write")
