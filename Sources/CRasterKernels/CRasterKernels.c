@@ -18,6 +18,9 @@
 typedef uint16_t u16x16 __attribute__((ext_vector_type(16)));
 typedef int32_t i32x16 __attribute__((ext_vector_type(16)));
 typedef uint8_t u8x16 __attribute__((ext_vector_type(16)));
+typedef int32_t i32x8 __attribute__((ext_vector_type(8)));
+typedef uint16_t u16x8 __attribute__((ext_vector_type(8)));
+typedef uint8_t u8x8 __attribute__((ext_vector_type(8)));
 
 // Macros rather than functions: a 256-bit vector may not cross a function boundary in code
 // compiled for the SSE2 baseline.
@@ -155,6 +158,103 @@ KERNEL void craster_paint_row(int32_t *coverage, int start, int end, int width, 
     const int shift = 16 + (h == 2 ? 1 : h == 4 ? 2 : 0);
     craster_blend(cb + first, cells + first, last - first, cb_value, opacity, shift);
     craster_blend(cr + first, cells + first, last - first, cr_value, opacity, shift);
+}
+
+// Shifts a 16-lane vector up by k lanes, zeros coming in (the steps of an in-register prefix sum).
+#define SHIFT_UP(x, k, ...) __builtin_shufflevector((x), (i32x16)0, __VA_ARGS__)
+#define SHIFT1(x) SHIFT_UP(x, 1, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+#define SHIFT2(x) SHIFT_UP(x, 2, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+#define SHIFT4(x) SHIFT_UP(x, 4, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+#define SHIFT8(x) SHIFT_UP(x, 8, 16, 16, 16, 16, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7)
+
+KERNEL void craster_fill_row(int32_t *accumulation, int start, int end, int clear_end, int width, uint8_t *luma,
+                             uint8_t *cb, uint8_t *cr, int h, int32_t y, int32_t cb_value, int32_t cr_value,
+                             int32_t opacity) {
+    // craster_take_coverage, craster_blend and craster_sum_cells in one pass, the coverage never
+    // leaving registers: a shape as large as the route's ribbon (a third of a 720p frame) took
+    // five passes over int32 rows. Blocks of 16 columns: a block without contributions has the
+    // running sum's value throughout (and nothing to blend when it is 0); one with contributions
+    // takes an in-register prefix sum. Columns from the first whole chroma cell on, so chroma cells
+    // are whole; the running sum is 0 before `start`, and columns from `end` on are uncovered.
+    const int from = start / h * h;
+    int to = (end + h - 1) / h * h;
+    if (to > width) to = width;
+    const int opaque = opacity >= 256;
+    const uint16_t op = (uint16_t)opacity;
+    const uint16_t ty = (uint16_t)y, tcb = (uint16_t)cb_value, tcr = (uint16_t)cr_value;
+    const i32x16 lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    int32_t sum = 0;
+    int column = from;
+    for (; column + 16 <= to; column += 16) {
+        i32x16 contributions;
+        memcpy(&contributions, accumulation + column, sizeof contributions);
+        i32x16 cover;
+        if (__builtin_reduce_or(contributions) == 0) {
+            if (sum == 0) continue;  // outside the shape: nothing to blend
+            int32_t value = sum < 0 ? -sum : sum;
+            cover = (i32x16)(value > 65536 ? 65536 : value);
+        } else {
+            memset(accumulation + column, 0, sizeof contributions);
+            i32x16 running = contributions;
+            running += SHIFT1(running);
+            running += SHIFT2(running);
+            running += SHIFT4(running);
+            running += SHIFT8(running);
+            running += sum;
+            sum = running[15];
+            cover = __builtin_elementwise_min(__builtin_elementwise_abs(running), (i32x16)65536);
+        }
+        if (column + 16 > end) cover &= (lanes < (end - column));
+        u16x16 a = __builtin_convertvector(cover >> 8, u16x16);
+        if (!opaque) a = (a * op) >> 8;
+        const u16x16 old = LOAD_BYTES(luma + column);
+        STORE_BYTES(luma + column, (old * (uint16_t)(256) - old * a + ty * a + (uint16_t)128) >> 8);
+        if (cb == NULL || cr == NULL) continue;
+        if (h == 1) {
+            const u16x16 oldCb = LOAD_BYTES(cb + column);
+            STORE_BYTES(cb + column, (oldCb * (uint16_t)(256) - oldCb * a + tcb * a + (uint16_t)128) >> 8);
+            const u16x16 oldCr = LOAD_BYTES(cr + column);
+            STORE_BYTES(cr + column, (oldCr * (uint16_t)(256) - oldCr * a + tcr * a + (uint16_t)128) >> 8);
+        } else {
+            // h == 2: eight cells, each the sum of two columns (up to 131072: shift by 9).
+            const i32x8 cells = __builtin_shufflevector(cover, cover, 0, 2, 4, 6, 8, 10, 12, 14) +
+                                __builtin_shufflevector(cover, cover, 1, 3, 5, 7, 9, 11, 13, 15);
+            u16x8 c = __builtin_convertvector(cells >> 9, u16x8);
+            if (!opaque) c = (c * op) >> 8;
+            u8x8 bytes;
+            memcpy(&bytes, cb + column / 2, sizeof bytes);
+            u16x8 oldCb = __builtin_convertvector(bytes, u16x8);
+            bytes = __builtin_convertvector((oldCb * (uint16_t)256 - oldCb * c + tcb * c + (uint16_t)128) >> 8, u8x8);
+            memcpy(cb + column / 2, &bytes, sizeof bytes);
+            memcpy(&bytes, cr + column / 2, sizeof bytes);
+            u16x8 oldCr = __builtin_convertvector(bytes, u16x8);
+            bytes = __builtin_convertvector((oldCr * (uint16_t)256 - oldCr * c + tcr * c + (uint16_t)128) >> 8, u8x8);
+            memcpy(cr + column / 2, &bytes, sizeof bytes);
+        }
+    }
+    // The last columns, one chroma cell at a time, with the same arithmetic.
+    for (; column < to; column += h) {
+        int32_t cell = 0;
+        for (int k = 0; k < h; k++) {
+            sum += accumulation[column + k];
+            accumulation[column + k] = 0;
+            int32_t value = sum < 0 ? -sum : sum;
+            if (value > 65536) value = 65536;
+            if (column + k >= end) value = 0;
+            cell += value;
+            uint16_t a = (uint16_t)(value >> 8);
+            if (!opaque) a = (uint16_t)((uint16_t)(a * op) >> 8);
+            const uint16_t old = luma[column + k];
+            luma[column + k] = (uint8_t)((uint16_t)(old * (uint16_t)(256 - a) + ty * a + 128) >> 8);
+        }
+        if (cb == NULL || cr == NULL) continue;
+        uint16_t c = (uint16_t)(cell >> (h == 2 ? 9 : 8));
+        if (!opaque) c = (uint16_t)((uint16_t)(c * op) >> 8);
+        const uint16_t oldCb = cb[column / h], oldCr = cr[column / h];
+        cb[column / h] = (uint8_t)((uint16_t)(oldCb * (uint16_t)(256 - c) + tcb * c + 128) >> 8);
+        cr[column / h] = (uint8_t)((uint16_t)(oldCr * (uint16_t)(256 - c) + tcr * c + 128) >> 8);
+    }
+    for (int k = column; k < clear_end; k++) accumulation[k] = 0;
 }
 
 KERNEL void craster_compose_layer(float *alpha, float *luma, float *cb, float *cr, int width, int height,

@@ -119,12 +119,7 @@ public final class CoverageRasterizer {
             let start = Int(starts[row])
             let end = min(width, Int(ends[row]))
             guard start < end else {
-                // Edges right of the box leave their area past its last column: cleared too, or
-                // the next shape (with another row length) would find it inside its own rows.
-                let stop = min(rowLength, Int(ends[row]) + 1)
-                if start < stop {
-                    for column in start..<stop { accumulation[row * rowLength + column] = 0 }
-                }
+                clearEmpty(row: row)
                 return (0, 0)
             }
             // The C kernel: inside a shape most of a row has no edge, and runs of eight zero
@@ -133,6 +128,35 @@ public final class CoverageRasterizer {
                 accumulation + row * rowLength, target, Int32(start), Int32(end),
                 Int32(min(rowLength, Int(ends[row]) + 1)))
             return (start, end)
+        }
+
+        /// Blends row `row` onto a frame row whose chroma has full vertical resolution and `h` 1
+        /// or 2, straight from the accumulation (``craster_fill_row``: no coverage row is
+        /// written), and clears the row as ``take(row:into:)`` does. `luma` points at the box's
+        /// first column, `cb` and `cr` (nil on grey frames) at its first chroma cell.
+        @inline(__always)
+        func fill(
+            row: Int, luma: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>?,
+            cr: UnsafeMutablePointer<UInt8>?, h: Int, color: (y: Int32, cb: Int32, cr: Int32, opacity: Int32)
+        ) {
+            let start = Int(starts[row])
+            let end = min(width, Int(ends[row]))
+            guard start < end else { return clearEmpty(row: row) }
+            let rowLength = width + 2
+            craster_fill_row(
+                accumulation + row * rowLength, Int32(start), Int32(end), Int32(min(rowLength, Int(ends[row]) + 1)),
+                Int32(width), luma, cb, cr, Int32(h), color.y, color.cb, color.cr, color.opacity)
+        }
+
+        /// Clears a row with no coverage in the box. Edges right of the box leave their area past
+        /// its last column: cleared too, or the next shape (with another row length) would find it
+        /// inside its own rows.
+        private func clearEmpty(row: Int) {
+            let rowLength = width + 2
+            let (start, stop) = (Int(starts[row]), min(rowLength, Int(ends[row]) + 1))
+            if start < stop {
+                for column in start..<stop { accumulation[row * rowLength + column] = 0 }
+            }
         }
     }
 

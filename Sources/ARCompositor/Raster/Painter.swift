@@ -25,8 +25,10 @@ public final class Painter {
     public var sampleRange = SampleRange.full
 
     /// Rows rasterised at a time (a multiple of every vertical chroma factor; tests set it higher
-    /// to compare with shapes rasterised whole).
-    var bandHeight = 128
+    /// to compare with shapes rasterised whole). 32 rows of a 720p frame's accumulation are 164 KB,
+    /// which stay in a core's cache while they are read back: at 128 rows (656 KB) a third of the
+    /// ribbon's fill time was spent waiting for them.
+    var bandHeight = 32
 
     /// Creates a painter.
     public init() {}
@@ -58,9 +60,28 @@ public final class Painter {
                     rows: top..<min(top + bandHeight, rows.upperBound))
             else { continue }
             let box = rasterizer.box
-            rasterizer.withRows { reader in
-                paint(box: box, layout: layout, color: color, on: &image) { row, line in
-                    reader.take(row: row, into: line)
+            guard layout.v == 1, layout.h <= 2 else {
+                rasterizer.withRows { reader in
+                    paint(box: box, layout: layout, color: color, on: &image) { row, line in
+                        reader.take(row: row, into: line)
+                    }
+                }
+                continue
+            }
+            // 4:2:2, 4:4:4 and grey (what USB webcams and MJPEG footage give): each row in one
+            // pass from the accumulation, the coverage kept in registers (the route's ribbon covers
+            // a third of a frame: five passes over 32-bit rows cost it ~7 % of a frame's time).
+            let values = blendValues(color)
+            withPlanes(of: &image) { planes in
+                rasterizer.withRows { reader in
+                    for row in 0..<box.height {
+                        let y = box.y + row
+                        let chroma = y * planes.chromaStride + box.x / layout.h
+                        reader.fill(
+                            row: row, luma: planes.luma + y * planes.lumaStride + box.x,
+                            cb: planes.cb.map { $0 + chroma }, cr: planes.cr.map { $0 + chroma }, h: layout.h,
+                            color: values)
+                    }
                 }
             }
         }
@@ -222,14 +243,107 @@ public final class Painter {
         box: (x: Int, y: Int, width: Int, height: Int), layout: Layout, color: RGBAColor, on image: inout YCbCrImage,
         coverageOfRow: (Int, UnsafeMutablePointer<Int32>) -> (start: Int, end: Int)
     ) {
-        let (h, v, hasChroma) = (layout.h, layout.v, layout.hasChroma)
+        let (h, v) = (layout.h, layout.v)
         if rows.count < (box.width + 2) * (v + 1) { rows = [Int32](repeating: 0, count: (box.width + 2) * (v + 1)) }
-        // Opacity in 0…256, colour rounded to whole levels once per shape.
-        let opacity = (Int32(color.alpha) * 256 + 127) / 255
-        let (yValue, cbValue, crValue) = color.ycbcr(in: sampleRange)
-        let (y, cb, cr) = (Int32(yValue.rounded()), Int32(cbValue.rounded()), Int32(crValue.rounded()))
-        // The planes' bytes are moved out (no copy: the image's references are dropped) so all
-        // three can be written through pointers at once, and moved back at the end.
+        let (y, cb, cr, opacity) = blendValues(color)
+        rows.withUnsafeMutableBufferPointer { rowBuffer in
+            withPlanes(of: &image) { planes in
+                guard let coverage = rowBuffer.baseAddress else { return }
+                let (lumaBase, lumaStride, chromaStride) = (planes.luma, planes.lumaStride, planes.chromaStride)
+                let cells = coverage + box.width * v
+                if v == 1 {
+                    // One C call per row for the blends and the chroma cells.
+                    for row in 0..<box.height {
+                        let span = coverageOfRow(row, coverage)
+                        guard span.start < span.end else { continue }
+                        let chromaOffset = (box.y + row) * chromaStride + box.x / h
+                        craster_paint_row(
+                            coverage, Int32(span.start), Int32(span.end), Int32(box.width),
+                            lumaBase + (box.y + row) * lumaStride + box.x, planes.cb.map { $0 + chromaOffset },
+                            planes.cr.map { $0 + chromaOffset }, Int32(h), y, cb, cr, opacity, cells)
+                    }
+                    return
+                }
+                var row = 0
+                while row < box.height {
+                    let count = min(v, box.height - row)
+                    var cellStart = box.width
+                    var cellEnd = 0
+                    // Each sub-row's span: (start, end), empty as (0, 0).
+                    var spans: (SIMD4<Int32>, SIMD4<Int32>) = (.zero, .zero)
+                    for sub in 0..<count {
+                        let line = coverage + sub * box.width
+                        let span = coverageOfRow(row + sub, line)
+                        guard span.start < span.end else { continue }
+                        spans.0[sub] = Int32(span.start)
+                        spans.1[sub] = Int32(span.end)
+                        cellStart = min(cellStart, span.start)
+                        cellEnd = max(cellEnd, span.end)
+                        Self.blend(
+                            lumaBase + (box.y + row + sub) * lumaStride + box.x + span.start,
+                            coverage: line + span.start, count: span.end - span.start, value: y,
+                            opacity: opacity, shift: 16)
+                    }
+                    if planes.cb != nil, cellStart < cellEnd {
+                        // The chroma sums read whole cells over the rows' union: columns of
+                        // it outside a row's own span must read as uncovered (only those
+                        // are cleared, not the whole box row).
+                        let from = cellStart / h * h
+                        let to = min(box.width, (cellEnd + h - 1) / h * h)
+                        for sub in 0..<count {
+                            let line = coverage + sub * box.width
+                            let (start, end) = (Int(spans.0[sub]), Int(spans.1[sub]))
+                            if start < end {
+                                for column in from..<max(from, start) { line[column] = 0 }
+                                for column in min(to, end)..<to { line[column] = 0 }
+                            } else {
+                                for column in from..<to { line[column] = 0 }
+                            }
+                        }
+                    }
+                    if cellStart < cellEnd, let cbBase = planes.cb, let crBase = planes.cr {
+                        let first = cellStart / h
+                        let last = (cellEnd + h - 1) / h
+                        Self.sumCells(
+                            coverage, rowLength: box.width, rows: count, h: h, from: first, to: last,
+                            into: cells)
+                        // Cell sums reach 65536·h·v: divide by that inside the shift.
+                        let shift = 16 + (h * v).trailingZeroBitCount
+                        let offset = (box.y + row) / v * chromaStride + box.x / h + first
+                        Self.blend(
+                            cbBase + offset, coverage: cells + first, count: last - first, value: cb,
+                            opacity: opacity, shift: shift)
+                        Self.blend(
+                            crBase + offset, coverage: cells + first, count: last - first, value: cr,
+                            opacity: opacity, shift: shift)
+                    }
+                    row += v
+                }
+            }
+        }
+    }
+
+    /// A colour as the kernels take it: Y, Cb and Cr rounded to whole levels (once per shape) and
+    /// the opacity in 0…256.
+    private func blendValues(_ color: RGBAColor) -> (y: Int32, cb: Int32, cr: Int32, opacity: Int32) {
+        let (y, cb, cr) = color.ycbcr(in: sampleRange)
+        return (Int32(y.rounded()), Int32(cb.rounded()), Int32(cr.rounded()), (Int32(color.alpha) * 256 + 127) / 255)
+    }
+
+    /// A frame's planes as pointers; `cb` and `cr` are nil on grey frames.
+    private struct PlanePointers {
+        let luma: UnsafeMutablePointer<UInt8>
+        let cb: UnsafeMutablePointer<UInt8>?
+        let cr: UnsafeMutablePointer<UInt8>?
+        let lumaStride: Int
+        let chromaStride: Int
+    }
+
+    /// Runs `body` with pointers to `image`'s planes. The planes' bytes are moved out (no copy: the
+    /// image's references are dropped) so all three can be written through pointers at once, and
+    /// moved back at the end.
+    private func withPlanes(of image: inout YCbCrImage, _ body: (PlanePointers) -> Void) {
+        let hasChroma = image.planes.count == 3
         var lumaBytes = image.planes[0].bytes
         image.planes[0].bytes = []
         var cbBytes = hasChroma ? image.planes[1].bytes : []
@@ -247,89 +361,17 @@ public final class Painter {
         }
         let lumaStride = image.planes[0].stride
         let chromaStride = hasChroma ? image.planes[1].stride : 0
-        rows.withUnsafeMutableBufferPointer { rowBuffer in
-            lumaBytes.withUnsafeMutableBufferPointer { lumaBuffer in
-                cbBytes.withUnsafeMutableBufferPointer { cbBuffer in
-                    crBytes.withUnsafeMutableBufferPointer { crBuffer in
-                        guard let coverage = rowBuffer.baseAddress, let lumaBase = lumaBuffer.baseAddress else {
-                            return
-                        }
-                        let cells = coverage + box.width * v
-                        if v == 1 {
-                            // One C call per row for the blends and the chroma cells.
-                            let cbRow = hasChroma ? cbBuffer.baseAddress : nil
-                            let crRow = hasChroma ? crBuffer.baseAddress : nil
-                            for row in 0..<box.height {
-                                let span = coverageOfRow(row, coverage)
-                                guard span.start < span.end else { continue }
-                                let chromaOffset = (box.y + row) * chromaStride + box.x / h
-                                craster_paint_row(
-                                    coverage, Int32(span.start), Int32(span.end), Int32(box.width),
-                                    lumaBase + (box.y + row) * lumaStride + box.x, cbRow.map { $0 + chromaOffset },
-                                    crRow.map { $0 + chromaOffset }, Int32(h), y, cb, cr, opacity, cells)
-                            }
-                            return
-                        }
-                        var row = 0
-                        while row < box.height {
-                            let count = min(v, box.height - row)
-                            var cellStart = box.width
-                            var cellEnd = 0
-                            // Each sub-row's span: (start, end), empty as (0, 0).
-                            var spans: (SIMD4<Int32>, SIMD4<Int32>) = (.zero, .zero)
-                            for sub in 0..<count {
-                                let line = coverage + sub * box.width
-                                let span = coverageOfRow(row + sub, line)
-                                guard span.start < span.end else { continue }
-                                spans.0[sub] = Int32(span.start)
-                                spans.1[sub] = Int32(span.end)
-                                cellStart = min(cellStart, span.start)
-                                cellEnd = max(cellEnd, span.end)
-                                Self.blend(
-                                    lumaBase + (box.y + row + sub) * lumaStride + box.x + span.start,
-                                    coverage: line + span.start, count: span.end - span.start, value: y,
-                                    opacity: opacity, shift: 16)
-                            }
-                            if hasChroma, cellStart < cellEnd {
-                                // The chroma sums read whole cells over the rows' union: columns of
-                                // it outside a row's own span must read as uncovered (only those
-                                // are cleared, not the whole box row).
-                                let from = cellStart / h * h
-                                let to = min(box.width, (cellEnd + h - 1) / h * h)
-                                for sub in 0..<count {
-                                    let line = coverage + sub * box.width
-                                    let (start, end) = (Int(spans.0[sub]), Int(spans.1[sub]))
-                                    if start < end {
-                                        for column in from..<max(from, start) { line[column] = 0 }
-                                        for column in min(to, end)..<to { line[column] = 0 }
-                                    } else {
-                                        for column in from..<to { line[column] = 0 }
-                                    }
-                                }
-                            }
-                            // Grey frames have no chroma (an empty array's base address is not nil: it must not be
-                            // written).
-                            if hasChroma, cellStart < cellEnd, let cbBase = cbBuffer.baseAddress,
-                                let crBase = crBuffer.baseAddress
-                            {
-                                let first = cellStart / h
-                                let last = (cellEnd + h - 1) / h
-                                Self.sumCells(
-                                    coverage, rowLength: box.width, rows: count, h: h, from: first, to: last,
-                                    into: cells)
-                                // Cell sums reach 65536·h·v: divide by that inside the shift.
-                                let shift = 16 + (h * v).trailingZeroBitCount
-                                let offset = (box.y + row) / v * chromaStride + box.x / h + first
-                                Self.blend(
-                                    cbBase + offset, coverage: cells + first, count: last - first, value: cb,
-                                    opacity: opacity, shift: shift)
-                                Self.blend(
-                                    crBase + offset, coverage: cells + first, count: last - first, value: cr,
-                                    opacity: opacity, shift: shift)
-                            }
-                            row += v
-                        }
-                    }
+        lumaBytes.withUnsafeMutableBufferPointer { lumaBuffer in
+            cbBytes.withUnsafeMutableBufferPointer { cbBuffer in
+                crBytes.withUnsafeMutableBufferPointer { crBuffer in
+                    guard let luma = lumaBuffer.baseAddress else { return }
+                    // Grey frames have no chroma (an empty array's base address is not nil: it must
+                    // not be written).
+                    body(
+                        PlanePointers(
+                            luma: luma, cb: hasChroma ? cbBuffer.baseAddress : nil,
+                            cr: hasChroma ? crBuffer.baseAddress : nil, lumaStride: lumaStride,
+                            chromaStride: chromaStride))
                 }
             }
         }

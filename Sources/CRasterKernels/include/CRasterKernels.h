@@ -33,6 +33,16 @@ void craster_sum_cells(const int32_t *coverage, int row_length, int rows, int h,
 void craster_paint_row(int32_t *coverage, int start, int end, int width, uint8_t *luma, uint8_t *cb, uint8_t *cr,
                        int h, int32_t y, int32_t cb_value, int32_t cr_value, int32_t opacity, int32_t *cells);
 
+/// One row of a rasterised shape blended onto a frame whose chroma has full vertical resolution
+/// and h = 1 or 2 (4:4:4, 4:2:2, grey): the running sum of accumulation[start..<end] (absolute,
+/// clamped to 0...65536) is each luma column's coverage and each chroma cell's the sum of its
+/// columns'; blends as craster_paint_row and clears the accumulation through clear_end. `width`
+/// limits the last chroma cell. luma points at the row's first box column, cb and cr (NULL for
+/// grey) at its first cell.
+void craster_fill_row(int32_t *accumulation, int start, int end, int clear_end, int width, uint8_t *luma,
+                      uint8_t *cb, uint8_t *cr, int h, int32_t y, int32_t cb_value, int32_t cr_value,
+                      int32_t opacity);
+
 /// craster_composite with the sprite faded to `opacity` (0…256): its alpha and premultiplied value
 /// are both scaled first (rounded), so a faded sprite is the same sprite drawn lighter.
 void craster_composite_faded(uint8_t *samples, const uint8_t *alpha, const uint8_t *value, int count, int opacity);

@@ -312,6 +312,78 @@ struct RasterTests {
         #expect(YUYVImage(width: 4, height: 2, bytes: [UInt8](repeating: 0, count: 15)) == nil)
     }
 
+    @Test(
+        "one-pass fills (4:4:4, 4:2:2, grey) blend every sample with the rasteriser's coverage, exactly",
+        arguments: [ChromaSubsampling.s444, .s422, .gray], [255, 170])
+    func onePassFill(subsampling: ChromaSubsampling, alpha: Int) {
+        // A ring (a hole), a sliver and a polygon running off the right edge, overlapping, on a
+        // frame of odd width (blocks of 16 columns end in every phase), over a background with detail.
+        let shape = Shape(
+            contours: Shape.ring(center: SIMD2(60.4, 50.2), radius: 40, width: 12).contours
+                + [
+                    [SIMD2(120.2, 3.1), SIMD2(121.9, 3.3), SIMD2(126.6, 86.7)],
+                    [SIMD2(150.5, 10.5), SIMD2(340.0, 20.25), SIMD2(290.1, 80.8), SIMD2(90.3, 70.6)],
+                ])
+        let color = RGBAColor(red: 30, green: 140, blue: 230, alpha: UInt8(alpha))
+        var background = YCbCrImage(width: 301, height: 90, subsampling: subsampling)
+        for index in background.planes.indices {
+            for i in background.planes[index].bytes.indices {
+                background.planes[index].bytes[i] = UInt8(truncatingIfNeeded: i &* 29 &+ index &* 71)
+            }
+        }
+        var drawn = background
+        let painter = Painter()
+        painter.fill(shape, color: color, on: &drawn)
+
+        // The reference: the rasteriser's coverage (tested above against areas), blended sample by
+        // sample with the formula the kernels document.
+        let h = subsampling == .gray ? 1 : subsampling.horizontalFactor
+        let rasterizer = CoverageRasterizer()
+        let limitX = subsampling == .gray ? 301 : background.planes[1].width * h
+        #expect(rasterizer.rasterize(shape, clipWidth: limitX, clipHeight: 90, alignX: h))
+        let box = rasterizer.box
+        let coverage = rasterizer.coverage().map { Int($0 * 65536) }
+        let (yValue, cbValue, crValue) = color.ycbcr(in: .full)
+        let targets = [yValue, cbValue, crValue].map { Int($0.rounded()) }
+        let opacity = (alpha * 256 + 127) / 255
+        func blended(_ old: UInt8, weight: Int, target: Int) -> UInt8 {
+            let a = opacity >= 256 ? weight : (weight * opacity) >> 8
+            return UInt8((Int(old) * (256 - a) + target * a + 128) >> 8)
+        }
+        var expected = background
+        for row in 0..<box.height {
+            for column in 0..<box.width {
+                let index = (box.y + row) * expected.planes[0].stride + box.x + column
+                expected.planes[0].bytes[index] = blended(
+                    background.planes[0].bytes[index], weight: coverage[row * box.width + column] >> 8,
+                    target: targets[0])
+            }
+            guard subsampling != .gray else { continue }
+            for cell in 0..<box.width / h {
+                let sum = (0..<h).reduce(0) { $0 + coverage[row * box.width + cell * h + $1] }
+                for plane in 1...2 {
+                    let index = (box.y + row) * expected.planes[plane].stride + box.x / h + cell
+                    expected.planes[plane].bytes[index] = blended(
+                        background.planes[plane].bytes[index], weight: sum >> (h == 2 ? 9 : 8), target: targets[plane])
+                }
+            }
+        }
+        for index in drawn.planes.indices {
+            let differing = zip(drawn.planes[index].bytes, expected.planes[index].bytes).filter { $0 != $1 }.count
+            #expect(differing == 0, "plane \(index): \(differing) samples differ")
+        }
+        #expect(drawn.planes[0].bytes != background.planes[0].bytes)
+
+        // The painter's buffers are left clean: the next shape, on a frame of another width, is
+        // drawn as a fresh painter draws it.
+        let next = Shape.circle(center: SIMD2(30.5, 20.5), radius: 15)
+        var reused = YCbCrImage(width: 64, height: 48, subsampling: subsampling)
+        var fresh = reused
+        painter.fill(next, color: color, on: &reused)
+        Painter().fill(next, color: color, on: &fresh)
+        #expect(reused == fresh)
+    }
+
     @Test("a shape that reaches past the right edge in some rows leaves nothing behind for the next shape")
     func nothingLeftBehind() {
         let reused = CoverageRasterizer()
