@@ -161,100 +161,185 @@ KERNEL void craster_paint_row(int32_t *coverage, int start, int end, int width, 
 }
 
 // Shifts a 16-lane vector up by k lanes, zeros coming in (the steps of an in-register prefix sum).
-#define SHIFT_UP(x, k, ...) __builtin_shufflevector((x), (i32x16)0, __VA_ARGS__)
-#define SHIFT1(x) SHIFT_UP(x, 1, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
-#define SHIFT2(x) SHIFT_UP(x, 2, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
-#define SHIFT4(x) SHIFT_UP(x, 4, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
-#define SHIFT8(x) SHIFT_UP(x, 8, 16, 16, 16, 16, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7)
+#define SHIFT_UP(x, ...) __builtin_shufflevector((x), (i32x16)0, __VA_ARGS__)
+#define SHIFT1(x) SHIFT_UP(x, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+#define SHIFT2(x) SHIFT_UP(x, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+#define SHIFT4(x) SHIFT_UP(x, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+#define SHIFT8(x) SHIFT_UP(x, 16, 16, 16, 16, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7)
+
+// The coverage of 16 columns of one accumulation row from `column` on (absolute running sum,
+// clamped to 65536, columns from `end` on uncovered), carrying the running sum in `sum`; clears
+// what it read. A block without contributions has the running sum's value throughout; one with
+// contributions takes an in-register prefix sum.
+#define ROW_COVER(cover, accumulation, column, end, sum)                                           \
+    do {                                                                                           \
+        i32x16 contributions_;                                                                     \
+        memcpy(&contributions_, (accumulation) + (column), sizeof contributions_);                 \
+        if (__builtin_reduce_or(contributions_) == 0) {                                            \
+            int32_t value_ = (sum) < 0 ? -(sum) : (sum);                                           \
+            (cover) = (i32x16)(value_ > 65536 ? 65536 : value_);                                   \
+        } else {                                                                                   \
+            memset((accumulation) + (column), 0, sizeof contributions_);                           \
+            contributions_ += SHIFT1(contributions_);                                              \
+            contributions_ += SHIFT2(contributions_);                                              \
+            contributions_ += SHIFT4(contributions_);                                              \
+            contributions_ += SHIFT8(contributions_);                                              \
+            contributions_ += (sum);                                                               \
+            (sum) = contributions_[15];                                                            \
+            (cover) = __builtin_elementwise_min(__builtin_elementwise_abs(contributions_), (i32x16)65536); \
+        }                                                                                          \
+        if ((column) + 16 > (end)) (cover) &= (LANES < ((end) - (column)));                        \
+    } while (0)
+#define LANES ((i32x16){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+
+// samples = (samples × (256 − a) + target × a + 128) >> 8 over 16 or 8 bytes, a in 0…256.
+#define BLEND16(samples, a, target)                                                                \
+    do {                                                                                           \
+        const u16x16 old_ = LOAD_BYTES(samples);                                                   \
+        STORE_BYTES((samples), (old_ * (uint16_t)256 - old_ * (a) + (target) * (a) + (uint16_t)128) >> 8); \
+    } while (0)
+#define BLEND8(samples, a, target)                                                                 \
+    do {                                                                                           \
+        u8x8 bytes_;                                                                               \
+        memcpy(&bytes_, (samples), sizeof bytes_);                                                 \
+        const u16x8 old_ = __builtin_convertvector(bytes_, u16x8);                                 \
+        bytes_ = __builtin_convertvector((old_ * (uint16_t)256 - old_ * (a) + (target) * (a) + (uint16_t)128) >> 8, u8x8); \
+        memcpy((samples), &bytes_, sizeof bytes_);                                                 \
+    } while (0)
+#define EVEN_LANES(x) __builtin_shufflevector((x), (x), 0, 2, 4, 6, 8, 10, 12, 14)
+#define ODD_LANES(x) __builtin_shufflevector((x), (x), 1, 3, 5, 7, 9, 11, 13, 15)
+
+// One sample's blend, as the vector macros compute it.
+static inline uint8_t blend_one(uint8_t old, uint16_t a, uint16_t target) {
+    return (uint8_t)((uint16_t)(old * (uint16_t)(256 - a) + target * a + 128) >> 8);
+}
+
+// The next column's coverage in a scalar tail (as ROW_COVER's), the accumulation cleared.
+static inline int32_t next_cover(int32_t *accumulation, int column, int end, int32_t *sum) {
+    *sum += accumulation[column];
+    accumulation[column] = 0;
+    int32_t value = *sum < 0 ? -*sum : *sum;
+    if (value > 65536) value = 65536;
+    return column >= end ? 0 : value;
+}
 
 KERNEL void craster_fill_row(int32_t *accumulation, int start, int end, int clear_end, int width, uint8_t *luma,
                              uint8_t *cb, uint8_t *cr, int h, int32_t y, int32_t cb_value, int32_t cr_value,
                              int32_t opacity) {
     // craster_take_coverage, craster_blend and craster_sum_cells in one pass, the coverage never
     // leaving registers: a shape as large as the route's ribbon (a third of a 720p frame) took
-    // five passes over int32 rows. Blocks of 16 columns: a block without contributions has the
-    // running sum's value throughout (and nothing to blend when it is 0); one with contributions
-    // takes an in-register prefix sum. Columns from the first whole chroma cell on, so chroma cells
-    // are whole; the running sum is 0 before `start`, and columns from `end` on are uncovered.
+    // five passes over int32 rows. Columns from the first whole chroma cell on, so chroma cells
+    // are whole; the running sum is 0 before `start`.
     const int from = start / h * h;
     int to = (end + h - 1) / h * h;
     if (to > width) to = width;
     const int opaque = opacity >= 256;
     const uint16_t op = (uint16_t)opacity;
     const uint16_t ty = (uint16_t)y, tcb = (uint16_t)cb_value, tcr = (uint16_t)cr_value;
-    const i32x16 lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     int32_t sum = 0;
     int column = from;
     for (; column + 16 <= to; column += 16) {
-        i32x16 contributions;
-        memcpy(&contributions, accumulation + column, sizeof contributions);
         i32x16 cover;
-        if (__builtin_reduce_or(contributions) == 0) {
-            if (sum == 0) continue;  // outside the shape: nothing to blend
-            int32_t value = sum < 0 ? -sum : sum;
-            cover = (i32x16)(value > 65536 ? 65536 : value);
-        } else {
-            memset(accumulation + column, 0, sizeof contributions);
-            i32x16 running = contributions;
-            running += SHIFT1(running);
-            running += SHIFT2(running);
-            running += SHIFT4(running);
-            running += SHIFT8(running);
-            running += sum;
-            sum = running[15];
-            cover = __builtin_elementwise_min(__builtin_elementwise_abs(running), (i32x16)65536);
-        }
-        if (column + 16 > end) cover &= (lanes < (end - column));
+        ROW_COVER(cover, accumulation, column, end, sum);
+        if (__builtin_reduce_or(cover) == 0) continue;  // outside the shape: nothing to blend
         u16x16 a = __builtin_convertvector(cover >> 8, u16x16);
         if (!opaque) a = (a * op) >> 8;
-        const u16x16 old = LOAD_BYTES(luma + column);
-        STORE_BYTES(luma + column, (old * (uint16_t)(256) - old * a + ty * a + (uint16_t)128) >> 8);
+        BLEND16(luma + column, a, ty);
         if (cb == NULL || cr == NULL) continue;
         if (h == 1) {
-            const u16x16 oldCb = LOAD_BYTES(cb + column);
-            STORE_BYTES(cb + column, (oldCb * (uint16_t)(256) - oldCb * a + tcb * a + (uint16_t)128) >> 8);
-            const u16x16 oldCr = LOAD_BYTES(cr + column);
-            STORE_BYTES(cr + column, (oldCr * (uint16_t)(256) - oldCr * a + tcr * a + (uint16_t)128) >> 8);
+            BLEND16(cb + column, a, tcb);
+            BLEND16(cr + column, a, tcr);
         } else {
             // h == 2: eight cells, each the sum of two columns (up to 131072: shift by 9).
-            const i32x8 cells = __builtin_shufflevector(cover, cover, 0, 2, 4, 6, 8, 10, 12, 14) +
-                                __builtin_shufflevector(cover, cover, 1, 3, 5, 7, 9, 11, 13, 15);
-            u16x8 c = __builtin_convertvector(cells >> 9, u16x8);
+            u16x8 c = __builtin_convertvector((EVEN_LANES(cover) + ODD_LANES(cover)) >> 9, u16x8);
             if (!opaque) c = (c * op) >> 8;
-            u8x8 bytes;
-            memcpy(&bytes, cb + column / 2, sizeof bytes);
-            u16x8 oldCb = __builtin_convertvector(bytes, u16x8);
-            bytes = __builtin_convertvector((oldCb * (uint16_t)256 - oldCb * c + tcb * c + (uint16_t)128) >> 8, u8x8);
-            memcpy(cb + column / 2, &bytes, sizeof bytes);
-            memcpy(&bytes, cr + column / 2, sizeof bytes);
-            u16x8 oldCr = __builtin_convertvector(bytes, u16x8);
-            bytes = __builtin_convertvector((oldCr * (uint16_t)256 - oldCr * c + tcr * c + (uint16_t)128) >> 8, u8x8);
-            memcpy(cr + column / 2, &bytes, sizeof bytes);
+            BLEND8(cb + column / 2, c, tcb);
+            BLEND8(cr + column / 2, c, tcr);
         }
     }
     // The last columns, one chroma cell at a time, with the same arithmetic.
     for (; column < to; column += h) {
         int32_t cell = 0;
         for (int k = 0; k < h; k++) {
-            sum += accumulation[column + k];
-            accumulation[column + k] = 0;
-            int32_t value = sum < 0 ? -sum : sum;
-            if (value > 65536) value = 65536;
-            if (column + k >= end) value = 0;
+            const int32_t value = next_cover(accumulation, column + k, end, &sum);
             cell += value;
             uint16_t a = (uint16_t)(value >> 8);
             if (!opaque) a = (uint16_t)((uint16_t)(a * op) >> 8);
-            const uint16_t old = luma[column + k];
-            luma[column + k] = (uint8_t)((uint16_t)(old * (uint16_t)(256 - a) + ty * a + 128) >> 8);
+            luma[column + k] = blend_one(luma[column + k], a, ty);
         }
         if (cb == NULL || cr == NULL) continue;
         uint16_t c = (uint16_t)(cell >> (h == 2 ? 9 : 8));
         if (!opaque) c = (uint16_t)((uint16_t)(c * op) >> 8);
-        const uint16_t oldCb = cb[column / h], oldCr = cr[column / h];
-        cb[column / h] = (uint8_t)((uint16_t)(oldCb * (uint16_t)(256 - c) + tcb * c + 128) >> 8);
-        cr[column / h] = (uint8_t)((uint16_t)(oldCr * (uint16_t)(256 - c) + tcr * c + 128) >> 8);
+        cb[column / h] = blend_one(cb[column / h], c, tcb);
+        cr[column / h] = blend_one(cr[column / h], c, tcr);
     }
     for (int k = column; k < clear_end; k++) accumulation[k] = 0;
+}
+
+KERNEL void craster_fill_row_pair(int32_t *accumulation, int row_length, const int *starts, const int *ends,
+                                  const int *clear_ends, int width, uint8_t *luma, int luma_stride, uint8_t *cb,
+                                  uint8_t *cr, int32_t y, int32_t cb_value, int32_t cr_value, int32_t opacity) {
+    // craster_fill_row for 4:2:0: two luma rows and the chroma row they share, each 2x2 cell
+    // blended with the sum of its four coverages (up to 262144: shift by 10). Columns over the
+    // union of the rows' spans; a row's running sum is 0 before its own start, and its columns
+    // from its own end on are uncovered.
+    int32_t *const rows[2] = {accumulation, accumulation + row_length};
+    uint8_t *const lumaRows[2] = {luma, luma + luma_stride};
+    int from = width, to = 0;
+    for (int r = 0; r < 2; r++) {
+        if (starts[r] >= ends[r]) continue;
+        if (starts[r] < from) from = starts[r];
+        if (ends[r] > to) to = ends[r];
+    }
+    from = from / 2 * 2;
+    to = (to + 1) / 2 * 2;
+    if (to > width) to = width;
+    const int opaque = opacity >= 256;
+    const uint16_t op = (uint16_t)opacity;
+    const uint16_t ty = (uint16_t)y, tcb = (uint16_t)cb_value, tcr = (uint16_t)cr_value;
+    int32_t sums[2] = {0, 0};
+    int column = from;
+    for (; column + 16 <= to; column += 16) {
+        i32x16 total = (i32x16)0;
+        for (int r = 0; r < 2; r++) {
+            if (starts[r] >= ends[r]) continue;
+            i32x16 cover;
+            ROW_COVER(cover, rows[r], column, ends[r], sums[r]);
+            if (__builtin_reduce_or(cover) == 0) continue;
+            total += cover;
+            u16x16 a = __builtin_convertvector(cover >> 8, u16x16);
+            if (!opaque) a = (a * op) >> 8;
+            BLEND16(lumaRows[r] + column, a, ty);
+        }
+        if (cb == NULL || cr == NULL || __builtin_reduce_or(total) == 0) continue;
+        u16x8 c = __builtin_convertvector((EVEN_LANES(total) + ODD_LANES(total)) >> 10, u16x8);
+        if (!opaque) c = (c * op) >> 8;
+        BLEND8(cb + column / 2, c, tcb);
+        BLEND8(cr + column / 2, c, tcr);
+    }
+    for (; column < to; column += 2) {
+        int32_t cell = 0;
+        for (int r = 0; r < 2; r++) {
+            if (starts[r] >= ends[r]) continue;
+            for (int k = 0; k < 2; k++) {
+                const int32_t value = next_cover(rows[r], column + k, ends[r], &sums[r]);
+                cell += value;
+                uint16_t a = (uint16_t)(value >> 8);
+                if (!opaque) a = (uint16_t)((uint16_t)(a * op) >> 8);
+                lumaRows[r][column + k] = blend_one(lumaRows[r][column + k], a, ty);
+            }
+        }
+        if (cb == NULL || cr == NULL) continue;
+        uint16_t c = (uint16_t)(cell >> 10);
+        if (!opaque) c = (uint16_t)((uint16_t)(c * op) >> 8);
+        cb[column / 2] = blend_one(cb[column / 2], c, tcb);
+        cr[column / 2] = blend_one(cr[column / 2], c, tcr);
+    }
+    // What is left of each row: the columns after the union's end, or the whole of an empty row's.
+    for (int r = 0; r < 2; r++) {
+        const int first = starts[r] >= ends[r] ? starts[r] : column;
+        for (int k = first; k < clear_ends[r]; k++) rows[r][k] = 0;
+    }
 }
 
 KERNEL void craster_compose_layer(float *alpha, float *luma, float *cb, float *cr, int width, int height,

@@ -148,6 +148,31 @@ public final class CoverageRasterizer {
                 Int32(width), luma, cb, cr, Int32(h), color.y, color.cb, color.cr, color.opacity)
         }
 
+        /// Blends rows `row` and `row + 1` (when `pair`; else `row` alone) onto two frame rows of
+        /// a 4:2:0 frame and the chroma row they share, straight from the accumulation
+        /// (``craster_fill_row_pair``), and clears them. `luma` points at the first row's first box
+        /// column, `cb` and `cr` at the box's first chroma cell.
+        @inline(__always)
+        func fillPair(
+            row: Int, pair: Bool, luma: UnsafeMutablePointer<UInt8>, lumaStride: Int, cb: UnsafeMutablePointer<UInt8>,
+            cr: UnsafeMutablePointer<UInt8>, color: (y: Int32, cb: Int32, cr: Int32, opacity: Int32)
+        ) {
+            let rowLength = width + 2
+            // The two rows' starts, ends and clear ends (a missing second row is empty: 0, 0, 0).
+            var spans = SIMD8<Int32>.zero
+            for sub in 0..<(pair ? 2 : 1) {
+                spans[sub] = starts[row + sub]
+                spans[2 + sub] = min(Int32(width), ends[row + sub])
+                spans[4 + sub] = min(Int32(rowLength), ends[row + sub] + 1)
+            }
+            withUnsafeBytes(of: spans) { raw in
+                guard let bounds = raw.baseAddress?.assumingMemoryBound(to: Int32.self) else { return }
+                craster_fill_row_pair(
+                    accumulation + row * rowLength, Int32(rowLength), bounds, bounds + 2, bounds + 4, Int32(width),
+                    luma, Int32(lumaStride), cb, cr, color.y, color.cb, color.cr, color.opacity)
+            }
+        }
+
         /// Clears a row with no coverage in the box. Edges right of the box leave their area past
         /// its last column: cleared too, or the next shape (with another row length) would find it
         /// inside its own rows.

@@ -60,28 +60,55 @@ public final class Painter {
                     rows: top..<min(top + bandHeight, rows.upperBound))
             else { continue }
             let box = rasterizer.box
-            guard layout.v == 1, layout.h <= 2 else {
+            switch (layout.h, layout.v) {
+            case (1, 1), (2, 1): fillRows(box: box, h: layout.h, color: color, on: &image)
+            case (2, 2): fillRowPairs(box: box, color: color, on: &image)
+            default:  // 4:1:1, 4:4:0: rows of coverage, then the blends
                 rasterizer.withRows { reader in
                     paint(box: box, layout: layout, color: color, on: &image) { row, line in
                         reader.take(row: row, into: line)
                     }
                 }
-                continue
             }
-            // 4:2:2, 4:4:4 and grey (what USB webcams and MJPEG footage give): each row in one
-            // pass from the accumulation, the coverage kept in registers (the route's ribbon covers
-            // a third of a frame: five passes over 32-bit rows cost it ~7 % of a frame's time).
-            let values = blendValues(color)
-            withPlanes(of: &image) { planes in
-                rasterizer.withRows { reader in
-                    for row in 0..<box.height {
-                        let y = box.y + row
-                        let chroma = y * planes.chromaStride + box.x / layout.h
-                        reader.fill(
-                            row: row, luma: planes.luma + y * planes.lumaStride + box.x,
-                            cb: planes.cb.map { $0 + chroma }, cr: planes.cr.map { $0 + chroma }, h: layout.h,
-                            color: values)
-                    }
+        }
+    }
+
+    /// The rasterised shape's rows blended onto a 4:2:2, 4:4:4 or grey frame (chroma cells `h`
+    /// wide, one row high), each row in one pass from the accumulation with the coverage kept in
+    /// registers: the route's ribbon covers a third of a frame, and five passes over 32-bit rows
+    /// (coverage, luma blend, cell sums, two chroma blends) cost it ~7 % of a frame's time.
+    private func fillRows(
+        box: (x: Int, y: Int, width: Int, height: Int), h: Int, color: RGBAColor, on image: inout YCbCrImage
+    ) {
+        let values = blendValues(color)
+        withPlanes(of: &image) { planes in
+            rasterizer.withRows { reader in
+                for row in 0..<box.height {
+                    let y = box.y + row
+                    let chroma = y * planes.chromaStride + box.x / h
+                    reader.fill(
+                        row: row, luma: planes.luma + y * planes.lumaStride + box.x,
+                        cb: planes.cb.map { $0 + chroma }, cr: planes.cr.map { $0 + chroma }, h: h, color: values)
+                }
+            }
+        }
+    }
+
+    /// The rasterised shape's rows blended onto a 4:2:0 frame (most video, some cameras' MJPEG),
+    /// two luma rows and the chroma row they share at a time, as ``fillRows(box:h:color:on:)``.
+    private func fillRowPairs(
+        box: (x: Int, y: Int, width: Int, height: Int), color: RGBAColor, on image: inout YCbCrImage
+    ) {
+        let values = blendValues(color)
+        withPlanes(of: &image) { planes in
+            guard let cb = planes.cb, let cr = planes.cr else { return }
+            rasterizer.withRows { reader in
+                for row in stride(from: 0, to: box.height, by: 2) {
+                    let y = box.y + row
+                    let chroma = y / 2 * planes.chromaStride + box.x / 2
+                    reader.fillPair(
+                        row: row, pair: row + 1 < box.height, luma: planes.luma + y * planes.lumaStride + box.x,
+                        lumaStride: planes.lumaStride, cb: cb + chroma, cr: cr + chroma, color: values)
                 }
             }
         }

@@ -43,6 +43,14 @@ void craster_fill_row(int32_t *accumulation, int start, int end, int clear_end, 
                       uint8_t *cb, uint8_t *cr, int h, int32_t y, int32_t cb_value, int32_t cr_value,
                       int32_t opacity);
 
+/// craster_fill_row for 4:2:0 frames: rows `row_length` apart in `accumulation` (the second
+/// ignored when its span is empty), the luma rows `luma_stride` apart from `luma` (the box's first
+/// column), and the chroma row they share at `cb` and `cr` (the box's first cell), each cell
+/// blended with the sum of its four coverages. starts, ends and clear_ends: each row's.
+void craster_fill_row_pair(int32_t *accumulation, int row_length, const int *starts, const int *ends,
+                           const int *clear_ends, int width, uint8_t *luma, int luma_stride, uint8_t *cb,
+                           uint8_t *cr, int32_t y, int32_t cb_value, int32_t cr_value, int32_t opacity);
+
 /// craster_composite with the sprite faded to `opacity` (0…256): its alpha and premultiplied value
 /// are both scaled first (rounded), so a faded sprite is the same sprite drawn lighter.
 void craster_composite_faded(uint8_t *samples, const uint8_t *alpha, const uint8_t *value, int count, int opacity);

@@ -313,19 +313,21 @@ struct RasterTests {
     }
 
     @Test(
-        "one-pass fills (4:4:4, 4:2:2, grey) blend every sample with the rasteriser's coverage, exactly",
-        arguments: [ChromaSubsampling.s444, .s422, .gray], [255, 170])
+        "one-pass fills blend every sample with the rasteriser's coverage, exactly",
+        arguments: [ChromaSubsampling.s444, .s422, .s420, .gray], [255, 170])
     func onePassFill(subsampling: ChromaSubsampling, alpha: Int) {
-        // A ring (a hole), a sliver and a polygon running off the right edge, overlapping, on a
-        // frame of odd width (blocks of 16 columns end in every phase), over a background with detail.
+        // A ring (a hole), a sliver and polygons running off the right and bottom edges, overlapping,
+        // on a frame of odd width and height (blocks of 16 columns end in every phase), over a
+        // background with detail.
         let shape = Shape(
             contours: Shape.ring(center: SIMD2(60.4, 50.2), radius: 40, width: 12).contours
                 + [
                     [SIMD2(120.2, 3.1), SIMD2(121.9, 3.3), SIMD2(126.6, 86.7)],
                     [SIMD2(150.5, 10.5), SIMD2(340.0, 20.25), SIMD2(290.1, 80.8), SIMD2(90.3, 70.6)],
+                    [SIMD2(200.2, 60.4), SIMD2(230.7, 120.3), SIMD2(180.1, 100.9)],  // off the bottom
                 ])
         let color = RGBAColor(red: 30, green: 140, blue: 230, alpha: UInt8(alpha))
-        var background = YCbCrImage(width: 301, height: 90, subsampling: subsampling)
+        var background = YCbCrImage(width: 301, height: 91, subsampling: subsampling)
         for index in background.planes.indices {
             for i in background.planes[index].bytes.indices {
                 background.planes[index].bytes[i] = UInt8(truncatingIfNeeded: i &* 29 &+ index &* 71)
@@ -337,10 +339,11 @@ struct RasterTests {
 
         // The reference: the rasteriser's coverage (tested above against areas), blended sample by
         // sample with the formula the kernels document.
-        let h = subsampling == .gray ? 1 : subsampling.horizontalFactor
+        let (h, v) = subsampling == .gray ? (1, 1) : (subsampling.horizontalFactor, subsampling.verticalFactor)
         let rasterizer = CoverageRasterizer()
-        let limitX = subsampling == .gray ? 301 : background.planes[1].width * h
-        #expect(rasterizer.rasterize(shape, clipWidth: limitX, clipHeight: 90, alignX: h))
+        let (limitX, limitY) =
+            subsampling == .gray ? (301, 91) : (background.planes[1].width * h, background.planes[1].height * v)
+        #expect(rasterizer.rasterize(shape, clipWidth: limitX, clipHeight: limitY, alignX: h, alignY: v))
         let box = rasterizer.box
         let coverage = rasterizer.coverage().map { Int($0 * 65536) }
         let (yValue, cbValue, crValue) = color.ycbcr(in: .full)
@@ -358,13 +361,20 @@ struct RasterTests {
                     background.planes[0].bytes[index], weight: coverage[row * box.width + column] >> 8,
                     target: targets[0])
             }
-            guard subsampling != .gray else { continue }
-            for cell in 0..<box.width / h {
-                let sum = (0..<h).reduce(0) { $0 + coverage[row * box.width + cell * h + $1] }
-                for plane in 1...2 {
-                    let index = (box.y + row) * expected.planes[plane].stride + box.x / h + cell
-                    expected.planes[plane].bytes[index] = blended(
-                        background.planes[plane].bytes[index], weight: sum >> (h == 2 ? 9 : 8), target: targets[plane])
+        }
+        if subsampling != .gray {
+            for cellRow in 0..<box.height / v {
+                for cell in 0..<box.width / h {
+                    var sum = 0
+                    for dy in 0..<v {
+                        for dx in 0..<h { sum += coverage[(cellRow * v + dy) * box.width + cell * h + dx] }
+                    }
+                    for plane in 1...2 {
+                        let index = (box.y / v + cellRow) * expected.planes[plane].stride + box.x / h + cell
+                        expected.planes[plane].bytes[index] = blended(
+                            background.planes[plane].bytes[index], weight: sum >> (8 + (h * v).trailingZeroBitCount),
+                            target: targets[plane])
+                    }
                 }
             }
         }
