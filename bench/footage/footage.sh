@@ -7,14 +7,16 @@
 # It builds arcapture in release mode, makes the footage with ffmpeg from samples/frames (a moving
 # crop, so every frame differs), writes 20 POIs around the Višnjan track's start, and measures:
 #   (a) the limit: bench/footage/transcode.c, libjpeg-turbo decode to planes + encode, one thread;
+#   (a2) one such loop per core, all at once: what this machine's cores give the limit itself, the
+#        ceiling for c/a (a shared VM's second core is not always a whole one);
 #   (b) arcapture annotate with 1 worker: 20 labelled POIs, the track as a route, the panel;
 #   (c) the same with one worker per core;
 #   (d) ffmpeg decoding, drawing 20 boxes and 20 labels (drawbox, drawtext) and re-encoding;
 #   (e) Y4M in and out (4:2:2), 1 worker, to a file and (f) to a pipe (as into ffmpeg);
 #   (g) peak memory annotating 1920x1080 footage, with 1 worker and with one per core.
 # Every program is timed the same way, as a whole process by GNU time (start-up, reading its input
-# and writing its output included), so the ratios compare like with like; (a), (b) and (c) are the
-# medians of three interleaved rounds. Each line gives frames per second and peak memory (GNU
+# and writing its output included), so the ratios compare like with like; (a), (a2), (b) and (c)
+# are the medians of three interleaved rounds. Each line gives frames per second and peak memory (GNU
 # time's maximum resident set); the ratios b/a, c/a and b/d follow.
 # Needs: clang and libturbojpeg (install-deps), ffmpeg, GNU time.
 set -euo pipefail
@@ -64,16 +66,19 @@ cores=$(nproc)
 # (a), (b) and (c) three times, interleaved, each the median of its three: on a shared machine whose
 # speed drifts from minute to minute, one run of each can land in a fast and a slow minute.
 median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
-tc=() one=() all=()
+tc=() pair=() one=() all=()
 for round in 1 2 3; do
     read -r seconds tc_peak < <(measure "$work/transcode" "$work/in.mjpeg" "$work/tc.mjpeg" 90)
     tc+=("$seconds")
+    read -r seconds _ < <(measure bash -c 'for i in $(seq "$4"); do "$1" "$2" "$3.$i" 90 >/dev/null & done; wait' \
+        _ "$work/transcode" "$work/in.mjpeg" "$work/tc" "$cores")
+    pair+=("$seconds")
     read -r seconds one_peak < <(annotate "$work/in.mjpeg" 1 "$work/one.mjpeg")
     one+=("$seconds")
     read -r seconds all_peak < <(annotate "$work/in.mjpeg" "$cores" "$work/all.mjpeg")
     all+=("$seconds")
 done
-tc_seconds=$(median "${tc[@]}") one_seconds=$(median "${one[@]}") all_seconds=$(median "${all[@]}")
+tc_seconds=$(median "${tc[@]}") pair_seconds=$(median "${pair[@]}") one_seconds=$(median "${one[@]}") all_seconds=$(median "${all[@]}")
 # Y4M: 300 frames (900 would be 1.6 GB); to a file, then to a pipe (GNU time measures arcapture).
 read -r y4m_seconds y4m_peak < <(annotate "$work/in.y4m" 1 "$work/out.y4m")
 sync
@@ -97,18 +102,21 @@ fi
 
 python3 - "$frames" "$tc_seconds" "$tc_peak" "$one_seconds" "$one_peak" "$all_seconds" "$all_peak" \
     "$y4m_seconds" "$y4m_peak" "$pipe_seconds" "$pipe_peak" "$hd_one_peak" "$hd_all_peak" "$cores" \
-    "$ffmpeg_line" "${ff_peak:-0}" <<'PY'
+    "$ffmpeg_line" "${ff_peak:-0}" "$pair_seconds" <<'PY'
 import sys
 frames = int(sys.argv[1])
 tc_s, tc_kb, one_s, one_kb, all_s, all_kb, y4m_s, y4m_kb, pipe_s, pipe_kb, hd1_kb, hd_kb = map(float, sys.argv[2:14])
 cores = int(sys.argv[14])
 ff_s = None if sys.argv[15] == "n/a" else float(sys.argv[15])
 ff_kb = float(sys.argv[16])
+pair_s = float(sys.argv[17])
 fps = lambda s, n=frames: n / max(s, 1e-9)
 a = fps(tc_s)
 print(f"footage: {frames} frames of 1280x720 4:2:2 MJPEG (Y4M: 300), {cores} cores, each program timed whole")
-print("  (a), (b), (c): medians of three interleaved rounds")
+print("  (a), (a2), (b), (c): medians of three interleaved rounds")
 print(f"  (a) libjpeg-turbo decode+encode, 1 thread  {a:8.1f} fps   peak {tc_kb / 1024:6.1f} MB")
+a2 = fps(pair_s, cores * frames)
+print(f"  {f'(a2) the same, {cores} loops at once':<43}{a2:8.1f} fps   a2/a {a2 / a:.2f}: the ceiling for c/a here")
 print(f"  (b) arcapture annotate, 1 worker           {fps(one_s):8.1f} fps   peak {one_kb / 1024:6.1f} MB")
 print(f"  (c) arcapture annotate, {cores} workers          {fps(all_s):8.1f} fps   peak {all_kb / 1024:6.1f} MB")
 if ff_s is not None:
