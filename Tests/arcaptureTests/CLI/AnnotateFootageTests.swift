@@ -402,10 +402,12 @@ struct AnnotateFootageTests {
             "4",
             "-f", "mjpeg", "-y", clip,
         ])
+        // The frames go to a reader that waits 1.5 s before reading: the run outlasts the line's
+        // first updates (at 0.5 s and 1 s) however fast the machine annotates (600 small frames
+        // once took under 0.5 s, and no line was due).
         let command =
-            ([Binary.path, "annotate", clip] + along + [
-                "--workers", "1", "--output", directory.appendingPathComponent("out.mjpeg").path,
-            ]).map { "'\($0)'" }.joined(separator: " ")
+            ([Binary.path, "annotate", clip] + along + ["--workers", "1", "--output", "-"]).map { "'\($0)'" }
+            .joined(separator: " ") + " | { sleep 1.5; cat >/dev/null; }"
         // script(1) runs the command on a pseudo-terminal and copies what it shows to stdout.
         let shown = try ProcessRunner.run(
             tool: "script", ["-q", "-e", "-c", command, "/dev/null"], install: "apt-get install util-linux")
