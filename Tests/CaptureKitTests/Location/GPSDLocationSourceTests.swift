@@ -51,7 +51,7 @@ struct GPSDLocationSourceTests {
         let (recorder, end) = LocationEventRecorder.started(GPSDLocationSource(port: port))
         defer { end() }
         #expect(
-            recorder.wait(seconds: 5) {
+            recorder.wait(seconds: 20) {
                 $0.statuses.contains(.unavailable("cannot connect to gpsd at 127.0.0.1:\(port): Connection refused"))
             }, "\(recorder.transcriptText)")
         #expect(!recorder.statuses.contains(.noFix))
@@ -64,7 +64,7 @@ struct GPSDLocationSourceTests {
         // gpsd goes away: reported, then found again when it is back.
         first.stop()
         #expect(
-            recorder.wait(seconds: 5) {
+            recorder.wait(seconds: 20) {
                 $0.statuses.last.map { if case .unavailable = $0 { true } else { false } } ?? false
             }, "\(recorder.transcriptText)")
         let second = try GPSFake(log: skytraq, port: port)
@@ -83,7 +83,7 @@ struct GPSDLocationSourceTests {
         let source = GPSDLocationSource(port: fake.port)
         let (recorder, end) = LocationEventRecorder.started(source)
         defer { end() }
-        #expect(recorder.wait(seconds: 10) { $0.statuses.contains(.noFix) }, "\(recorder.transcriptText)")
+        #expect(recorder.wait(seconds: 30) { $0.statuses.contains(.noFix) }, "\(recorder.transcriptText)")
         #expect(recorder.fixes.isEmpty)
         #expect(source.latestFix == nil)
     }

@@ -16,7 +16,7 @@ struct NMEASerialLocationSourceTests {
         let source = try #require(NMEASerialLocationSource(path: path, baudRate: 4800))
         let (recorder, end) = LocationEventRecorder.started(source)
         defer { end() }
-        #expect(recorder.wait(seconds: 5) { $0.statuses.contains(.noFix) }, "\(recorder.transcriptText)")
+        #expect(recorder.wait(seconds: 20) { $0.statuses.contains(.noFix) }, "\(recorder.transcriptText)")
 
         // The port is raw at 4800 baud now.
         let slave = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
@@ -39,7 +39,7 @@ struct NMEASerialLocationSourceTests {
             Thread.sleep(forTimeInterval: 0.01)
         }
         #expect(
-            recorder.wait(seconds: 10) { $0.fixes.count == expected.fixes.count },
+            recorder.wait(seconds: 30) { $0.fixes.count == expected.fixes.count },
             "\(recorder.fixes.count) of \(expected.fixes.count)")
         #expect(recorder.fixes.map(\.time) == expected.fixes.map(\.time))
         #expect(recorder.fixes.allSatisfy { $0.receivedMonotonicNanoseconds != nil })
@@ -57,13 +57,13 @@ struct NMEASerialLocationSourceTests {
         let (recorder, end) = LocationEventRecorder.started(source)
         defer { end() }
         #expect(
-            recorder.wait(seconds: 5) {
+            recorder.wait(seconds: 20) {
                 $0.statuses.contains(.unavailable("cannot open \(link): No such file or directory"))
             }, "\(recorder.transcriptText)")
         // The receiver is plugged in: its node appears (here, a link to a fresh pseudo-terminal).
         let terminal = try PseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: terminal.path)
-        #expect(recorder.wait(seconds: 10) { $0.statuses.last == .noFix }, "\(recorder.transcriptText)")
+        #expect(recorder.wait(seconds: 30) { $0.statuses.last == .noFix }, "\(recorder.transcriptText)")
     }
 
     @Test("unsupported baud rates are refused")
