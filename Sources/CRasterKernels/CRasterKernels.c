@@ -342,6 +342,88 @@ KERNEL void craster_fill_row_pair(int32_t *accumulation, int row_length, const i
     }
 }
 
+// Swift's min and max for Double, exactly (a NaN argument gives the other one when it is the first).
+static inline double swift_min(double x, double y) { return y < x ? y : x; }
+static inline double swift_max(double x, double y) { return y >= x ? y : x; }
+// Rounded to the nearest integer, halves away from zero (CoverageRasterizer.nearest).
+static inline int32_t nearest(double value) { return (int32_t)(value >= 0 ? value + 0.5 : value - 0.5); }
+
+// The edge walk in double precision without fused multiply-adds, so every contribution is the one
+// the Swift version computed (the arithmetic is written out in the same order).
+#pragma clang fp contract(off)
+void craster_accumulate_edge(int32_t *buffer, int row_length, int rows, int32_t *span_start, int32_t *span_end,
+                             double start_x, double start_y, double end_x, double end_y) {
+    if (start_y == end_y) return;
+    const int down = start_y < end_y;
+    const double p0x = down ? start_x : end_x, p0y = down ? start_y : end_y;
+    const double p1x = down ? end_x : start_x, p1y = down ? end_y : start_y;
+    const double direction = down ? 1 : -1;
+    const double slope = (p1x - p0x) / (p1y - p0y);
+    double x = p0x;
+    double top = p0y;
+    if (top < 0) {
+        x -= top * slope;
+        top = 0;
+    }
+    const double bottom = swift_min(p1y, (double)rows);
+    if (!(top < bottom)) return;  // NaN too
+    const double limit = (double)(row_length - 2);
+    for (int row = (int)top; (double)row < bottom; row++) {
+        int32_t *const line = buffer + (size_t)row * row_length;
+        const double dy = swift_min((double)(row + 1), bottom) - swift_max((double)row, top);
+        const double x_next = x + slope * dy;
+        const double d = dy * direction * 65536;
+        const int32_t total = nearest(d);
+        // Clamped: stepping x down the rows can drift a hair outside the box (a NaN becomes the limit).
+        const double left = swift_max(0, swift_min(limit, swift_min(x, x_next)));
+        const double right = swift_max(0, swift_min(limit, swift_max(x, x_next)));
+        const int left_index = (int)left;
+        const double left_floor = (double)left_index;
+        const int right_index = (int)right + ((double)(int)right < right ? 1 : 0);
+        const double right_ceil = (double)right_index;
+        if (left_index < span_start[row]) span_start[row] = left_index;
+        if (right_index + 1 > span_end[row]) span_end[row] = right_index + 1;
+        // Each row's contributions add up to exactly `total`: the last one takes the rest. Sums in
+        // unsigned arithmetic, which wraps as Swift's &+ does.
+        uint32_t added = 0;
+#define ADD(column, value)                                                                         \
+    do {                                                                                           \
+        const int32_t amount_ = nearest(value);                                                    \
+        line[column] = (int32_t)((uint32_t)line[column] + (uint32_t)amount_);                      \
+        added += (uint32_t)amount_;                                                                \
+    } while (0)
+        if (right_index <= left_index + 1) {
+            const double middle = 0.5 * (left + right) - left_floor;
+            ADD(left_index, d - d * middle);
+        } else {
+            const double s = 1 / (right - left);
+            const double left_fraction = left - left_floor;
+            const double a0 = 0.5 * s * (1 - left_fraction) * (1 - left_fraction);
+            const double right_fraction = right - right_ceil + 1;
+            const double am = 0.5 * s * right_fraction * right_fraction;
+            ADD(left_index, d * a0);
+            if (right_index == left_index + 2) {
+                ADD(left_index + 1, d * (1 - a0 - am));
+            } else {
+                const double a1 = s * (1.5 - left_fraction);
+                ADD(left_index + 1, d * (a1 - a0));
+                const int32_t step = nearest(d * s);
+                for (int column = left_index + 2; column < right_index - 1; column++) {
+                    line[column] = (int32_t)((uint32_t)line[column] + (uint32_t)step);
+                }
+                added += (uint32_t)step * (uint32_t)(right_index - 1 - (left_index + 2));
+                const double a2 = a1 + (double)(right_index - left_index - 3) * s;
+                ADD(right_index - 1, d * (1 - a2 - am));
+            }
+        }
+#undef ADD
+        const int last = right_index <= left_index + 1 ? left_index + 1 : right_index;
+        line[last] = (int32_t)((uint32_t)line[last] + ((uint32_t)total - added));
+        x = x_next;
+    }
+}
+#pragma clang fp contract(on)
+
 KERNEL void craster_compose_layer(float *alpha, float *luma, float *cb, float *cr, int width, int height,
                                   const uint8_t *mask, int mask_width, int mask_height, int x, int y, float luma_value,
                                   float cb_value, float cr_value, float opacity) {

@@ -82,17 +82,16 @@ public final class CoverageRasterizer {
         }
         let origin = SIMD2(Double(x0), Double(y0))
         let limit = Double(box.width)
-        let buffer = UnsafeMutableBufferPointer(start: accumulation.base, count: accumulation.count)
+        let buffer = accumulation.base
         for contour in shape.contours where contour.count >= 2 {
             var previous = contour[contour.count - 1] - origin
             for point in contour {
                 let current = point - origin
                 // Points left or right of the box keep their winding at its edge: clamping x
                 // moves their area to column 0 (covering what lies right of it) or off the end.
-                Self.accumulate(
-                    SIMD2(min(max(previous.x, 0), limit), previous.y),
-                    SIMD2(min(max(current.x, 0), limit), current.y), rowLength: rowLength, rows: rows, into: buffer,
-                    spanStart: starts, spanEnd: ends)
+                craster_accumulate_edge(
+                    buffer, Int32(rowLength), Int32(rows), starts, ends, min(max(previous.x, 0), limit), previous.y,
+                    min(max(current.x, 0), limit), current.y)
                 previous = current
             }
         }
@@ -208,84 +207,5 @@ public final class CoverageRasterizer {
             }
         }
         return result
-    }
-
-    /// `value` rounded to the nearest integer, halves away from zero (as `rounded()`, without its
-    /// libm call).
-    @inline(__always)
-    private static func nearest(_ value: Double) -> Int32 { Int32(value >= 0 ? value + 0.5 : value - 0.5) }
-
-    /// Adds one edge's signed area to the rows it crosses (font-rs's `draw_line`).
-    private static func accumulate(
-        _ start: SIMD2<Double>, _ end: SIMD2<Double>, rowLength: Int, rows: Int,
-        into buffer: UnsafeMutableBufferPointer<Int32>,
-        spanStart: UnsafeMutablePointer<Int32>, spanEnd: UnsafeMutablePointer<Int32>
-    ) {
-        guard start.y != end.y else { return }
-        let (p0, p1, direction): (SIMD2<Double>, SIMD2<Double>, Double) =
-            start.y < end.y ? (start, end, 1) : (end, start, -1)
-        let slope = (p1.x - p0.x) / (p1.y - p0.y)
-        var x = p0.x
-        var top = p0.y
-        if top < 0 {
-            x -= top * slope
-            top = 0
-        }
-        let bottom = min(p1.y, Double(rows))
-        guard top < bottom else { return }
-        var row = Int(top)
-        while Double(row) < bottom {
-            let rowStart = row * rowLength
-            let dy = min(Double(row + 1), bottom) - max(Double(row), top)
-            let xNext = x + slope * dy
-            let d = dy * direction * 65536
-            let total = Self.nearest(d)
-            // Clamped: stepping x down the rows can drift a hair outside the box.
-            let limit = Double(rowLength - 2)
-            let left = max(0, min(limit, min(x, xNext)))
-            let right = max(0, min(limit, max(x, xNext)))
-            // Both are at least 0: truncation is the floor (and avoids a libm call per row on
-            // x86-64's baseline, which has no rounding instruction).
-            let leftIndex = Int(left)
-            let leftFloor = Double(leftIndex)
-            let rightIndex = Int(right) + (Double(Int(right)) < right ? 1 : 0)
-            let rightCeil = Double(rightIndex)
-            spanStart[row] = min(spanStart[row], Int32(leftIndex))
-            spanEnd[row] = max(spanEnd[row], Int32(rightIndex + 1))
-            // Each row's contributions add up to exactly `total`: the last one takes the rest, so
-            // rounding never leaves coverage behind after the edge.
-            var added: Int32 = 0
-            func add(_ column: Int, _ value: Double) {
-                let amount = Self.nearest(value)
-                buffer[rowStart + column] &+= amount
-                added &+= amount
-            }
-            if rightIndex <= leftIndex + 1 {
-                let middle = 0.5 * (left + right) - leftFloor
-                add(leftIndex, d - d * middle)
-                buffer[rowStart + leftIndex + 1] &+= total &- added
-            } else {
-                let s = 1 / (right - left)
-                let leftFraction = left - leftFloor
-                let a0 = 0.5 * s * (1 - leftFraction) * (1 - leftFraction)
-                let rightFraction = right - rightCeil + 1
-                let am = 0.5 * s * rightFraction * rightFraction
-                add(leftIndex, d * a0)
-                if rightIndex == leftIndex + 2 {
-                    add(leftIndex + 1, d * (1 - a0 - am))
-                } else {
-                    let a1 = s * (1.5 - leftFraction)
-                    add(leftIndex + 1, d * (a1 - a0))
-                    let step = Self.nearest(d * s)
-                    for column in (leftIndex + 2)..<(rightIndex - 1) { buffer[rowStart + column] &+= step }
-                    added &+= step &* Int32(rightIndex - 1 - (leftIndex + 2))
-                    let a2 = a1 + Double(rightIndex - leftIndex - 3) * s
-                    add(rightIndex - 1, d * (1 - a2 - am))
-                }
-                buffer[rowStart + rightIndex] &+= total &- added
-            }
-            x = xNext
-            row += 1
-        }
     }
 }

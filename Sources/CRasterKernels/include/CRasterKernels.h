@@ -51,6 +51,13 @@ void craster_fill_row_pair(int32_t *accumulation, int row_length, const int *sta
                            const int *clear_ends, int width, uint8_t *luma, int luma_stride, uint8_t *cb,
                            uint8_t *cr, int32_t y, int32_t cb_value, int32_t cr_value, int32_t opacity);
 
+/// Adds one edge's signed area, from (start_x, start_y) to (end_x, end_y) in box pixels, to the
+/// rows of `buffer` (`rows` rows of `row_length`; x already clamped to 0...row_length - 2) it
+/// crosses, widening each row's span [span_start, span_end) to the columns it touched (font-rs's
+/// `draw_line`, in 1/65536ths). A row's contributions add up exactly to its share of the edge.
+void craster_accumulate_edge(int32_t *buffer, int row_length, int rows, int32_t *span_start, int32_t *span_end,
+                             double start_x, double start_y, double end_x, double end_y);
+
 /// craster_composite with the sprite faded to `opacity` (0…256): its alpha and premultiplied value
 /// are both scaled first (rounded), so a faded sprite is the same sprite drawn lighter.
 void craster_composite_faded(uint8_t *samples, const uint8_t *alpha, const uint8_t *value, int count, int opacity);
