@@ -68,9 +68,10 @@ final class CaptureOutputWriter {
         }
     }
 
-    /// Writes a whole file atomically; a failure leaves no trace of it.
-    static func writeFile(_ name: String, _ bytes: [UInt8]) throws(OutputError) {
-        let file = try AtomicFileWriter(destination: name)
+    /// Writes a whole file atomically; a failure leaves no trace of it. Unless `replacing`, a file
+    /// already there is left as it was and the write fails (``AtomicFileWriter``).
+    static func writeFile(_ name: String, _ bytes: [UInt8], replacing: Bool = true) throws(OutputError) {
+        let file = try AtomicFileWriter(destination: name, replacing: replacing)
         do {
             try file.write(bytes)
             try file.commit()

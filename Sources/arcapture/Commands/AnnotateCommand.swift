@@ -146,7 +146,7 @@ enum AnnotateCommand {
                 return .failure
             }
             do {
-                let writer = try AtomicFileWriter(destination: settings.output)
+                let writer = try AtomicFileWriter(destination: settings.output, replacing: parsed.flag("force"))
                 try writer.write(jpeg)
                 try writer.commit()
             } catch {

@@ -18,7 +18,9 @@ struct CheckRun: Sendable {
         self.options = options
         self.path = path
         location = options.location.map { FixedLocationSource($0) } ?? NoPositionSource()
-        recorder = CheckRecorder(target: options.frames, writer: try options.streamTo.map(AtomicFileWriter.init))
+        recorder = CheckRecorder(
+            target: options.frames,
+            writer: try options.streamTo.map { path throws(OutputError) in try AtomicFileWriter(destination: path) })
     }
 
     /// Walks the authorization flow, streams, prints the report and returns the exit status.

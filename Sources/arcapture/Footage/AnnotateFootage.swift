@@ -59,9 +59,13 @@ enum AnnotateFootage {
             Terminal.error(error.message)
             return .usage
         }
-        if output != "-", FileManager.default.fileExists(atPath: output), !parsed.flag("force") {
-            Terminal.error("\(output) exists; use --force to overwrite it")
-            return .cannotCreate
+        // Found out before any work; a numbered frame's name is known only when it is written
+        // (the sink refuses it then, and stops the run there, without --force).
+        for path in [output, parsed.value("sidecar")].compactMap({ $0 }) where path != "-" {
+            if FileManager.default.fileExists(atPath: path), !parsed.flag("force") {
+                Terminal.error("\(path) exists; use --force to overwrite it")
+                return .cannotCreate
+            }
         }
         if output == "-" { signal(SIGPIPE, SIG_IGN) }  // a closed stream reader is an EPIPE to handle, not a death
         // Ctrl-C stops reading; the frames in flight are finished and written, and the output,
@@ -136,7 +140,8 @@ enum AnnotateFootage {
             sink = try FootageSink(
                 destination: destination, frameRate: rate, fullRange: reader.y4mHeader?.isFullRange ?? true,
                 sidecar: parsed.value("sidecar"),
-                pool: reader.kind == .y4m ? reader.pool : nil)  // only Y4M frames are read into again
+                pool: reader.kind == .y4m ? reader.pool : nil,  // only Y4M frames are read into again
+                replacing: parsed.flag("force"))
         } catch {
             Terminal.error(error.description)
             return error.exitStatus
@@ -176,7 +181,12 @@ enum AnnotateFootage {
                         tally.withLock { tally in
                             tally.readerClosed = readerClosed
                             tally.failure = readerClosed ? "" : error.description
-                            tally.status = readerClosed ? .ok : .ioError
+                            // A numbered frame's name taken (73) is not a failing disk (74).
+                            if case .output(let output) = error {
+                                tally.status = output.exitStatus
+                            } else {
+                                tally.status = readerClosed ? .ok : .ioError
+                            }
                         }
                         return
                     }

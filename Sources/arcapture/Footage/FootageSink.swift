@@ -19,21 +19,29 @@ final class FootageSink: @unchecked Sendable {
     /// Where written Y4M frames go back to, to be read into again.
     private let pool: FrameBufferPool?
     private(set) var written = 0
+    /// Whether files that exist may be replaced (`--force`).
+    private let replacing: Bool
 
     /// Opens the destination (a file's temporary twin).
     ///
+    /// - Parameter replacing: whether an existing file (the output, the sidecar, a numbered frame)
+    ///   may be replaced; when not, the run stops at the first that exists, which is left as it was.
     /// - Throws: `OutputError` when the file cannot be created.
     init(
         destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), fullRange: Bool = true,
-        sidecar path: String? = nil, pool: FrameBufferPool? = nil
+        sidecar path: String? = nil, pool: FrameBufferPool? = nil, replacing: Bool = true
     ) throws(OutputError) {
+        self.replacing = replacing
         self.pool = pool
         self.destination = destination
         self.frameRate = frameRate
         self.fullRange = fullRange
-        sidecar = try path.map { path throws(OutputError) in try AtomicFileWriter(destination: path) }
+        sidecar = try path.map { path throws(OutputError) in
+            try AtomicFileWriter(destination: path, replacing: replacing)
+        }
         switch destination {
-        case .mjpegFile(let path), .y4mFile(let path): file = try AtomicFileWriter(destination: path)
+        case .mjpegFile(let path), .y4mFile(let path):
+            file = try AtomicFileWriter(destination: path, replacing: replacing)
         default: break
         }
     }
@@ -48,7 +56,8 @@ final class FootageSink: @unchecked Sendable {
         case .jpeg(let jpeg):
             if case .files(let template) = destination {
                 do {
-                    try CaptureOutputWriter.writeFile(template.name(counter: written, date: date), jpeg)
+                    try CaptureOutputWriter.writeFile(
+                        template.name(counter: written, date: date), jpeg, replacing: replacing)
                 } catch {
                     throw .output(error)
                 }

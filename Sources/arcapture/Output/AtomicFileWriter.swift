@@ -4,11 +4,15 @@ import Foundation
 /// directory, which `commit()` flushes to disk and renames over the destination.
 ///
 /// A crash, Ctrl-C or full disk leaves at most a hidden temporary file, never a half-written output.
+/// A writer made with `replacing: false` never replaces a file that exists when it commits (one
+/// made since the run started included): its commit fails instead, and the file is left as it was.
 ///
 /// - Important: Not thread-safe; one writer belongs to one queue.
 final class AtomicFileWriter {
     /// The file that appears on ``commit()``.
     let destination: String
+    /// Whether ``commit()`` may replace an existing file at ``destination`` (`--force`).
+    let replacing: Bool
     private let temporary: String
     private let handle: FileHandle
     private var finished = false
@@ -20,9 +24,11 @@ final class AtomicFileWriter {
 
     /// Creates the temporary file next to `destination`.
     ///
+    /// - Parameter replacing: whether ``commit()`` may replace a file that exists then.
     /// - Throws: ``OutputError`` naming the path when the directory is not writable.
-    init(destination: String) throws(OutputError) {
+    init(destination: String, replacing: Bool = true) throws(OutputError) {
         self.destination = destination
+        self.replacing = replacing
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         temporary = "\(directory)/.\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp"
@@ -72,11 +78,30 @@ final class AtomicFileWriter {
             unlink(temporary)
             throw OutputError(path: destination, reason: Self.writeFailure(error), kind: .write)
         }
-        guard rename(temporary, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
+        let failure = replacing ? (rename(temporary, destination) == 0 ? nil : errno) : placeWithoutReplacing()
+        if let failure {
             unlink(temporary)
-            throw OutputError(path: destination, reason: "cannot create the file (\(reason))")
+            throw OutputError(
+                path: destination,
+                reason: failure == EEXIST
+                    ? "it exists; use --force to overwrite it"
+                    : "cannot create the file (\(String(cString: strerror(failure))))")
         }
+    }
+
+    /// Puts the temporary file at ``destination`` unless a file is there, atomically: a hard link
+    /// is made (which fails with `EEXIST` when the name is taken) and the temporary name removed.
+    /// On filesystems without hard links (FAT on a USB stick) the name is checked first, then
+    /// renamed to. Returns the failure's errno.
+    private func placeWithoutReplacing() -> Int32? {
+        if link(temporary, destination) == 0 {
+            unlink(temporary)
+            return nil
+        }
+        let failure = errno
+        guard failure == EPERM || failure == ENOTSUP || failure == EOPNOTSUPP else { return failure }
+        if access(destination, F_OK) == 0 { return EEXIST }
+        return rename(temporary, destination) == 0 ? nil : errno
     }
 
     /// Names a failed write, saying so plainly when the disk is full.

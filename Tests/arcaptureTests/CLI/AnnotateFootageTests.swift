@@ -120,6 +120,45 @@ struct AnnotateFootageTests {
         #expect(lines.allSatisfy { $0.contains("\"distance_m\":26") || $0.contains("\"distance_m\":25") })
     }
 
+    @Test("numbered frames and the sidecar already there are not overwritten without --force (73); with it they are")
+    func existingOutputsKept() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("footage/harbour.mjpeg")
+        let (frames, sidecar) = (directory.path + "/%03n.jpg", directory.appendingPathComponent("frames.jsonl").path)
+        let first = try Binary.run(["annotate", clip] + Self.harbour + ["--output", frames, "--quality", "60"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let firstFrame = directory.appendingPathComponent("001.jpg").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: firstFrame))
+
+        // Run again into the same names at another quality: refused at the first frame, nothing changed.
+        let again = try Binary.run(["annotate", clip] + Self.harbour + ["--output", frames, "--quality", "90"])
+        #expect(again.status == 73)
+        #expect(again.stderr.contains("cannot write '\(firstFrame)': it exists; use --force to overwrite it"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: firstFrame)) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left.filter { $0.hasSuffix(".jpg") }.count == 48 && !left.contains { $0.hasSuffix(".tmp") })
+
+        // A sidecar that exists is refused before any work, even with new frame names.
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: sidecar))
+        let other = directory.path + "/other-%03n.jpg"
+        let withSidecar = try Binary.run(
+            ["annotate", clip] + Self.harbour + ["--output", other, "--sidecar", sidecar])
+        #expect(withSidecar.status == 73)
+        #expect(withSidecar.stderr.contains("\(sidecar) exists; use --force to overwrite it"))
+        #expect(try String(contentsOfFile: sidecar, encoding: .utf8) == "kept\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/other-001.jpg"))
+
+        // --force replaces them.
+        let forced = try Binary.run(
+            ["annotate", clip] + Self.harbour + [
+                "--output", frames, "--quality", "90", "--sidecar", sidecar, "--force",
+            ])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: firstFrame)) != before)
+        #expect(try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").count == 48)
+    }
+
     /// The harbour clip's first `frames` frames in `directory`, a pose sidecar of `rows` (CSV,
     /// header first) beside it, and `annotate`'s arguments for them with orientation from the
     /// sidecar and a footage sidecar at `frames.jsonl`.
