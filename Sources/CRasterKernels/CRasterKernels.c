@@ -3,10 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+// No fused multiply-adds anywhere in this file: the edge walk must give exactly what the Swift one
+// it replaced gave, and with every float product rounded on its own, ARM builds (where the
+// compiler would fuse them) write the same bytes as x86-64 (scripts/check-kernels checks it).
+#pragma clang fp contract(off)
+
 // On x86-64 each kernel is also compiled for AVX2 and chosen when the processor has it (an ifunc
 // resolved once at load): twice the lanes per instruction. The baseline (SSE2) version runs
-// everywhere else; ARM builds use NEON through the same vector types.
-#if defined(__x86_64__) && defined(__linux__)
+// everywhere else; ARM builds use NEON through the same vector types. (CRASTER_BASELINE_ONLY
+// builds the baseline alone: scripts/check-kernels tests it that way.)
+#if defined(__x86_64__) && defined(__linux__) && !defined(CRASTER_BASELINE_ONLY)
 #define KERNEL __attribute__((target_clones("avx2", "default")))
 #else
 #define KERNEL
@@ -348,9 +354,8 @@ static inline double swift_max(double x, double y) { return y >= x ? y : x; }
 // Rounded to the nearest integer, halves away from zero (CoverageRasterizer.nearest).
 static inline int32_t nearest(double value) { return (int32_t)(value >= 0 ? value + 0.5 : value - 0.5); }
 
-// The edge walk in double precision without fused multiply-adds, so every contribution is the one
-// the Swift version computed (the arithmetic is written out in the same order).
-#pragma clang fp contract(off)
+// The edge walk in double precision, the arithmetic written out in the Swift version's order (and
+// unfused, as the whole file), so every contribution is the one it computed.
 void craster_accumulate_edge(int32_t *buffer, int row_length, int rows, int32_t *span_start, int32_t *span_end,
                              double start_x, double start_y, double end_x, double end_y) {
     if (start_y == end_y) return;
@@ -422,7 +427,6 @@ void craster_accumulate_edge(int32_t *buffer, int row_length, int rows, int32_t 
         x = x_next;
     }
 }
-#pragma clang fp contract(on)
 
 KERNEL void craster_compose_layer(float *alpha, float *luma, float *cb, float *cr, int width, int height,
                                   const uint8_t *mask, int mask_width, int mask_height, int x, int y, float luma_value,
