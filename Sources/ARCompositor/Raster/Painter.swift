@@ -81,7 +81,7 @@ public final class Painter {
         box: (x: Int, y: Int, width: Int, height: Int), h: Int, color: RGBAColor, on image: inout YCbCrImage
     ) {
         let values = blendValues(color)
-        withPlanes(of: &image) { planes in
+        PlanePointers.withPlanes(of: &image) { planes in
             rasterizer.withRows { reader in
                 for row in 0..<box.height {
                     let y = box.y + row
@@ -100,7 +100,7 @@ public final class Painter {
         box: (x: Int, y: Int, width: Int, height: Int), color: RGBAColor, on image: inout YCbCrImage
     ) {
         let values = blendValues(color)
-        withPlanes(of: &image) { planes in
+        PlanePointers.withPlanes(of: &image) { planes in
             guard let cb = planes.cb, let cr = planes.cr else { return }
             rasterizer.withRows { reader in
                 for row in stride(from: 0, to: box.height, by: 2) {
@@ -274,7 +274,7 @@ public final class Painter {
         if rows.count < (box.width + 2) * (v + 1) { rows = [Int32](repeating: 0, count: (box.width + 2) * (v + 1)) }
         let (y, cb, cr, opacity) = blendValues(color)
         rows.withUnsafeMutableBufferPointer { rowBuffer in
-            withPlanes(of: &image) { planes in
+            PlanePointers.withPlanes(of: &image) { planes in
                 guard let coverage = rowBuffer.baseAddress else { return }
                 let (lumaBase, lumaStride, chromaStride) = (planes.luma, planes.lumaStride, planes.chromaStride)
                 let cells = coverage + box.width * v
@@ -355,53 +355,6 @@ public final class Painter {
     private func blendValues(_ color: RGBAColor) -> (y: Int32, cb: Int32, cr: Int32, opacity: Int32) {
         let (y, cb, cr) = color.ycbcr(in: sampleRange)
         return (Int32(y.rounded()), Int32(cb.rounded()), Int32(cr.rounded()), (Int32(color.alpha) * 256 + 127) / 255)
-    }
-
-    /// A frame's planes as pointers; `cb` and `cr` are nil on grey frames.
-    private struct PlanePointers {
-        let luma: UnsafeMutablePointer<UInt8>
-        let cb: UnsafeMutablePointer<UInt8>?
-        let cr: UnsafeMutablePointer<UInt8>?
-        let lumaStride: Int
-        let chromaStride: Int
-    }
-
-    /// Runs `body` with pointers to `image`'s planes. The planes' bytes are moved out (no copy: the
-    /// image's references are dropped) so all three can be written through pointers at once, and
-    /// moved back at the end.
-    private func withPlanes(of image: inout YCbCrImage, _ body: (PlanePointers) -> Void) {
-        let hasChroma = image.planes.count == 3
-        var lumaBytes = image.planes[0].bytes
-        image.planes[0].bytes = []
-        var cbBytes = hasChroma ? image.planes[1].bytes : []
-        var crBytes = hasChroma ? image.planes[2].bytes : []
-        if hasChroma {
-            image.planes[1].bytes = []
-            image.planes[2].bytes = []
-        }
-        defer {
-            image.planes[0].bytes = lumaBytes
-            if hasChroma {
-                image.planes[1].bytes = cbBytes
-                image.planes[2].bytes = crBytes
-            }
-        }
-        let lumaStride = image.planes[0].stride
-        let chromaStride = hasChroma ? image.planes[1].stride : 0
-        lumaBytes.withUnsafeMutableBufferPointer { lumaBuffer in
-            cbBytes.withUnsafeMutableBufferPointer { cbBuffer in
-                crBytes.withUnsafeMutableBufferPointer { crBuffer in
-                    guard let luma = lumaBuffer.baseAddress else { return }
-                    // Grey frames have no chroma (an empty array's base address is not nil: it must
-                    // not be written).
-                    body(
-                        PlanePointers(
-                            luma: luma, cb: hasChroma ? cbBuffer.baseAddress : nil,
-                            cr: hasChroma ? crBuffer.baseAddress : nil, lumaStride: lumaStride,
-                            chromaStride: chromaStride))
-                }
-            }
-        }
     }
 
     /// Rasterises `shape` into a mask of `width`×`height` (shape coordinates are the mask's), to
