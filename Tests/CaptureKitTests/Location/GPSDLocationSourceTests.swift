@@ -8,7 +8,11 @@ import Testing
 ///
 /// gpsd and arcapture's own NMEA decoder read the same log independently, so every fix gpsd
 /// delivers must match one the decoder finds: same time, same position.
-@Suite("gpsd through gpsfake")
+///
+/// One test at a time: each starts its own gpsd and Python gpsfake, and the restart test leaves its
+/// port unbound for a while, where another test's free-port pick could land (two full runs had a
+/// gpsd test wait in vain; the cause was not found, and this rules one out).
+@Suite("gpsd through gpsfake", .serialized)
 struct GPSDLocationSourceTests {
     private let skytraq = PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log")
 
