@@ -15,8 +15,12 @@ final class TCPConnection {
 
     /// Connects to `host` (a name or an address) and `port`, trying each address the resolver gives.
     ///
+    /// - Parameter isCancelled: asked every 100 ms while a connection is pending; when it says yes,
+    ///   the attempt ends at once (a source being stopped does not wait out the timeout).
     /// - Returns: the connection, or a message such as `Connection refused` for the last address tried.
-    static func connect(host: String, port: UInt16, timeoutMilliseconds: Int32) -> Result<TCPConnection, Problem> {
+    static func connect(
+        host: String, port: UInt16, timeoutMilliseconds: Int32, isCancelled: () -> Bool = { false }
+    ) -> Result<TCPConnection, Problem> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -39,27 +43,42 @@ final class TCPConnection {
                     })
             else { continue }
             let connection = TCPConnection(descriptor: descriptor)
-            switch connection.finishConnect(address.pointee, timeoutMilliseconds: timeoutMilliseconds) {
+            switch connection.finishConnect(
+                address.pointee, timeoutMilliseconds: timeoutMilliseconds, isCancelled: isCancelled)
+            {
             case .success: return .success(connection)
             case .failure(let problem): lastProblem = problem
             }
+            if isCancelled() { break }
         }
         return .failure(lastProblem)
     }
 
-    private func finishConnect(_ address: addrinfo, timeoutMilliseconds: Int32) -> Result<Void, Problem> {
+    private func finishConnect(
+        _ address: addrinfo, timeoutMilliseconds: Int32, isCancelled: () -> Bool
+    ) -> Result<Void, Problem> {
         // A non-blocking connect answers EINPROGRESS; poll for writability, then SO_ERROR says how
-        // it ended. (connect is not retried on EINTR: the attempt goes on, so poll instead.)
+        // it ended. (connect is not retried on EINTR: the attempt goes on, so poll instead.) The
+        // wait is cut into slices, to notice a cancellation.
         if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return .success(()) }
         let error = Errno.current
         guard error.rawValue == EINPROGRESS || error == .interrupted else {
             return .failure(Problem(description: error.description))
         }
         var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        switch SystemCall.retryingInterrupts("poll", { poll(&poller, 1, timeoutMilliseconds) }) {
-        case .failure(let failure): return .failure(Problem(description: failure.description))
-        case .success(0): return .failure(Problem(description: "timed out after \(timeoutMilliseconds) ms"))
-        case .success: break
+        var waited: Int32 = 0
+        var ready: Int32 = 0
+        while ready == 0 {
+            if isCancelled() { return .failure(Problem(description: "cancelled")) }
+            let slice = min(100, timeoutMilliseconds - waited)
+            guard slice > 0 else {
+                return .failure(Problem(description: "timed out after \(timeoutMilliseconds) ms"))
+            }
+            switch SystemCall.retryingInterrupts("poll", { poll(&poller, 1, slice) }) {
+            case .failure(let failure): return .failure(Problem(description: failure.description))
+            case .success(let count): ready = count
+            }
+            waited += slice
         }
         var socketError: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)

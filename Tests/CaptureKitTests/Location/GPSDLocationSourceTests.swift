@@ -92,6 +92,19 @@ struct GPSDLocationSourceTests {
         #expect(source.latestFix == nil)
     }
 
+    @Test("stopping while a connection attempt hangs ends it at once, with no last status")
+    func stopWhileConnecting() throws {
+        let listener = try UnansweringListener()
+        let (recorder, end) = LocationEventRecorder.started(GPSDLocationSource(port: listener.port))
+        Thread.sleep(forTimeInterval: 0.5)  // the attempt is under way; it would last 3 s
+        let started = Date()
+        end()
+        let took = Date().timeIntervalSince(started)
+        // Waiting out the attempt took 2.5 s; a stop is now seen within a 100 ms slice.
+        #expect(took < 1.5, "stop took \(took) s")
+        #expect(recorder.statuses == [.starting], "\(recorder.transcriptText)")
+    }
+
     @Test(
         "gpsd:// addresses",
         arguments: [

@@ -94,8 +94,12 @@ public final class GPSDLocationSource: LocationSource {
         host: String, port: UInt16, label: String, hub: LocationEventHub, thread: SourceThread, backOff: BackOff
     ) {
         let connection: TCPConnection
-        switch TCPConnection.connect(host: host, port: port, timeoutMilliseconds: 3000) {
+        // A stop during a connection attempt ends it at once (Ctrl-C waited out the 3 s timeout).
+        switch TCPConnection.connect(
+            host: host, port: port, timeoutMilliseconds: 3000, isCancelled: { thread.isStopping })
+        {
         case .failure(let problem):
+            guard !thread.isStopping else { return }
             hub.publish(.status(.unavailable("cannot connect to \(label): \(problem)")))
             thread.sleep(backOff.next())
             return

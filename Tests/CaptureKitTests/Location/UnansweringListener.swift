@@ -1,0 +1,46 @@
+import Foundation
+import Glibc
+
+/// A loopback port where connection attempts hang: a listener whose queue is full and which never
+/// accepts, so the kernel drops further SYNs and a client's connect waits until its own timeout
+/// (what a gpsd host that is down or firewalled looks like, without leaving this machine).
+final class UnansweringListener {
+    let port: UInt16
+    private var descriptors: [Int32] = []
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw Failure(what: "socket") }
+        descriptors.append(listener)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listener, socketAddress, length) == 0 && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        guard bound, listen(listener, 0) == 0 else { throw Failure(what: "bind or listen") }
+        port = UInt16(bigEndian: address.sin_port)
+        // Fill the queue: these attempts complete or wait; the next ones hang.
+        for _ in 0..<3 {
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+            guard client >= 0 else { throw Failure(what: "socket") }
+            descriptors.append(client)
+            _ = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+    }
+
+    deinit { for descriptor in descriptors { close(descriptor) } }
+
+    struct Failure: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "\(what) failed: \(String(cString: strerror(errno)))" }
+    }
+}
