@@ -348,7 +348,7 @@ KERNEL void craster_fill_row_pair(int32_t *accumulation, int row_length, const i
     }
 }
 
-// Swift's min and max for Double, exactly (a NaN argument gives the other one when it is the first).
+// Swift's min and max for Double, exactly (a NaN second argument gives the first back).
 static inline double swift_min(double x, double y) { return y < x ? y : x; }
 static inline double swift_max(double x, double y) { return y >= x ? y : x; }
 // Rounded to the nearest integer, halves away from zero (CoverageRasterizer.nearest).

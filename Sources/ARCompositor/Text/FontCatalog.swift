@@ -54,12 +54,14 @@ final class FontCatalog: Sendable {
         state.withLock { state in
             if let known = state.coverage[scalar.value] { return known }
             var file: String?
-            if let pattern = FcPatternCreate(), let characters = FcCharSetCreate() {
-                FcCharSetAddChar(characters, FcChar32(scalar.value))
-                FcPatternAddCharSet(pattern, "charset", characters)
-                file = Self.match(pattern, in: &state, mustCover: scalar)
+            if let pattern = FcPatternCreate() {
+                if let characters = FcCharSetCreate() {
+                    FcCharSetAddChar(characters, FcChar32(scalar.value))
+                    FcPatternAddCharSet(pattern, "charset", characters)
+                    file = Self.match(pattern, in: &state, mustCover: scalar)
+                    FcCharSetDestroy(characters)
+                }
                 FcPatternDestroy(pattern)
-                FcCharSetDestroy(characters)
             }
             state.coverage[scalar.value] = .some(file)
             return file

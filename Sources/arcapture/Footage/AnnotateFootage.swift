@@ -182,8 +182,8 @@ enum AnnotateFootage {
                             tally.readerClosed = readerClosed
                             tally.failure = readerClosed ? "" : error.description
                             // A numbered frame's name taken (73) is not a failing disk (74).
-                            if case .output(let output) = error {
-                                tally.status = output.exitStatus
+                            if case .output(let outputError) = error {
+                                tally.status = outputError.exitStatus
                             } else {
                                 tally.status = readerClosed ? .ok : .ioError
                             }
