@@ -92,6 +92,16 @@ struct GPSDLocationSourceTests {
         #expect(source.latestFix == nil)
     }
 
+    @Test("after 3 s of silence the watch is asked for again, and a receiver that gpsd opens then is heard")
+    func watchRepeatedAfterSilence() throws {
+        let gpsd = try SilentGPSD()
+        let (recorder, end) = LocationEventRecorder.started(GPSDLocationSource(port: gpsd.port))
+        defer { end() }
+        #expect(recorder.wait(seconds: 20) { !$0.fixes.isEmpty }, "\(recorder.transcriptText)")
+        #expect(gpsd.watchCount >= 2)
+        #expect(recorder.fixes.first.map { abs($0.coordinate.latitude - 60.1699) < 1e-9 } == true)
+    }
+
     @Test("stopping while a connection attempt hangs ends it at once, with no last status")
     func stopWhileConnecting() throws {
         let listener = try UnansweringListener()

@@ -9,20 +9,10 @@ final class UnansweringListener {
     private var descriptors: [Int32] = []
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw Failure(what: "socket") }
-        descriptors.append(listener)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(listener, socketAddress, length) == 0 && getsockname(listener, socketAddress, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 0) == 0 else { throw Failure(what: "bind or listen") }
-        port = UInt16(bigEndian: address.sin_port)
+        let listener = try LoopbackListener(backlog: 0)
+        descriptors.append(listener.descriptor)
+        port = listener.port
+        var address = listener.address
         // Fill the queue: these attempts complete or wait; the next ones hang.
         for _ in 0..<3 {
             let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)

@@ -88,6 +88,9 @@ public final class GPSDLocationSource: LocationSource {
         thread.stop()
     }
 
+    /// Asks gpsd for reports as JSON.
+    private static let watchRequest = "?WATCH={\"enable\":true,\"json\":true};\n"
+
     /// One connection: connect, watch, read until gpsd goes away or the source stops; then wait
     /// before the next attempt.
     private static func session(
@@ -105,7 +108,7 @@ public final class GPSDLocationSource: LocationSource {
             return
         case .success(let connected): connection = connected
         }
-        if case .failure(let error) = connection.send("?WATCH={\"enable\":true,\"json\":true};\n") {
+        if case .failure(let error) = connection.send(Self.watchRequest) {
             hub.publish(.status(.unavailable("\(label) refused the watch request: \(error)")))
             thread.sleep(backOff.next())
             return
@@ -113,10 +116,25 @@ public final class GPSDLocationSource: LocationSource {
         var reader = DescriptorLineReader(descriptor: connection.descriptor)
         var decoder = GPSDMessageDecoder()
         var announced = false
+        var lastHeard = MonotonicClock.nanoseconds()
         while !thread.isStopping {
+            // Silence for 3 s: the watch is asked for again. A receiver that gpsd adds while we
+            // watch (hotplug, or gpsd just started) should be opened for us; once, in a CI run,
+            // it was not: connected to a gpsd that listed no receiver, the source heard nothing
+            // for 45 s while one was being fed. gpsd answers a repeated WATCH with its DEVICES and
+            // opens every receiver it has.
+            if announced, MonotonicClock.nanoseconds() - lastHeard > 3_000_000_000 {
+                lastHeard = MonotonicClock.nanoseconds()
+                if case .failure(let error) = connection.send(Self.watchRequest) {
+                    hub.publish(.status(.unavailable("\(label) refused the watch request: \(error)")))
+                    thread.sleep(backOff.next())
+                    return
+                }
+            }
             switch reader.read(timeoutMilliseconds: 200) {
             case .lines(let lines):
                 let received = MonotonicClock.nanoseconds()
+                if !lines.isEmpty { lastHeard = received }
                 for line in lines {
                     let events = decoder.decode(line, received: received)
                     if decoder.greeted && !announced {
