@@ -15,6 +15,8 @@ mkdir -p $R/profiles && chmod -R 0777 $R
 export LLVM_PROFILE_FILE=$R/profiles/arcapture-%p.profraw
 C=/dev/video0
 O=/dev/video1
+# A crash prints a backtrace to the run's stderr when the host put the toolchain's reporter here.
+[ -x /app/swift-backtrace ] && export SWIFT_BACKTRACE=enable=yes,interactive=no,swift-backtrace=/app/swift-backtrace
 
 # What udev does on a Debian board: group video, mode 0660, and the persistent by-path links
 # (60-persistent-v4l.rules; a platform device has no by-id link).

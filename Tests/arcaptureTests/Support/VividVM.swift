@@ -50,6 +50,15 @@ struct VividVM: Sendable {
             to: payload.appendingPathComponent("guest-suite.sh"))
         let pattern = makePattern()
         try Data(pattern).write(to: payload.appendingPathComponent("pattern-640x480.yuyv"))
+        // The toolchain's crash reporter, so a crash in the guest leaves a backtrace in the run's
+        // stderr (guest-suite.sh turns it on when it is there).
+        let toolchain = try Binary.run(
+            executable: "/usr/bin/env", arguments: ["sh", "-c", "dirname \"$(readlink -f \"$(command -v swift)\")\""])
+        let backtracer = URL(fileURLWithPath: toolchain.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            .appendingPathComponent("../libexec/swift/linux/swift-backtrace-static").standardized
+        if toolchain.status == 0, fileManager.isExecutableFile(atPath: backtracer.path) {
+            try fileManager.copyItem(at: backtracer, to: payload.appendingPathComponent("swift-backtrace"))
+        }
 
         let started = Date()
         let result = try Binary.run(
