@@ -9,41 +9,18 @@ struct PlanePointers {
     let lumaStride: Int
     let chromaStride: Int
 
-    /// Runs `body` with pointers to `image`'s planes. The planes' bytes are moved out (no copy: the
-    /// image's references are dropped) so all three can be written through pointers at once, and
-    /// moved back at the end.
+    /// Runs `body` with pointers to `image`'s planes (``YCbCrImage/withPlanePointers(_:)``, which
+    /// moves their storage out for the call: nothing is copied).
     static func withPlanes(of image: inout YCbCrImage, _ body: (PlanePointers) -> Void) {
         let hasChroma = image.planes.count == 3
-        var lumaBytes = image.planes[0].bytes
-        image.planes[0].bytes = []
-        var cbBytes = hasChroma ? image.planes[1].bytes : []
-        var crBytes = hasChroma ? image.planes[2].bytes : []
-        if hasChroma {
-            image.planes[1].bytes = []
-            image.planes[2].bytes = []
-        }
-        defer {
-            image.planes[0].bytes = lumaBytes
-            if hasChroma {
-                image.planes[1].bytes = cbBytes
-                image.planes[2].bytes = crBytes
-            }
-        }
         let lumaStride = image.planes[0].stride
         let chromaStride = hasChroma ? image.planes[1].stride : 0
-        lumaBytes.withUnsafeMutableBufferPointer { lumaBuffer in
-            cbBytes.withUnsafeMutableBufferPointer { cbBuffer in
-                crBytes.withUnsafeMutableBufferPointer { crBuffer in
-                    guard let luma = lumaBuffer.baseAddress else { return }
-                    // Grey frames have no chroma (an empty array's base address is not nil: it must
-                    // not be written).
-                    body(
-                        PlanePointers(
-                            luma: luma, cb: hasChroma ? cbBuffer.baseAddress : nil,
-                            cr: hasChroma ? crBuffer.baseAddress : nil, lumaStride: lumaStride,
-                            chromaStride: chromaStride))
-                }
-            }
+        image.withPlanePointers { pointers in
+            guard let luma = pointers[0] else { return }
+            body(
+                PlanePointers(
+                    luma: luma, cb: hasChroma ? pointers[1] : nil, cr: hasChroma ? pointers[2] : nil,
+                    lumaStride: lumaStride, chromaStride: chromaStride))
         }
     }
 }

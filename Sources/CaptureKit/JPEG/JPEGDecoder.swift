@@ -147,11 +147,13 @@ extension YCbCrImage {
         }
     }
 
-    /// Calls `body` with an array of pointers to the planes' first bytes, as TurboJPEG takes them.
+    /// Calls `body` with an array of pointers to the planes' first bytes (luma, then Cb and Cr
+    /// when there is chroma), as TurboJPEG takes them and the compositor's kernels write through
+    /// them.
     ///
     /// The planes' storage is moved out for the call (no copy) into separate variables, so that all
     /// of it can be borrowed mutably at once without overlapping accesses, then moved back.
-    mutating func withPlanePointers<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> R) -> R {
+    public mutating func withPlanePointers<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> R) -> R {
         var luma: [UInt8] = []
         var blue: [UInt8] = []
         var red: [UInt8] = []
@@ -171,10 +173,12 @@ extension YCbCrImage {
         return luma.withUnsafeMutableBufferPointer { y in
             blue.withUnsafeMutableBufferPointer { cb in
                 red.withUnsafeMutableBufferPointer { cr in
-                    var pointers = hasChroma ? [y.baseAddress, cb.baseAddress, cr.baseAddress] : [y.baseAddress]
-                    return pointers.withUnsafeMutableBufferPointer { buffer in
-                        // A non-empty array always has a base address.
-                        body(buffer.baseAddress.unsafelyUnwrapped)
+                    // A tuple on the stack, not an array: the compositor calls this for every shape
+                    // it fills, and an array here was a heap allocation each time. (Grey frames'
+                    // empty chroma arrays give nil.)
+                    var pointers = (y.baseAddress, hasChroma ? cb.baseAddress : nil, hasChroma ? cr.baseAddress : nil)
+                    return withUnsafeMutablePointer(to: &pointers) { tuple in
+                        tuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { body($0) }
                     }
                 }
             }
