@@ -73,21 +73,9 @@ public final class GPSFake: @unchecked Sendable {
 
     /// A loopback port nobody listens on now (the kernel's pick for port 0).
     public static func freePort() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw GPSFakeFailed(description: "socket failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        guard bound else { throw GPSFakeFailed(description: "bind failed") }
-        return UInt16(bigEndian: address.sin_port)
+        let socket = try LoopbackSocket(listeningWithBacklog: nil)
+        close(socket.descriptor)
+        return socket.port
     }
 
     /// Whether something accepts TCP connections on the loopback `port`.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// A gpsd stand-in on a loopback port that greets a client with no receiver and then says nothing
 /// until it is asked to watch a second time, when it sends one fix: what a gpsd that does not open a
@@ -14,7 +15,7 @@ final class SilentGPSD: Sendable {
     var watchCount: Int { watches.withLock { $0 } }
 
     init() throws {
-        let socket = try LoopbackListener(backlog: 4)
+        let socket = try LoopbackSocket(listeningWithBacklog: 4)
         listener = socket.descriptor
         port = socket.port
         Thread.detachNewThread { [self] in

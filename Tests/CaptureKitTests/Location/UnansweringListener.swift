@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A loopback port where connection attempts hang: a listener whose queue is full and which never
 /// accepts, so the kernel drops further SYNs and a client's connect waits until its own timeout
@@ -9,7 +10,7 @@ final class UnansweringListener {
     private var descriptors: [Int32] = []
 
     init() throws {
-        let listener = try LoopbackListener(backlog: 0)
+        let listener = try LoopbackSocket(listeningWithBacklog: 0)
         descriptors.append(listener.descriptor)
         port = listener.port
         var address = listener.address
