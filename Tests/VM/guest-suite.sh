@@ -51,6 +51,34 @@ reload_vivid() {
     udev_apply
 }
 
+# wait_for SECONDS WHAT COMMAND...: runs COMMAND every 0.1 s until it succeeds. The guest is
+# emulated and shares the host's cores, so nothing here sleeps a fixed time and hopes: each step
+# waits for the condition it needs (frames written, buffers mapped, a message printed). SECONDS is
+# a bound only a hang reaches; reaching it is recorded in /out/waits.txt, which a test requires empty.
+wait_for() {
+    limit=$1 what=$2
+    shift 2
+    tries=$((limit * 10))
+    until "$@" 2>/dev/null; do
+        tries=$((tries - 1))
+        if [ "$tries" -le 0 ]; then
+            echo "timed out after ${limit} s waiting for $what" >> /out/waits.txt
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+# Conditions for wait_for (each looks again every time it is asked).
+lines_at_least() { [ -f "$1" ] && [ "$(wc -l < "$1")" -ge "$2" ]; }   # FILE N: N lines (JSON records)
+files_at_least() { [ "$(ls "$1" | grep -c "$2")" -ge "$3" ]; }        # DIRECTORY REGEX N: N files named so
+has_data() { for f in $1; do [ -s "$f" ] && return 0; done; return 1; } # 'GLOB': a file it names has data
+says() { grep -q "$2" "$1"; }                                          # FILE TEXT: a message was printed
+streams() {                                                            # PROGRAM: it has mapped a camera's buffers
+    for p in $(pidof "$1"); do grep -q /dev/video "/proc/$p/maps" && return 0; done
+    return 1
+}
+: > /out/waits.txt
+
 udev_apply
 up() { cut -d' ' -f1 /proc/uptime; }
 echo "start $(up)" > /out/times.txt
@@ -60,17 +88,19 @@ run devices-json cam devices --json
 run devices-text cam devices
 
 # --- The smoke test on two sizes and two pixel formats, raw ioctls, plus automatic choice.
-run check-yuyv-640x480 cam check --format YUYV --size 640x480 --fps 25 --frames 30 --json --junit $R/check-yuyv.junit.xml
-run check-nv12-1280x720 cam check --format NV12 --size 1280x720 --fps 12.5 --frames 15 --json
-run check-auto-320x180 cam check --size 320x180 --frames 30 --json
-# The guest is emulated (TCG) and shares the host's cores: at 40 fps vivid can miss a frame when the
-# host is busy. This scenario is about the human report, so it allows two; counting drops has its
-# own scenario (sequence gaps from the scripted driver) with none allowed.
-run check-text cam check --size 640x360 --fps 40 --frames 20 --max-drops 2
+# The guest is emulated (TCG, one vCPU) and shares the host's cores: when the host is busy it falls
+# behind vivid at high rates, and vivid then skips frames, which the check rightly reports. So the
+# scenarios that expect a pass run at rates the guest keeps up with however loaded the host is
+# (10 fps and below: 100 ms or more per frame, against tens of ms of work), and the ones about
+# rates or drops look at what the report says of them, not at a fast machine's figures.
+run check-yuyv-640x480 cam check --format YUYV --size 640x480 --fps 10 --frames 15 --json --junit $R/check-yuyv.junit.xml
+run check-nv12-1280x720 cam check --format NV12 --size 1280x720 --fps 5 --frames 8 --json
+run check-auto-320x180 cam check --size 320x180 --frames 15 --json
+run check-text cam check --size 640x360 --fps 10 --frames 10
 
 # --- libv4l2's path, and a stable by-path link as the device.
-run check-libv4l2 cam check --libv4l2 --format RGB3 --size 640x480 --fps 25 --frames 15 --json
-run check-by-path cam check --device /dev/v4l/by-path/platform-vivid.0-video-index0 --frames 10 --fps 25 --size 640x480 --json
+run check-libv4l2 cam check --libv4l2 --format RGB3 --size 640x480 --fps 10 --frames 10 --json
+run check-by-path cam check --device /dev/v4l/by-path/platform-vivid.0-video-index0 --frames 10 --fps 10 --size 640x480 --json
 
 # --- A pixel format the driver does not have (vivid substitutes one instead of failing).
 run check-mjpeg-absent cam check --format MJPG --frames 5 --json
@@ -80,7 +110,7 @@ run denied outsider check --frames 5 --json
 
 # --- Busy: another process streams from the node.
 su -s /bin/sh cam -c "v4l2-ctl -d $C --stream-mmap --stream-count=100000 >/dev/null 2>&1" &
-sleep 2
+wait_for 60 "v4l2-ctl to stream" streams v4l2-ctl
 holder=$(pidof v4l2-ctl)
 echo "$holder" > /out/busy.holder
 run busy cam check --frames 5 --json
@@ -96,19 +126,23 @@ run drops cam check --format YUYV --size 320x180 --fps 50 --frames 40 --json
 v4l2-ctl -d $C -c percentage_of_dropped_buffers=0
 
 # --- A buffer the driver flags as damaged mid-stream: counted as invalid, the stream goes on.
-( sleep 1.5; v4l2-ctl -d $C -c inject_v4l2_buf_flag_error=1 ) &
-run buf-error cam check --format YUYV --size 320x180 --fps 25 --frames 75 --json
-wait
+su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 75 --stream-to $R/buf-error.yuyv --json" \
+    > /out/buf-error.out 2> /out/buf-error.err &
+checker=$!
+wait_for 60 "frames before the damaged buffer" has_data "$R/.buf-error.yuyv.*.tmp"
+v4l2-ctl -d $C -c inject_v4l2_buf_flag_error=1
+wait $checker
+echo $? > /out/buf-error.rc
 
 # --- VIDIOC_STREAMON fails.
 v4l2-ctl -d $C -c inject_vidioc_streamon_error=1
 run streamon-error cam check --frames 5 --json
 
 # --- Ctrl-C while streaming: the session stops cleanly, exit 130, and --stream-to leaves no file.
-su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 1000 --stream-to $R/interrupted.yuyv --json" \
+su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 5000 --stream-to $R/interrupted.yuyv --json" \
     > /out/interrupt.out 2> /out/interrupt.err &
 checker=$!
-sleep 2
+wait_for 60 "frames before Ctrl-C" has_data "$R/.interrupted.yuyv.*.tmp"
 kill -INT "$(pidof arcapture)"
 wait $checker
 echo $? > /out/interrupt.rc
@@ -120,18 +154,24 @@ v4l2-ctl -d $C --set-dv-bt-timings index=0 >/dev/null
 v4l2-ctl -d $O --set-dv-bt-timings index=0 >/dev/null
 v4l2-ctl -d $O --set-fmt-video-out=width=640,height=480,pixelformat=YUYV
 v4l2-ctl -d $C -c loop_video=1 -c osd_text_mode=2
-v4l2-ctl -d $O --stream-out-mmap --stream-from=/app/pattern-640x480.yuyv --stream-loop >/dev/null 2>&1 &
+# v4l2-ctl prints '>' for each frame it sends: the loop carries the pattern once a few have gone.
+v4l2-ctl -d $O --stream-out-mmap --stream-from=/app/pattern-640x480.yuyv --stream-loop > $R/feeder.log 2>&1 &
 feeder=$!
-sleep 1
+wait_for 60 "the pattern on vivid's output" says $R/feeder.log '>>>'
 run loop cam check --format YUYV --size 640x480 --frames 5 --stream-to $R/loop.yuyv --json
 kill $feeder
 wait
 v4l2-ctl -d $C -c loop_video=0 -c osd_text_mode=0 -i 0 >/dev/null
 
 # --- Unplug while streaming: vivid's disconnect control unregisters every node.
-( sleep 2; v4l2-ctl -d $C -c disconnect=1 ) &
-run unplug cam check --format YUYV --size 320x180 --fps 25 --frames 500 --json
-wait
+su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 5000 --stream-to $R/unplugged.yuyv --json" \
+    > /out/unplug.out 2> /out/unplug.err &
+checker=$!
+wait_for 60 "frames before the unplug" has_data "$R/.unplugged.yuyv.*.tmp"
+v4l2-ctl -d $C -c disconnect=1
+wait $checker
+echo $? > /out/unplug.rc
+ls -a $R > /out/unplug.files
 reload_vivid
 
 # === arcapture capture ===
@@ -166,7 +206,7 @@ v4l2-ctl -d $C -c brightness=128 -c contrast=128 -c test_pattern=0
 su -s /bin/sh cam -c "cd $CAP && exec /app/arcapture capture --size 640x480 --fps 25 --duration 60s --output 'int-%4n.jpg'" \
     > /out/capture-int.out 2> /out/capture-int.err &
 capturer=$!
-sleep 2
+wait_for 60 "five frames before Ctrl-C" files_at_least $CAP '^int-' 5
 kill -INT "$(pidof arcapture)"
 wait $capturer
 echo $? > /out/capture-int.rc
@@ -182,9 +222,13 @@ mkdir -p $R/full && cp /tmp/small/*.jpg $R/full/ 2>/dev/null
 umount /tmp/small
 
 # Unplug during capture, without --reconnect: 69.
-( sleep 2; v4l2-ctl -d $C -c disconnect=1 ) &
-capture unplug-capture --size 320x180 --fps 25 --count 500 --output "unplug-%4n.jpg"
-wait
+su -s /bin/sh cam -c "cd $CAP && exec /app/arcapture capture --size 320x180 --fps 25 --count 5000 --output 'unplug-%4n.jpg'" \
+    > /out/unplug-capture.out 2> /out/unplug-capture.err &
+capturer=$!
+wait_for 60 "frames before the unplug" files_at_least $CAP '^unplug-' 3
+v4l2-ctl -d $C -c disconnect=1
+wait $capturer
+echo $? > /out/unplug-capture.rc
 reload_vivid
 
 # Unplug with --reconnect. As on a board, the camera's udev link goes first, then the device; it
@@ -194,10 +238,11 @@ reload_vivid
 su -s /bin/sh cam -c "/app/arcapture capture --size 320x180 --fps 25 --count 150 --reconnect --timeout 2 --output - --json-log $CAP/reconnect.jsonl" \
     > /out/reconnect.mjpg 2> /out/reconnect.err &
 capturer=$!
-sleep 2
+wait_for 60 "frames before the unplug" lines_at_least $CAP/reconnect.jsonl 10
 rm -f /dev/v4l/by-path/*
 v4l2-ctl -d $C -c disconnect=1
-sleep 1.5
+wait_for 60 "capture to notice the unplug" says /out/reconnect.err "waiting for the camera to come back"
+sleep 1   # the camera stays away at least this long: the logged gap is at least a second
 reload_vivid
 wait $capturer
 echo $? > /out/reconnect.rc
@@ -209,7 +254,7 @@ udev_apply
 su -s /bin/sh cam -c "/app/arcapture capture --device /dev/video0,/dev/video1 --size 320x180 --fps 25 --count 80 --output - --json-log $CAP/switch.jsonl" \
     > /out/switch.mjpg 2> /out/switch.err &
 switcher=$!
-sleep 2
+wait_for 60 "frames from the first camera" lines_at_least $CAP/switch.jsonl 20
 kill -USR1 "$(pidof arcapture)"
 wait $switcher
 echo $? > /out/switch.rc
@@ -219,10 +264,11 @@ reload_vivid
 # gives it to group video, as on a real board.
 rmmod vivid
 echo "waiting $(up)" >> /out/times.txt
-su -s /bin/sh cam -c "./arcapture check --wait 30 --frames 5 --size 640x480 --fps 25 --json" \
+su -s /bin/sh cam -c "./arcapture check --wait 30 --frames 5 --size 640x480 --fps 10 --json" \
     > /out/appear.out 2> /out/appear.err &
 waiter=$!
-sleep 2
+wait_for 60 "check to wait for the camera" says /out/appear.err "waiting up to 30 s"
+sleep 2   # the camera is away at least this long after the check began to wait
 echo "plugged $(up)" >> /out/times.txt
 # shellcheck disable=SC2046
 insmod /modules/vivid.ko $(cat /etc/arcapture-vm/vivid-params)

@@ -61,7 +61,7 @@ case $ACCEL in
     *) die "ARCAPTURE_VM_ACCEL must be auto, kvm or tcg" ;;
 esac
 if [ "$ACCEL" = kvm ]; then ACCEL_ARGS=(-accel kvm -cpu host,-arch-capabilities -smp 2)
-else ACCEL_ARGS=(-accel tcg -cpu max -smp 1); fi
+else ACCEL_ARGS=(-accel tcg -cpu max -smp "${ARCAPTURE_VM_CPUS:-1}"); fi
 
 # --- The initramfs.
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/arcapture-vm.XXXXXX")

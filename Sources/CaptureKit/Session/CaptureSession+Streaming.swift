@@ -391,7 +391,7 @@ extension CaptureSession {
                 data: Array(bytes), format: format, sequence: buffer.sequence, droppedBefore: dropped,
                 timestampNanoseconds: buffer.timestampNanoseconds,
                 captureDate: Date(timeIntervalSince1970: Double(wallClock) / 1e9), flags: buffer.flags,
-                locationStatus: shared.withLock { $0.locationStatus }))
+                locationStatus: shared.withLock { $0.locationStatus }, devicePath: stream.driver.path))
     }
 
     private func deliver(_ outcome: Outcome) {

@@ -22,6 +22,10 @@ public struct VideoFrame: Sendable {
     /// The session's location source status when the frame was delivered: a frame captured while
     /// the source has no fix says so (``hasPosition`` is false) instead of being held back.
     public var locationStatus: LocationStatus
+    /// The device node the frame came from, as the session opened it (a `/dev/v4l/by-id` link
+    /// after a reconnect); empty for frames that did not come from a device. With several cameras
+    /// (a switch), it says which camera took the frame.
+    public var devicePath: String
 
     /// Whether the location source had a position (or needed none) for this frame.
     public var hasPosition: Bool { locationStatus.isPositionReady }
@@ -29,7 +33,7 @@ public struct VideoFrame: Sendable {
     /// Creates a frame.
     public init(
         data: [UInt8], format: V4L2Format, sequence: UInt32, droppedBefore: UInt32, timestampNanoseconds: Int64,
-        captureDate: Date, flags: BufferFlags, locationStatus: LocationStatus = .notRequired
+        captureDate: Date, flags: BufferFlags, locationStatus: LocationStatus = .notRequired, devicePath: String = ""
     ) {
         self.data = data
         self.format = format
@@ -39,5 +43,6 @@ public struct VideoFrame: Sendable {
         self.captureDate = captureDate
         self.flags = flags
         self.locationStatus = locationStatus
+        self.devicePath = devicePath
     }
 }

@@ -234,7 +234,7 @@ final class CaptureRun: @unchecked Sendable {
             "sequence": Int(frame.sequence), "capture_time": JSONLinesLog.timestamp(frame.captureDate),
             "timestamp_ns": Int(frame.timestampNanoseconds), "width": Int(frame.format.width),
             "height": Int(frame.format.height), "bytes": result.bytes, "dropped": dropsSinceRecord,
-            "passthrough": result.passedThrough,
+            "passthrough": result.passedThrough, "device": frame.devicePath,
         ]
         record["file"] = result.file ?? NSNull()
         // Whether the session's location source had a position when the frame was taken.

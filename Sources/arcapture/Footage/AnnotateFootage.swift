@@ -72,7 +72,15 @@ enum AnnotateFootage {
         // whole, holds every frame up to there.
         let interrupted = Mutex(false)
         return await InterruptSignal.handling(
-            onSignal: { _ in interrupted.withLock { $0 = true } },
+            onSignal: { _ in
+                // Said at once: reading a pipe, the stop comes only with the next frame or the end
+                // of the input, and the user should know the Ctrl-C was seen.
+                let first = interrupted.withLock { state in
+                    defer { state = true }
+                    return !state
+                }
+                if first { Terminal.note("note: stopping (Ctrl-C): the frames read so far are finished and written") }
+            },
             body: {
                 do throws(InputFileError) {
                     return try annotate(

@@ -132,7 +132,7 @@ struct IIOPoseSourceTests {
         let observation = source.addObserver(recorder.handler)
         source.start()
         #expect(
-            recorder.wait(seconds: 2) { $0.statuses.contains { if case .unavailable = $0 { true } else { false } } })
+            recorder.wait(seconds: 30) { $0.statuses.contains { if case .unavailable = $0 { true } else { false } } })
         source.stop()
         observation.cancel()
     }

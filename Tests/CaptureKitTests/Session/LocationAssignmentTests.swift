@@ -55,7 +55,7 @@ struct LocationAssignmentTests {
         let observation = replay.addObserver(played.handler)
         defer { observation.cancel() }
         session.locationSource = replay
-        #expect(played.wait(seconds: 5) { !$0.fixes.isEmpty }, "assigning the source started it")
+        #expect(played.wait(seconds: 30) { !$0.fixes.isEmpty }, "assigning the source started it")
         session.locationSource = NoPositionSource()
         // Replaced, the replay was stopped: a second later no further fix (1 per second) has played.
         let count = played.fixes.count

@@ -506,14 +506,19 @@ struct AnnotateFootageTests {
         process.standardInput = input
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        let stderrText = StreamText(errors.fileHandleForReading)
         try process.run()
         input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: clip)))
-        Thread.sleep(forTimeInterval: 1.0)
+        // Ctrl-C once frames are being written (the output's temporary file has some), however long
+        // that takes here; then the input closes, as the program upstream does on Ctrl-C, once
+        // arcapture has said it saw the signal (before that, the end of input would be a plain end).
+        let temporary = "\(directory.path)/.out.mjpeg.\(process.processIdentifier).tmp"
+        #expect(waitUntil { ((try? FileManager.default.attributesOfItem(atPath: temporary)[.size]) as? Int ?? 0) > 0 })
         process.interrupt()  // SIGINT, as Ctrl-C sends
-        Thread.sleep(forTimeInterval: 0.2)
-        try input.fileHandleForWriting.close()  // what the program upstream does on Ctrl-C
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(waitUntil { stderrText.value.contains("stopping (Ctrl-C)") }, "\(stderrText.value)")
+        try input.fileHandleForWriting.close()
         process.waitUntilExit()
+        let stderr = stderrText.finish()
         #expect(process.terminationStatus == 130, "\(stderr)")
         #expect(stderr.contains("interrupted: the output holds the"))
         let count = try frameCount(output)

@@ -38,7 +38,10 @@ struct VividVM: Sendable {
             throw Unavailable(
                 description: "QEMU is not installed: run 'bash scripts/install-deps' (the VM suite never skips)")
         }
-        let work = fileManager.temporaryDirectory.appendingPathComponent("arcapture-vm-\(UUID().uuidString)")
+        // One folder per checkout, emptied at each boot: the last run's files stay there to look at,
+        // and no run finds another's.
+        let work = Binary.productsDirectory.appendingPathComponent("vivid-vm-run")
+        try? fileManager.removeItem(at: work)
         let payload = work.appendingPathComponent("payload")
         let out = work.appendingPathComponent("out")
         try fileManager.createDirectory(at: payload, withIntermediateDirectories: true)
@@ -82,14 +85,25 @@ struct VividVM: Sendable {
     /// Adds the guest runs' coverage counters to this test run's, when it is measuring coverage
     /// (`swift test --enable-code-coverage` merges every profile in the products' codecov folder), so
     /// the report counts the code only the real driver exercises.
+    ///
+    /// The guest's process IDs are the same on every boot, so its profiles' names repeat from run to
+    /// run: the previous run's are removed first (they counted a binary that may since have changed),
+    /// and this run's are copied under names of their own.
     private static func collectCoverage(from profiles: URL) throws {
+        let fileManager = FileManager.default
         let codecov = Binary.productsDirectory.appendingPathComponent("codecov")
-        guard FileManager.default.fileExists(atPath: codecov.path),
-            let files = try? FileManager.default.contentsOfDirectory(atPath: profiles.path)
+        guard fileManager.fileExists(atPath: codecov.path),
+            let files = try? fileManager.contentsOfDirectory(atPath: profiles.path)
         else { return }
+        for stale in (try? fileManager.contentsOfDirectory(atPath: codecov.path)) ?? []
+        where stale.hasPrefix("vivid-vm-") && stale.hasSuffix(".profraw") {
+            try? fileManager.removeItem(at: codecov.appendingPathComponent(stale))
+        }
+        let boot = UUID().uuidString.prefix(8)
         for file in files where file.hasSuffix(".profraw") {
-            try FileManager.default.copyItem(
-                at: profiles.appendingPathComponent(file), to: codecov.appendingPathComponent("vivid-vm-\(file)"))
+            let target = codecov.appendingPathComponent("vivid-vm-\(boot)-\(file)")
+            try? fileManager.removeItem(at: target)
+            try fileManager.copyItem(at: profiles.appendingPathComponent(file), to: target)
         }
     }
 

@@ -19,14 +19,24 @@ public final class GPSDLocationSource: LocationSource {
     public let port: UInt16
     private let hub = LocationEventHub(status: .starting)
     private let thread = SourceThread(name: "arcapture.gpsd")
+    /// How long one connection attempt may take before it counts as failed. A test lengthens it
+    /// to tell "a stop ends the attempt at once" from "the stop waited the attempt out" without
+    /// timing anything short.
+    let connectTimeoutMilliseconds: Int32
 
     /// gpsd's registered port.
     public static let defaultPort: UInt16 = 2947
 
     /// Creates a source for gpsd at `host`:`port`; nothing happens until ``start()``.
-    public init(host: String = "127.0.0.1", port: UInt16 = GPSDLocationSource.defaultPort) {
+    public convenience init(host: String = "127.0.0.1", port: UInt16 = GPSDLocationSource.defaultPort) {
+        self.init(host: host, port: port, connectTimeoutMilliseconds: 3000)
+    }
+
+    /// Creates a source whose connection attempts last at most `connectTimeoutMilliseconds`.
+    init(host: String, port: UInt16, connectTimeoutMilliseconds: Int32) {
         self.host = host
         self.port = port
+        self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
     }
 
     /// Parses `gpsd://`, `gpsd://HOST`, `gpsd://HOST:PORT` or `gpsd://[IPv6]:PORT`; nil for anything
@@ -78,8 +88,11 @@ public final class GPSDLocationSource: LocationSource {
         let port = self.port
         let hub = self.hub
         let backOff = BackOff()
+        let timeout = connectTimeoutMilliseconds
         thread.start { thread in
-            GPSDLocationSource.session(host: host, port: port, label: label, hub: hub, thread: thread, backOff: backOff)
+            GPSDLocationSource.session(
+                host: host, port: port, label: label, hub: hub, thread: thread, backOff: backOff,
+                connectTimeoutMilliseconds: timeout)
         }
     }
 
@@ -94,12 +107,13 @@ public final class GPSDLocationSource: LocationSource {
     /// One connection: connect, watch, read until gpsd goes away or the source stops; then wait
     /// before the next attempt.
     private static func session(
-        host: String, port: UInt16, label: String, hub: LocationEventHub, thread: SourceThread, backOff: BackOff
+        host: String, port: UInt16, label: String, hub: LocationEventHub, thread: SourceThread, backOff: BackOff,
+        connectTimeoutMilliseconds: Int32
     ) {
         let connection: TCPConnection
         // A stop during a connection attempt ends it at once (Ctrl-C waited out the 3 s timeout).
         switch TCPConnection.connect(
-            host: host, port: port, timeoutMilliseconds: 3000, isCancelled: { thread.isStopping })
+            host: host, port: port, timeoutMilliseconds: connectTimeoutMilliseconds, isCancelled: { thread.isStopping })
         {
         case .failure(let problem):
             guard !thread.isStopping else { return }
