@@ -16,6 +16,10 @@
 #   ARCAPTURE_VM_TIMEOUT      seconds before the VM is killed (default 300)
 #   ARCAPTURE_VM_ACCEL        auto (default), kvm or tcg
 #   ARCAPTURE_VM_VIVID_PARAMS vivid module parameters (default: one instance, all nodes)
+#   ARCAPTURE_VM_CPUS         virtual CPUs under TCG (default 1). Measured on this project's 2-core
+#                             machine, the whole guest suite: 1 vCPU 78 s quiet, 115 s with both host
+#                             cores busy; 2 vCPUs (multi-threaded TCG) 76 s quiet, 134 s busy and more
+#                             frames skipped by vivid, since the vCPUs then compete with the load.
 #
 # The guest has what a Debian board with a USB webcam has, minus udev: /etc/passwd and /etc/group
 # with the users `cam` (in group video) and `outsider` (not), vivid's nodes, v4l2-ctl, and the
