@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "arcapture", targets: ["arcapture"]),
         .library(name: "CaptureKit", targets: ["CaptureKit"]),
         .library(name: "ARCompositor", targets: ["ARCompositor"]),
+        .library(name: "GeoAR", targets: ["GeoAR"]),
     ],
     targets: [
         // C shims: request codes, FourCCs and wrappers for variadic calls.
@@ -27,10 +28,13 @@ let package = Package(
 
         .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
-        .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor"]),
+        // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
+        .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor"]),
+        // The command line: parses arguments, builds pipelines from GeoAR, prints reports.
+        .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"]),
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(
-            name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor"], path: "bench",
+            name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"], path: "bench",
             exclude: ["count-allocations.sh", "footage"]),
 
         // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
@@ -46,8 +50,9 @@ let package = Package(
             dependencies: ["ARCompositor", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "GeoARTests", dependencies: ["GeoAR", "CaptureKit", "ARCompositor", "TestSupport"]),
         .testTarget(
-            name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "TestSupport"],
+            name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "GeoAR", "TestSupport"],
             // Reference images, read from the source tree by path (and regenerated there).
             exclude: ["References"]),
     ],

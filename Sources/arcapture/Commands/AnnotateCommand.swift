@@ -1,6 +1,7 @@
 import ARCompositor
 import CaptureKit
 import Foundation
+import GeoAR
 
 /// `arcapture annotate IMAGE.jpg`: draw points of interest on one photo for an explicit pose.
 enum AnnotateCommand {
@@ -151,7 +152,7 @@ enum AnnotateCommand {
                 try writer.commit()
             } catch {
                 Terminal.error(error.description)
-                return error.exitStatus
+                return ExitStatus(error)
             }
             report(drawn, route: route, units: styleFile.layout.units)
             Terminal.out(settings.output)

@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import GeoAR
 
 /// `arcapture capture`: stills, time-lapses and streams from a camera.
 enum CaptureCommand {
@@ -108,7 +109,7 @@ enum CaptureCommand {
             writer = try CaptureOutputWriter(destination: options.destination, quality: options.quality)
         } catch let error as OutputError {
             Terminal.error(error.description)
-            return error.exitStatus
+            return ExitStatus(error)
         } catch {
             Terminal.error("\(error)")
             return .failure
@@ -119,10 +120,12 @@ enum CaptureCommand {
             devicePath: path, format: options.format, bufferCount: options.bufferCount,
             frameTimeout: .milliseconds(Int64(options.timeoutSeconds * 1000)), controls: options.controls,
             reconnects: options.reconnect)
-        let run = CaptureRun(options: options, session: session, writer: writer, log: log)
-        session.setFrameHandler { run.enqueue($0) }
-        session.addRejectionObserver { run.rejected($0) }
-        session.addPhaseObserver { run.phase($0) }
+        let run = LiveCapture(
+            settings: LiveCaptureSettings(
+                devices: options.devices, warmUp: options.warmUp, every: options.every, count: options.count,
+                duration: options.duration),
+            session: session, writer: writer, log: log, messages: .terminal)
+        run.attach(to: session)
         do {
             session.locationSource = try options.location?.makeSource(pace: .realTime(speed: 1)) ?? NoPositionSource()
         } catch {
@@ -138,7 +141,7 @@ enum CaptureCommand {
                     body: {
                         session.startRunning()
                         let progress = ProgressLine()
-                        progress.start { run.progress }
+                        progress.start { progressText(run) }
                         let outcome = await run.outcome()
                         progress.stop()
                         return outcome
@@ -149,8 +152,17 @@ enum CaptureCommand {
         return finish(outcome, run: run)
     }
 
+    /// The progress line: frames written, the rate, what was lost.
+    private static func progressText(_ run: LiveCapture) -> String {
+        let counts = run.runningCounts
+        let seconds = seconds(run.startedAt.duration(to: .now)) + 0.001
+        return String(
+            format: "captured %d frames, %.1f fps, %d dropped, %d damaged", counts.written,
+            Double(counts.written) / seconds, counts.dropped, counts.damaged)
+    }
+
     /// Prints the summary and the error, and returns the status.
-    private static func finish(_ outcome: CaptureRun.Outcome, run: CaptureRun) -> ExitStatus {
+    private static func finish(_ outcome: LiveCapture.Outcome, run: LiveCapture) -> ExitStatus {
         let counts = run.counts
         var summary = "captured \(counts.written) frame\(counts.written == 1 ? "" : "s")"
         summary += ", \(counts.dropped) dropped, \(counts.damaged) damaged"
@@ -170,7 +182,7 @@ enum CaptureCommand {
             return ExitStatus(error)
         case .outputFailed(let error):
             Terminal.error(error.description)
-            return error.exitStatus
+            return ExitStatus(error)
         case .streamFailed(let message):
             Terminal.error(message)
             return .ioError

@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import GeoAR
 
 /// `arcapture capture`'s options, parsed and validated.
 struct CaptureOptions: Sendable {

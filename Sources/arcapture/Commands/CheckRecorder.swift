@@ -1,4 +1,5 @@
 import CaptureKit
+import GeoAR
 import Synchronization
 
 /// Collects what `check` needs while a session streams: a record per frame (valid or rejected), the

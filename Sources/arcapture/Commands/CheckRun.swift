@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import GeoAR
 
 /// One `arcapture check`, from authorization to the printed report.
 struct CheckRun: Sendable {

@@ -1,7 +1,7 @@
 import ARCompositor
 import CaptureKit
 import Foundation
-import Synchronization
+import GeoAR
 
 /// `arcapture annotate FOOTAGE`: annotate every frame of an MJPEG stream, a folder of JPEGs or a
 /// Y4M file, with poses from a GPS track (or, for a folder of geotagged photos, from each photo),
@@ -17,16 +17,6 @@ enum AnnotateFootage {
                 "sidecar", "FILE.jsonl",
                 help: "Footage: one JSON line per frame: its time, the pose used, the POIs drawn and where."),
         ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != "orientation" }
-
-    /// Counts for the summary, updated by the writer.
-    private struct Tally {
-        var written = 0
-        var annotated = 0
-        var corrupt = 0
-        var failure: String?
-        var status = ExitStatus.ok
-        var readerClosed = false
-    }
 
     static func run(_ parsed: ParsedArguments, input: String) async -> ExitStatus {
         let settingsOptions: AnnotateSettings
@@ -44,7 +34,11 @@ enum AnnotateFootage {
             settingsOptions = try AnnotateSettings(parsed, input: input)
             time = try FootageTimeOptions(parsed)
             poseOptions = try PoseOptions(parsed)
-            destination = try FootageDestination(output: given, format: parsed.value("format"))
+            do {
+                destination = try FootageDestination(output: given, format: parsed.value("format"))
+            } catch {
+                throw UsageError(error.description)
+            }
             workers = try parsed.integer("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
             guard parsed.value("pois") != nil else { throw UsageError("--pois FILE.geojson is required") }
             guard (parsed.value("camera") == nil) != (parsed.value("hfov") == nil) else {
@@ -70,23 +64,21 @@ enum AnnotateFootage {
         if output == "-" { signal(SIGPIPE, SIG_IGN) }  // a closed stream reader is an EPIPE to handle, not a death
         // Ctrl-C stops reading; the frames in flight are finished and written, and the output,
         // whole, holds every frame up to there.
-        let interrupted = Mutex(false)
+        let stop = StopRequest()
         return await InterruptSignal.handling(
             onSignal: { _ in
                 // Said at once: reading a pipe, the stop comes only with the next frame or the end
                 // of the input, and the user should know the Ctrl-C was seen.
-                let first = interrupted.withLock { state in
-                    defer { state = true }
-                    return !state
+                if stop.request() {
+                    Terminal.note("note: stopping (Ctrl-C): the frames read so far are finished and written")
                 }
-                if first { Terminal.note("note: stopping (Ctrl-C): the frames read so far are finished and written") }
             },
             body: {
                 do throws(InputFileError) {
                     return try annotate(
                         parsed, input: input, settingsOptions: settingsOptions, time: time, poseOptions: poseOptions,
                         destination: destination, workers: workers, output: output, cameraSetup: cameraSetup,
-                        interrupted: { interrupted.withLock { $0 } })
+                        interrupted: { stop.isRequested })
                 } catch {
                     Terminal.error(error.description)
                     return error.isMissing ? .noInput : .dataError
@@ -97,36 +89,39 @@ enum AnnotateFootage {
     private static func annotate(
         _ parsed: ParsedArguments, input: String, settingsOptions: AnnotateSettings, time: FootageTimeOptions,
         poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String,
-        cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double), interrupted: () -> Bool
+        cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double),
+        interrupted: @escaping @Sendable () -> Bool
     ) throws(InputFileError) -> ExitStatus {
         let reader = try FootageReader(path: input)
         // Footage is described from what the reader sees, not probed ahead (probing would read a
         // whole file first): the first frame gives the EXIF start, a Y4M file's size its frame count.
-        var pending = reader.next()
-        let info = describe(input, reader: reader, first: pending)
+        let first = reader.next()
+        let info = describe(input, reader: reader, first: first)
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         let style = try settingsOptions.loadStyle()
         let route = try settingsOptions.loadRoute()
         // Poses: a track and the footage clock, or each photo's own geotag.
-        var timeline: PoseTimeline?
-        var clock: FootageClock?
+        let poses: FootagePipeline.Poses
         if let trackPath = parsed.value("track") {
             let track = try RecordedTrack.load(trackPath)
             for warning in track.warnings.prefix(5) { Terminal.warning(warning) }
+            let clock: FootageClock
             do {
                 clock = try time.clock(footage: info, track: track).0
             } catch {
                 Terminal.error(error.message)
                 return .usage
             }
-            timeline = try poseOptions.timeline(for: track).0
-        } else if reader.kind != .jpegFolder {
+            poses = .track(try poseOptions.timeline(for: track).0, clock)
+        } else if reader.kind == .jpegFolder {
+            poses = .geotags(geoidSeparation: poseOptions.geoidSeparation)
+        } else {
             Terminal.error("give --track FILE: only a folder of geotagged photos annotates without one")
             return .usage
         }
         // A calibration that does not fit the footage's frames is refused now, not found out frame
         // by frame (frames it cannot describe would pass through unannotated).
-        if let cameraPath = parsed.value("camera"), let size = firstFrameSize(reader: reader, first: pending) {
+        if let cameraPath = parsed.value("camera"), let size = firstFrameSize(reader: reader, first: first) {
             _ = try CameraModel(cameraInfoFile: cameraPath, frameSize: size)
         }
         do {
@@ -135,7 +130,7 @@ enum AnnotateFootage {
             Terminal.error(error.description)
             return .noInput
         }
-        let settings = FootageSettings(
+        let settings = AnnotationSettings(
             pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
             banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
             horizontalFieldOfView: cameraSetup.horizontalFieldOfView, heightAboveGround: cameraSetup.heightAboveGround,
@@ -152,155 +147,47 @@ enum AnnotateFootage {
                 replacing: parsed.flag("force"))
         } catch {
             Terminal.error(error.description)
-            return error.exitStatus
+            return ExitStatus(error)
         }
-        let tally = Mutex(Tally())
-        let pipeline = OrderedPipeline<FootageJob, FootageResult>(
-            // Frames in flight: two per worker for JPEG (a few hundred kB each), one more than the
-            // workers for Y4M (megabytes each: 4 MB at 1080p 4:2:2; the writer holds the extra one).
-            workers: workers, capacity: reader.kind == .y4m ? workers + 1 : workers * 2,
-            makeWorker: { _ in
-                let worker = FootageWorker(settings: settings)
-                return { (job: consuming FootageJob) in worker.process(job) }
-            },
-            deliver: { sequence, result in
-                // The tally is locked only to read and count: the progress line and the producer
-                // read it, and neither should wait while a frame is being written.
-                guard tally.withLock({ $0.failure == nil }) else { return }
-                let record: FootageRecord
-                switch result {
-                case .corrupt(let why, let skipped):
-                    tally.withLock { $0.corrupt += 1 }
-                    Terminal.warning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
-                    record = skipped
-                case .frame(let frame, let annotated, let written, let time):
-                    do throws(CaptureWriteError) {
-                        // A file name's strftime conversions use the frame's time, else the time
-                        // of writing (a photo without an EXIF time), as fswebcam's do.
-                        try sink.write(frame, date: time ?? Date())
-                        tally.withLock { tally in
-                            tally.written += 1
-                            if annotated { tally.annotated += 1 }
-                        }
-                    } catch {
-                        // The program reading stdout went away (`| head`): stop, quietly.
-                        let readerClosed: Bool
-                        if case .readerClosed = error { readerClosed = true } else { readerClosed = false }
-                        tally.withLock { tally in
-                            tally.readerClosed = readerClosed
-                            tally.failure = readerClosed ? "" : error.description
-                            // A numbered frame's name taken (73) is not a failing disk (74).
-                            if case .output(let outputError) = error {
-                                tally.status = outputError.exitStatus
-                            } else {
-                                tally.status = readerClosed ? .ok : .ioError
-                            }
-                        }
-                        return
-                    }
-                    record = written
-                }
-                do throws(OutputError) {
-                    try sink.record(record)
-                } catch {
-                    tally.withLock { tally in
-                        tally.failure = error.description
-                        tally.status = error.exitStatus
-                    }
-                }
-            })
+        let pipeline = FootagePipeline(
+            reader: reader, first: first, settings: settings, poses: poses, route: route, sink: sink, workers: workers)
         let started = ContinuousClock.now
         // Progress on a terminal: frames done of the total, the rate, the time left, what was skipped.
         let total = info.frameCount
         let approximate = reader.kind == .mjpeg ? "≈" : ""
         let progress = ProgressLine()
         progress.start {
-            let done = tally.withLock { $0 }
-            let finished = done.written + done.corrupt
-            let rate = Double(finished) / max(seconds(started.duration(to: .now)), 1e-9)
-            let left = rate > 0 ? Double(max(0, total - finished)) / rate : 0
+            let done = pipeline.progress
+            let rate = Double(done.finished) / max(seconds(started.duration(to: .now)), 1e-9)
+            let left = rate > 0 ? Double(max(0, total - done.finished)) / rate : 0
             let position =
                 total > 0
-                ? "frame \(finished)/\(approximate)\(total)  "
+                ? "frame \(done.finished)/\(approximate)\(total)  "
                     + String(format: "%.1f fps  ETA %d:%02d", rate, Int(left) / 60, Int(left) % 60)
-                : String(format: "frame %d  %.1f fps", finished, rate)
-            return position + "  \(done.written - done.annotated) without a pose  \(done.corrupt) damaged"
+                : String(format: "frame %d  %.1f fps", done.finished, rate)
+            return position + "  \(done.passedThrough) without a pose  \(done.corrupt) damaged"
         }
-        var navigator = route.map { RouteNavigator(route: $0) }
-        var previous: (pose: DevicePose, time: Date)?
-        var read = 0
-        var stopped = false
-        while let frame = pending ?? reader.next() {
-            pending = nil
-            if tally.withLock({ $0.failure != nil }) { break }
-            if interrupted() {
-                stopped = true
-                break
-            }
-            read += 1
-            // A photo without an EXIF time has none (its sidecar line and banner say so).
-            let frameTime = clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date
-            var pose: DevicePose?
-            var headingAccuracy: Double?
-            if let timeline, let frameTime {
-                if case .pose(let estimate) = timeline.pose(at: frameTime) {
-                    pose = estimate.pose
-                    headingAccuracy = estimate.headingAccuracy
-                }
-            } else if let tag = frame.geotag {
-                pose = DevicePose(
-                    latitude: tag.latitude, longitude: tag.longitude,
-                    altitude: (tag.altitudeMeanSeaLevel ?? 0) + (poseOptions.geoidSeparation ?? 0),
-                    orientation: DeviceOrientation(heading: tag.imageDirection ?? 0, pitch: 0, roll: 0))
-            }
-            var speed: Double?
-            if let pose, let previous, let frameTime, frameTime > previous.time {
-                let moved = LocalFrame(
-                    latitude: previous.pose.latitude, longitude: previous.pose.longitude, altitude: 0
-                )
-                .enu(latitude: pose.latitude, longitude: pose.longitude, altitude: 0).horizontalDistance
-                speed = moved / frameTime.timeIntervalSince(previous.time)
-            }
-            var navigation: NavigationInfo?
-            if let pose, navigator != nil {
-                navigation = navigator?.update(
-                    latitude: pose.latitude, longitude: pose.longitude, speed: speed,
-                    time: frameTime?.timeIntervalSince1970 ?? Double(frame.index))
-            }
-            if let pose, let frameTime { previous = (pose, frameTime) }
-            pipeline.submit(
-                FootageJob(
-                    frame: frame, time: frameTime, pose: pose,
-                    navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed,
-                    headingAccuracy: headingAccuracy))
-        }
-        // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
-        if !stopped && interrupted() { stopped = true }
-        pipeline.finish()
+        let summary = pipeline.run(isInterrupted: interrupted, onWarning: { Terminal.warning($0) })
         progress.stop()
-        for note in reader.notes { Terminal.warning(note) }
-        let final = tally.withLock { $0 }
-        if final.readerClosed { return .ok }
-        if let failure = final.failure {
-            sink.discard()
-            Terminal.error(failure)
-            return final.status
+        for note in summary.notes { Terminal.warning(note) }
+        let final = summary.progress
+        switch summary.ending {
+        case .readerClosed:
+            return .ok
+        case .failed(let failure):
+            Terminal.error(failure.description)
+            return failure.cannotCreate ? .cannotCreate : .ioError
+        case .completed, .interrupted:
+            break
         }
-        do {
-            try sink.finish()
-        } catch {
-            Terminal.error(error.description)
-            return error.exitStatus
-        }
-        let elapsed = seconds(started.duration(to: .now))
         Terminal.note(
-            "annotate: \(read) frames in, \(final.written) out (\(final.annotated) annotated, "
-                + "\(final.written - final.annotated) without a pose passed through), "
-                + "\(final.corrupt + reader.truncatedFrames) damaged skipped; "
-                + String(format: "%.1f s, %.1f fps, ", elapsed, Double(read) / max(elapsed, 1e-9))
+            "annotate: \(final.read) frames in, \(final.written) out (\(final.annotated) annotated, "
+                + "\(final.passedThrough) without a pose passed through), "
+                + "\(final.corrupt + summary.truncated) damaged skipped; "
+                + String(format: "%.1f s, %.1f fps, ", summary.seconds, Double(final.read) / max(summary.seconds, 1e-9))
                 + (workers == 1 ? "1 worker" : "\(workers) workers"))
         if output != "-" { Terminal.out(output) }
-        if stopped {
+        if summary.ending == .interrupted {
             Terminal.note("interrupted: the output holds the \(final.written) frames before Ctrl-C, each whole")
             return .interrupted
         }

@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import GeoAR
 import Synchronization
 
 /// Prints location events as they arrive (from the source's thread): a line of text each, or a

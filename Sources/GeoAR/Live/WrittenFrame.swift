@@ -1,9 +1,9 @@
 /// What the writer did with one frame, for the JSON-lines log.
-struct WrittenFrame: Sendable {
+public struct WrittenFrame: Sendable {
     /// The file written, or nil for a stream.
-    var file: String?
+    public var file: String?
     /// Bytes written for the frame.
-    var bytes: Int
+    public var bytes: Int
     /// Whether the camera's MJPEG frame went out unchanged (apart from Huffman tables).
-    var passedThrough: Bool
+    public var passedThrough: Bool
 }

@@ -9,11 +9,17 @@ import Foundation
 /// - `%n` or `%Wn` (W a width, such as `%4n`): the frame counter from 1, zero-padded to W digits.
 ///
 /// `%n` is strftime's newline, useless in a file name, hence its use here.
-struct OutputTemplate: Equatable, Sendable {
-    let pattern: String
+public struct OutputTemplate: Equatable, Sendable {
+    /// The pattern as given.
+    public let pattern: String
+
+    /// Creates a template from a pattern such as `frames/%05n.jpg` or `lapse-%Y%m%d-%H%M%S.jpg`.
+    public init(pattern: String) {
+        self.pattern = pattern
+    }
 
     /// Whether names differ from frame to frame (a counter, milliseconds or seconds).
-    var variesPerFrame: Bool { !conversions.isDisjoint(with: ["n", "L", "S", "s", "T"]) }
+    public var variesPerFrame: Bool { !conversions.isDisjoint(with: ["n", "L", "S", "s", "T"]) }
 
     /// The conversions the pattern uses, by their letter (`n` for `%n` and `%4n`; `%` for `%%`),
     /// read as ``name(counter:date:)`` reads them. (A scan, not a regular expression: Foundation's
@@ -33,7 +39,7 @@ struct OutputTemplate: Equatable, Sendable {
     }
 
     /// The name for the `counter`-th frame (from 1), captured at `date`.
-    func name(counter: Int, date: Date) -> String {
+    public func name(counter: Int, date: Date) -> String {
         var result = ""
         var strftimePart = ""
         var index = pattern.startIndex

@@ -1,5 +1,5 @@
 /// Where `arcapture capture` writes frames.
-enum CaptureDestination: Equatable, Sendable {
+public enum CaptureDestination: Equatable, Sendable {
     /// One JPEG file per frame, named from a template.
     case files(OutputTemplate)
     /// Concatenated JPEGs on stdout: what `ffmpeg -f mjpeg -i -` and `ffplay` read.

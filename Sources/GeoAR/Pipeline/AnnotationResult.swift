@@ -2,10 +2,10 @@ import ARCompositor
 import Foundation
 
 /// What a worker made of a frame.
-enum FootageResult: Sendable {
+enum AnnotationResult: Sendable {
     /// The frame to write, whether it was annotated (false: it had no pose and passes through), its
     /// sidecar record, and its time (for `strftime` conversions in file names).
-    case frame(FrameOutput, annotated: Bool, record: FootageRecord, time: Date?)
+    case frame(FrameOutput, annotated: Bool, record: SidecarRecord, time: Date?)
     /// The frame could not be decoded: skipped, with why.
-    case corrupt(String, record: FootageRecord)
+    case corrupt(String, record: SidecarRecord)
 }

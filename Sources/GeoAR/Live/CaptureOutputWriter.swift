@@ -4,21 +4,23 @@ import Foundation
 /// Writes selected frames to files or a stream on stdout.
 ///
 /// - Important: Not thread-safe; one writer belongs to the capture's writer queue.
-final class CaptureOutputWriter {
-    let destination: CaptureDestination
-    let quality: Int
+public final class CaptureOutputWriter {
+    /// Where frames go.
+    public let destination: CaptureDestination
+    /// JPEG quality for raw frames, which must be encoded.
+    public let quality: Int
     private let frames: FrameJPEGWriter
     private var y4m = Y4MStreamState()
 
     /// - Throws: ``JPEGError`` when libjpeg-turbo cannot allocate.
-    init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
+    public init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
         self.destination = destination
         self.quality = quality
         frames = try FrameJPEGWriter()
     }
 
     /// The frame's mean luma (0–255), sampled, for warm-up settling; nil when it cannot be read.
-    func brightness(of frame: VideoFrame) -> Double? {
+    public func brightness(of frame: VideoFrame) -> Double? {
         if let mean = YCbCrImage.meanLuma(of: frame) { return mean }  // raw: no conversion needed
         guard let image = try? frames.image(for: frame) else { return nil }
         let luma = image.planes[0]
@@ -39,8 +41,10 @@ final class CaptureOutputWriter {
     ///   - frame: the frame.
     ///   - counter: its number among written frames, from 1 (for `%n` in file names).
     ///   - frameRate: the stream's rate, for a Y4M header.
-    /// - Throws: ``CaptureWriteError``.
-    func write(_ frame: VideoFrame, counter: Int, frameRate: FrameInterval?) throws(CaptureWriteError) -> WrittenFrame {
+    /// - Throws: ``FrameWriteError``.
+    public func write(_ frame: VideoFrame, counter: Int, frameRate: FrameInterval?) throws(FrameWriteError)
+        -> WrittenFrame
+    {
         switch destination {
         case .files(let template):
             let (bytes, passedThrough) = try jpeg(frame)
@@ -70,7 +74,7 @@ final class CaptureOutputWriter {
 
     /// Writes a whole file atomically; a failure leaves no trace of it. Unless `replacing`, a file
     /// already there is left as it was and the write fails (``AtomicFileWriter``).
-    static func writeFile(_ name: String, _ bytes: [UInt8], replacing: Bool = true) throws(OutputError) {
+    public static func writeFile(_ name: String, _ bytes: [UInt8], replacing: Bool = true) throws(OutputError) {
         let file = try AtomicFileWriter(destination: name, replacing: replacing)
         do {
             try file.write(bytes)
@@ -81,7 +85,7 @@ final class CaptureOutputWriter {
         }
     }
 
-    private func jpeg(_ frame: VideoFrame) throws(CaptureWriteError) -> (bytes: [UInt8], passedThrough: Bool) {
+    private func jpeg(_ frame: VideoFrame) throws(FrameWriteError) -> (bytes: [UInt8], passedThrough: Bool) {
         // Files are decoded once to catch damage inside the image; a live stream checks structure only.
         let validation: FrameJPEGWriter.Validation = destination == .mjpegStream ? .structure : .decode
         do {
@@ -92,7 +96,7 @@ final class CaptureOutputWriter {
     }
 
     /// A Y4M frame: the `FRAME` line, then each plane row after row without padding.
-    static func y4mFrame(_ image: YCbCrImage) -> [UInt8] {
+    public static func y4mFrame(_ image: YCbCrImage) -> [UInt8] {
         var bytes = Array("FRAME\n".utf8)
         bytes.reserveCapacity(bytes.count + image.planes.reduce(0) { $0 + $1.width * $1.height })
         for (plane, range) in y4mChunks(of: image) { bytes += image.planes[plane].bytes[range] }
@@ -101,7 +105,7 @@ final class CaptureOutputWriter {
 
     /// A frame's samples in Y4M order, as few pieces of its planes as the layout allows: a whole
     /// plane at once when its rows are not padded, else row by row.
-    static func y4mChunks(of image: YCbCrImage) -> [(plane: Int, range: Range<Int>)] {
+    public static func y4mChunks(of image: YCbCrImage) -> [(plane: Int, range: Range<Int>)] {
         var chunks: [(plane: Int, range: Range<Int>)] = []
         for (index, plane) in image.planes.enumerated() {
             if plane.stride == plane.width {
@@ -116,15 +120,15 @@ final class CaptureOutputWriter {
     }
 
     /// Writes all of `bytes` to stdout, retrying short writes and EINTR.
-    static func writeToStandardOutput(_ bytes: [UInt8]) throws(CaptureWriteError) {
+    public static func writeToStandardOutput(_ bytes: [UInt8]) throws(FrameWriteError) {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(CaptureWriteError) in try writeToStandardOutput(buffer) }
+            Result { () throws(FrameWriteError) in try writeToStandardOutput(buffer) }
         }
         try result.get()
     }
 
     /// Writes all of `buffer` to stdout, retrying short writes and EINTR.
-    static func writeToStandardOutput(_ buffer: UnsafeRawBufferPointer) throws(CaptureWriteError) {
+    public static func writeToStandardOutput(_ buffer: UnsafeRawBufferPointer) throws(FrameWriteError) {
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
@@ -138,31 +142,9 @@ final class CaptureOutputWriter {
     }
 
     /// `YUV4MPEG2 W1280 H720 F25:1 Ip A1:1 C422 XCOLORRANGE=FULL`: samples are full range (JPEG's).
-    static func y4mHeader(for image: YCbCrImage, frameRate: FrameInterval?) -> String {
+    public static func y4mHeader(for image: YCbCrImage, frameRate: FrameInterval?) -> String {
         // A frame interval is seconds per frame: its denominator and numerator are frames per second.
         let rate = frameRate.map { (Int($0.denominator), Int($0.numerator)) } ?? (30, 1)
         return Y4MStreamState.headerLine(for: image, rate: rate, fullRange: true)
-    }
-}
-
-/// Why a frame could not be written.
-enum CaptureWriteError: Error, CustomStringConvertible {
-    /// The frame could not be made into a JPEG or planes (a damaged MJPEG frame): skip it.
-    case conversion(FrameConversionError)
-    /// The output failed: stop.
-    case output(OutputError)
-    /// The program reading stdout went away: stop quietly.
-    case readerClosed
-    /// A Y4M stream cannot change size or layout mid-stream (after a camera switch).
-    case streamChanged(from: String, to: String)
-
-    var description: String {
-        switch self {
-        case .conversion(let error): error.description
-        case .output(let error): error.description
-        case .readerClosed: "the program reading the stream closed it"
-        case .streamChanged(let from, let to):
-            "a Y4M stream cannot change from '\(from.dropLast())' to '\(to.dropLast())' (use MJPEG or files when switching cameras)"
-        }
     }
 }

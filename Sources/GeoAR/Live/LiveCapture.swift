@@ -2,21 +2,44 @@ import CaptureKit
 import Foundation
 import Synchronization
 
-/// One `arcapture capture`: frames from the session go through a small bounded queue (live capture
-/// drops the oldest frame, and counts it, rather than fall behind) to a writer queue that chooses,
-/// writes and logs them.
+/// A live capture, the camera end of the one frame pipeline: frames from a ``CaptureSession`` go
+/// through a small bounded queue to a writer queue that chooses, writes and logs them.
+///
+/// Live policy: the capture never falls behind the camera. When writing is slower than the camera,
+/// the oldest waiting frame is dropped and counted; damaged frames are dropped and counted too,
+/// with one warning naming the likely cause.
+///
+/// Connect it to a session with ``attach(to:)``, start the session, and wait for ``outcome()``.
 ///
 /// `@unchecked Sendable`: `shared` (a `Mutex`) holds what the session queue, the writer queue and
-/// the signal queue share; the writer, selector and log are used only on `writerQueue`.
-final class CaptureRun: @unchecked Sendable {
+/// the caller's threads share; the writer, selector and log are used only on `writerQueue`.
+public final class LiveCapture: @unchecked Sendable {
     /// How a capture ended.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
+        /// The count or duration was reached.
         case completed
+        /// Stopped on request (Ctrl-C): every file written is whole.
         case interrupted
+        /// The camera failed (gone without reconnecting, busy, a stream error).
         case failed(CaptureError)
+        /// A file or the log could not be written (a full disk).
         case outputFailed(OutputError)
+        /// The stream could not go on (a Y4M stream whose size changed with a camera switch).
         case streamFailed(String)
+        /// The program reading stdout closed it.
         case readerClosed
+    }
+
+    /// What was done, for the summary and a progress line.
+    public struct Counts: Sendable, Equatable {
+        /// Frames written.
+        public var written = 0
+        /// Frames lost after writing began: skipped by the driver, or dropped because writing fell behind.
+        public var dropped = 0
+        /// Damaged frames dropped.
+        public var damaged = 0
+        /// Frames skipped while the camera settled.
+        public var warmUp = 0
     }
 
     private struct Shared {
@@ -33,9 +56,13 @@ final class CaptureRun: @unchecked Sendable {
     /// Frames waiting for the writer, at most: enough to ride out a slow file write.
     static let queueLimit = 4
 
-    let options: CaptureOptions
-    let session: CaptureSession
+    /// Which frames are written.
+    public let settings: LiveCaptureSettings
+    /// The session frames come from.
+    public let session: CaptureSession
+    /// Owns the writer, the selector and the log.
     let writerQueue = DispatchQueue(label: "arcapture.capture-writer")
+    private let messages: PipelineMessages
     private let shared = Mutex(Shared())
     private let ending = OutcomeLatch<Outcome>()
     private let writer: CaptureOutputWriter
@@ -44,15 +71,29 @@ final class CaptureRun: @unchecked Sendable {
     private var negotiated: NegotiatedFormat?
     private var interruptedAt: Date?
     private var dropsSinceRecord = 0
-    private var started = ContinuousClock.now
+    private let started = ContinuousClock.now
 
-    init(options: CaptureOptions, session: CaptureSession, writer: CaptureOutputWriter, log: JSONLinesLog?) {
-        self.options = options
+    /// Creates a capture writing through `writer` (and logging to `log`), fed by `session` once
+    /// ``attach(to:)`` has connected them.
+    public init(
+        settings: LiveCaptureSettings, session: CaptureSession, writer: CaptureOutputWriter, log: JSONLinesLog?,
+        messages: PipelineMessages = .silent
+    ) {
+        self.settings = settings
         self.session = session
         self.writer = writer
         self.log = log
+        self.messages = messages
         selector = FrameSelector(
-            warmUp: options.warmUp, interval: options.every, count: options.count, duration: options.duration)
+            warmUp: settings.warmUp, interval: settings.every, count: settings.count, duration: settings.duration)
+    }
+
+    /// Sets the session's frame handler to this capture and observes its phases and rejected
+    /// frames. This method is thread-safe.
+    public func attach(to session: CaptureSession) {
+        session.setFrameHandler { [self] in enqueue($0) }
+        session.addRejectionObserver { [self] in rejected($0) }
+        session.addPhaseObserver { [self] in phase($0) }
     }
 
     // MARK: From the session (its queue)
@@ -95,7 +136,7 @@ final class CaptureRun: @unchecked Sendable {
             defer { state.warnedAboutDamage = true }
             return !state.warnedAboutDamage
         }
-        if warn { Terminal.warning("dropping damaged frames (\(cause)); they are counted in the summary") }
+        if warn { messages.warning("dropping damaged frames (\(cause)); they are counted in the summary") }
     }
 
     /// Follows the session: records the format, logs interruptions, ends on failure.
@@ -109,18 +150,18 @@ final class CaptureRun: @unchecked Sendable {
                 if let since = interruptedAt {
                     let gap = Date().timeIntervalSince(since)
                     interruptedAt = nil
-                    Terminal.note("note: the camera is back after \(String(format: "%.1f", gap)) s; capture resumes")
+                    messages.note("note: the camera is back after \(String(format: "%.1f", gap)) s; capture resumes")
                     appendLog([
                         "event": "resumed", "time": JSONLinesLog.timestamp(Date()),
                         "gap_s": (gap * 1000).rounded() / 1000,
                     ])
                 }
                 for control in format.controls where control.clamped {
-                    Terminal.warning("\(control.identifier) clamped to the camera's range: \(control)")
+                    messages.warning("\(control.identifier) clamped to the camera's range: \(control)")
                 }
             }
         case .interrupted(let error):
-            Terminal.warning("\(error.reason); waiting for the camera to come back (--reconnect)")
+            messages.warning("\(error.reason); waiting for the camera to come back (--reconnect)")
             writerQueue.async { [self] in
                 if interruptedAt == nil { interruptedAt = Date() }
                 appendLog(["event": "interrupted", "time": JSONLinesLog.timestamp(Date()), "reason": error.reason])
@@ -132,22 +173,23 @@ final class CaptureRun: @unchecked Sendable {
         }
     }
 
-    // MARK: From the signal queue
+    // MARK: From any thread (a signal handler's queue)
 
-    /// Ends the capture as interrupted.
-    func interrupt() { finish(.interrupted) }
+    /// Ends the capture as interrupted. This method is thread-safe.
+    public func interrupt() { finish(.interrupted) }
 
-    /// Switches to the next camera of `--device`, inside a configuration (the session reopens).
-    func switchToNextDevice() {
-        guard options.devices.count > 1 else {
-            Terminal.warning("SIGUSR1 switches cameras only with several --device paths")
+    /// Switches to the next camera of ``LiveCaptureSettings/devices``, inside a configuration (the
+    /// session reopens with the same format and controls). This method is thread-safe.
+    public func switchToNextDevice() {
+        guard settings.devices.count > 1 else {
+            messages.warning("SIGUSR1 switches cameras only with several --device paths")
             return
         }
         let next = shared.withLock { state -> String in
-            state.deviceIndex = (state.deviceIndex + 1) % options.devices.count
-            return options.devices[state.deviceIndex]
+            state.deviceIndex = (state.deviceIndex + 1) % settings.devices.count
+            return settings.devices[state.deviceIndex]
         }
-        Terminal.note("note: switching to \(next)")
+        messages.note("note: switching to \(next)")
         writerQueue.async { [self] in
             appendLog(["event": "switched", "time": JSONLinesLog.timestamp(Date()), "device": next])
         }
@@ -159,19 +201,31 @@ final class CaptureRun: @unchecked Sendable {
     // MARK: Ending
 
     /// Waits for the capture to end; any number of callers may wait.
-    func outcome() async -> Outcome { await ending.wait() }
+    public func outcome() async -> Outcome { await ending.wait() }
 
-    /// Waits until the writer queue has finished the frame in hand (files are whole afterwards).
-    func writerIdle() async {
+    /// Waits until the writer queue has finished the frame in hand (files are whole afterwards),
+    /// then closes the log. Call it after the session has stopped.
+    public func writerIdle() async {
         await withCheckedContinuation { continuation in writerQueue.async { continuation.resume() } }
         log?.close()
     }
 
-    /// Counts for the summary.
-    var counts: (written: Int, dropped: Int, damaged: Int, warmUp: Int) {
+    /// Counts for the summary. This property is thread-safe (it waits for the writer queue's
+    /// frame in hand; do not read it on that queue).
+    public var counts: Counts {
+        dispatchPrecondition(condition: .notOnQueue(writerQueue))
         let warmUp = writerQueue.sync { selector.warmUpSkipped }
-        return shared.withLock { ($0.written, $0.dropped, $0.damaged, warmUp) }
+        return shared.withLock { Counts(written: $0.written, dropped: $0.dropped, damaged: $0.damaged, warmUp: warmUp) }
     }
+
+    /// Counts without waiting for the writer (the warm-up count left out), for a progress line.
+    /// This property is thread-safe.
+    public var runningCounts: Counts {
+        shared.withLock { Counts(written: $0.written, dropped: $0.dropped, damaged: $0.damaged) }
+    }
+
+    /// When the capture was created, for a rate.
+    public var startedAt: ContinuousClock.Instant { started }
 
     private func finish(_ outcome: Outcome) {
         guard ending.set(outcome) else { return }
@@ -229,7 +283,7 @@ final class CaptureRun: @unchecked Sendable {
         }
         selector.recordWrite(timestampNanoseconds: frame.timestampNanoseconds)
         shared.withLock { $0.written += 1 }
-        if let file = result.file { Terminal.out(file) }
+        if let file = result.file { messages.fileWritten(file) }
         var record: [String: Any] = [
             "sequence": Int(frame.sequence), "capture_time": JSONLinesLog.timestamp(frame.captureDate),
             "timestamp_ns": Int(frame.timestampNanoseconds), "width": Int(frame.format.width),
@@ -252,14 +306,5 @@ final class CaptureRun: @unchecked Sendable {
         } catch {
             finish(.outputFailed(error))
         }
-    }
-
-    /// The progress line's text.
-    var progress: String {
-        let (written, dropped, damaged) = shared.withLock { ($0.written, $0.dropped, $0.damaged) }
-        let seconds = Double(started.duration(to: .now).components.seconds) + 0.001
-        return String(
-            format: "captured %d frames, %.1f fps, %d dropped, %d damaged", written, Double(written) / seconds, dropped,
-            damaged)
     }
 }

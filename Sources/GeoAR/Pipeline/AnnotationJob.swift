@@ -5,7 +5,7 @@ import Foundation
 /// One frame on its way to a worker: what was read, its time, and what the producer worked out in
 /// frame order (the pose, and where the traveller is on the route), so that workers, whichever
 /// frame they get, draw the same thing.
-struct FootageJob: Sendable {
+struct AnnotationJob: Sendable {
     var frame: FootageFrame
     /// Nil for a photo without an EXIF time (and no track to time it by).
     var time: Date?

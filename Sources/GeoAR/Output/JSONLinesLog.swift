@@ -4,14 +4,15 @@ import Foundation
 /// one `write(2)` so a reader never sees half a record.
 ///
 /// - Important: Not thread-safe; one log belongs to the capture's writer queue.
-final class JSONLinesLog {
-    let path: String
+public final class JSONLinesLog {
+    /// The log file.
+    public let path: String
     private let handle: FileHandle
 
     /// Creates (or truncates) the log.
     ///
     /// - Throws: ``OutputError`` when the file cannot be created.
-    init(path: String) throws(OutputError) {
+    public init(path: String) throws(OutputError) {
         self.path = path
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
@@ -20,7 +21,7 @@ final class JSONLinesLog {
     }
 
     /// Appends one record.
-    func append(_ record: [String: Any]) throws(OutputError) {
+    public func append(_ record: [String: Any]) throws(OutputError) {
         do {
             var data = try JSONSerialization.data(
                 withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -32,13 +33,13 @@ final class JSONLinesLog {
     }
 
     /// Flushes and closes.
-    func close() {
+    public func close() {
         try? handle.synchronize()
         try? handle.close()
     }
 
     /// One record as a line of JSON (without the newline), keys sorted.
-    static func line(_ record: [String: Any]) -> String {
+    public static func line(_ record: [String: Any]) -> String {
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -47,7 +48,7 @@ final class JSONLinesLog {
     }
 
     /// ISO 8601 UTC with milliseconds, as the log writes times.
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         date.formatted(
             .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Called only from the ordered pipeline's deliveries, which never run concurrently, and then,
 /// after the pipeline has finished, from the producer: hence `@unchecked Sendable`.
-final class FootageSink: @unchecked Sendable {
+public final class FootageSink: @unchecked Sendable {
     private let destination: FootageDestination
     private let frameRate: (numerator: Int, denominator: Int)
     /// Whether Y4M output says full range (JPEG input, full-range Y4M) or limited (video's).
@@ -15,10 +15,11 @@ final class FootageSink: @unchecked Sendable {
     private var file: AtomicFileWriter?
     private var sidecar: AtomicFileWriter?
     private var y4m = Y4MStreamState()
-    private let encoder = FootageRecord.makeEncoder()
+    private let encoder = SidecarRecord.makeEncoder()
     /// Where written Y4M frames go back to, to be read into again.
     private let pool: FrameBufferPool?
-    private(set) var written = 0
+    /// Frames written so far.
+    public private(set) var written = 0
     /// Whether files that exist may be replaced (`--force`).
     private let replacing: Bool
 
@@ -27,7 +28,7 @@ final class FootageSink: @unchecked Sendable {
     /// - Parameter replacing: whether an existing file (the output, the sidecar, a numbered frame)
     ///   may be replaced; when not, the run stops at the first that exists, which is left as it was.
     /// - Throws: `OutputError` when the file cannot be created.
-    init(
+    public init(
         destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), fullRange: Bool = true,
         sidecar path: String? = nil, pool: FrameBufferPool? = nil, replacing: Bool = true
     ) throws(OutputError) {
@@ -48,9 +49,9 @@ final class FootageSink: @unchecked Sendable {
 
     /// Writes the next frame.
     ///
-    /// - Throws: ``CaptureWriteError`` when writing fails, the reader of stdout went away, or a Y4M
+    /// - Throws: ``FrameWriteError`` when writing fails, the reader of stdout went away, or a Y4M
     ///   stream would change size mid-stream.
-    func write(_ output: FrameOutput, date: Date) throws(CaptureWriteError) {
+    public func write(_ output: FrameOutput, date: Date) throws(FrameWriteError) {
         written += 1
         switch output {
         case .jpeg(let jpeg):
@@ -76,7 +77,7 @@ final class FootageSink: @unchecked Sendable {
             try append(prefix)
             for (plane, range) in CaptureOutputWriter.y4mChunks(of: image) {
                 let result = image.planes[plane].bytes.withUnsafeBytes { samples in
-                    Result { () throws(CaptureWriteError) in
+                    Result { () throws(FrameWriteError) in
                         try append(UnsafeRawBufferPointer(rebasing: samples[range]))
                     }
                 }
@@ -86,13 +87,13 @@ final class FootageSink: @unchecked Sendable {
         }
     }
 
-    private func append(_ bytes: [UInt8]) throws(CaptureWriteError) {
-        let result = bytes.withUnsafeBytes { buffer in Result { () throws(CaptureWriteError) in try append(buffer) } }
+    private func append(_ bytes: [UInt8]) throws(FrameWriteError) {
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(FrameWriteError) in try append(buffer) } }
         try result.get()
     }
 
     /// Appends bytes to the single output file or stdout.
-    private func append(_ buffer: UnsafeRawBufferPointer) throws(CaptureWriteError) {
+    private func append(_ buffer: UnsafeRawBufferPointer) throws(FrameWriteError) {
         switch destination {
         case .mjpegStream, .y4mStream:
             try CaptureOutputWriter.writeToStandardOutput(buffer)
@@ -110,7 +111,7 @@ final class FootageSink: @unchecked Sendable {
     /// Appends a frame's line to the sidecar, if there is one.
     ///
     /// - Throws: `OutputError`.
-    func record(_ record: FootageRecord) throws(OutputError) {
+    func record(_ record: SidecarRecord) throws(OutputError) {
         guard let sidecar else { return }
         try sidecar.write(Array(record.line(using: encoder).utf8))
     }
@@ -118,13 +119,13 @@ final class FootageSink: @unchecked Sendable {
     /// Makes a single output file and the sidecar appear (atomically).
     ///
     /// - Throws: `OutputError`.
-    func finish() throws(OutputError) {
+    public func finish() throws(OutputError) {
         try file?.commit()
         try sidecar?.commit()
     }
 
     /// Drops the temporary twins of a single output file and the sidecar.
-    func discard() {
+    public func discard() {
         file?.discard()
         sidecar?.discard()
     }

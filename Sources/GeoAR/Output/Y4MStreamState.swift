@@ -2,15 +2,18 @@ import CaptureKit
 
 /// A YUV4MPEG2 stream being written: the header goes out before the first frame, and every later
 /// frame must match it (a Y4M stream cannot change size or layout).
-struct Y4MStreamState {
+public struct Y4MStreamState: Sendable {
     private var header: String?
+
+    /// A stream with nothing written yet.
+    public init() {}
 
     /// The bytes for the next frame: the stream header first if this is the first frame, then the
     /// `FRAME` line and the planes. Layouts YUV4MPEG2 lacks (4:4:0, 4:1:1) go out as 4:4:4.
     ///
     /// - Parameter makeHeader: the header line for the frame as it will be written.
-    /// - Throws: ``CaptureWriteError/streamChanged(from:to:)`` when the frame does not match the stream.
-    mutating func bytes(for frame: YCbCrImage, makeHeader: (YCbCrImage) -> String) throws(CaptureWriteError)
+    /// - Throws: ``FrameWriteError/streamChanged(from:to:)`` when the frame does not match the stream.
+    public mutating func bytes(for frame: YCbCrImage, makeHeader: (YCbCrImage) -> String) throws(FrameWriteError)
         -> [UInt8]
     {
         let image = Self.writable(frame)
@@ -19,7 +22,7 @@ struct Y4MStreamState {
 
     /// The stream header line for frames like `image` (already ``writable(_:)``): size, rate,
     /// layout, and the samples' range (ffmpeg reads `XCOLORRANGE`).
-    static func headerLine(
+    public static func headerLine(
         for image: YCbCrImage, rate: (numerator: Int, denominator: Int), fullRange: Bool
     ) -> String {
         let layout =
@@ -34,15 +37,15 @@ struct Y4MStreamState {
     }
 
     /// The image as YUV4MPEG2 can carry it: 4:4:0 and 4:1:1 become 4:4:4, others stay as they are.
-    static func writable(_ frame: YCbCrImage) -> YCbCrImage {
+    public static func writable(_ frame: YCbCrImage) -> YCbCrImage {
         frame.subsampling == .s440 || frame.subsampling == .s411 ? frame.resampled(to: .s444) : frame
     }
 
     /// The stream header's bytes if `image` (already ``writable(_:)``) is the first frame, else none,
     /// after checking that it matches the stream.
     ///
-    /// - Throws: ``CaptureWriteError/streamChanged(from:to:)`` when the frame does not match the stream.
-    mutating func header(for image: YCbCrImage, makeHeader: (YCbCrImage) -> String) throws(CaptureWriteError)
+    /// - Throws: ``FrameWriteError/streamChanged(from:to:)`` when the frame does not match the stream.
+    public mutating func header(for image: YCbCrImage, makeHeader: (YCbCrImage) -> String) throws(FrameWriteError)
         -> [UInt8]
     {
         let line = makeHeader(image)

@@ -1,7 +1,7 @@
 import CaptureKit
 
 /// One frame as a worker hands it to the writer.
-enum FrameOutput: Sendable {
+public enum FrameOutput: Sendable {
     /// An encoded JPEG (annotated, or the input's own bytes passed through).
     case jpeg([UInt8])
     /// Planes, for Y4M output.

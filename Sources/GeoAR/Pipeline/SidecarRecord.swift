@@ -3,7 +3,7 @@ import Foundation
 
 /// One line of the footage sidecar (`--sidecar FILE.jsonl`, schema `arcapture.footage-frame/1`):
 /// the frame's time, the pose used, and the POIs drawn with their pixel positions.
-struct FootageRecord: Encodable, Sendable {
+struct SidecarRecord: Encodable, Sendable {
     struct Pose: Encodable, Sendable {
         var lat: Double
         var lon: Double
@@ -37,7 +37,7 @@ struct FootageRecord: Encodable, Sendable {
     /// Why the frame was skipped, when it was.
     var skipped: String?
 
-    init(job: FootageJob, time: String?) {
+    init(job: AnnotationJob, time: String?) {
         frame = job.frame.index
         file = job.frame.name
         self.time = time

@@ -2,7 +2,7 @@ import Synchronization
 
 /// How a run ended: set once, by whichever comes first (the last frame, an error, Ctrl-C), and
 /// awaited by any number of tasks.
-final class OutcomeLatch<Value: Sendable>: Sendable {
+package final class OutcomeLatch<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -10,14 +10,17 @@ final class OutcomeLatch<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    /// A latch with no value yet.
+    package init() {}
+
     /// The value, once set.
-    var value: Value? { state.withLock { $0.value } }
+    package var value: Value? { state.withLock { $0.value } }
 
     /// Sets the value and wakes the waiters, unless it is already set.
     ///
     /// - Returns: whether this call set it.
     @discardableResult
-    func set(_ value: Value) -> Bool {
+    package func set(_ value: Value) -> Bool {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>]? in
             guard state.value == nil else { return nil }
             state.value = value
@@ -30,7 +33,7 @@ final class OutcomeLatch<Value: Sendable>: Sendable {
     }
 
     /// Waits for the value.
-    func wait() async -> Value {
+    package func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Value? in
                 if let value = state.value { return value }

@@ -3,9 +3,9 @@
 ///
 /// Time comes from the frames' own timestamps, so a time-lapse does not drift with scheduling: the
 /// k-th frame written is the first whose timestamp reaches start + k·interval.
-struct FrameSelector: Sendable {
+public struct FrameSelector: Sendable {
     /// How warm-up ends.
-    enum WarmUp: Equatable, Sendable {
+    public enum WarmUp: Equatable, Sendable {
         /// Write from the first frame.
         case none
         /// Drop this many frames.
@@ -16,26 +16,33 @@ struct FrameSelector: Sendable {
     }
 
     /// What to do with a frame.
-    enum Decision: Equatable, Sendable {
+    public enum Decision: Equatable, Sendable {
         case write
         case warmUp
         case notDue
         case finished
     }
 
-    let warmUp: WarmUp
-    let interval: Double?
-    let count: Int?
-    let duration: Double?
+    /// How warm-up ends.
+    public let warmUp: WarmUp
+    /// Seconds between written frames (a time-lapse), or nil for every frame.
+    public let interval: Double?
+    /// Frames to write, or nil for no limit.
+    public let count: Int?
+    /// Seconds from the first written frame after which the capture is finished, or nil.
+    public let duration: Double?
 
-    private(set) var warmUpSkipped = 0
-    private(set) var written = 0
+    /// Frames dropped while warming up.
+    public private(set) var warmUpSkipped = 0
+    /// Frames recorded as written.
+    public private(set) var written = 0
     private var warmingUp: Bool
     private var recentBrightness: [Double] = []
     private var start: Int64?
     private var nextDue: Int64?
 
-    init(warmUp: WarmUp, interval: Double?, count: Int?, duration: Double?) {
+    /// Creates a selector that has seen no frame.
+    public init(warmUp: WarmUp, interval: Double?, count: Int?, duration: Double?) {
         self.warmUp = warmUp
         self.interval = interval
         self.count = count
@@ -44,12 +51,12 @@ struct FrameSelector: Sendable {
     }
 
     /// Whether the count is reached.
-    var isFinished: Bool { count.map { written >= $0 } ?? false }
+    public var isFinished: Bool { count.map { written >= $0 } ?? false }
 
     /// Decides for a frame with timestamp `nanoseconds` and mean luma `brightness` (asked for only
     /// while settling). A `.write` must be followed by ``recordWrite(timestampNanoseconds:)`` once
     /// the frame is written.
-    mutating func decide(timestampNanoseconds nanoseconds: Int64, brightness: () -> Double?) -> Decision {
+    public mutating func decide(timestampNanoseconds nanoseconds: Int64, brightness: () -> Double?) -> Decision {
         if isFinished { return .finished }
         if warmingUp {
             switch warmUp {
@@ -82,7 +89,7 @@ struct FrameSelector: Sendable {
 
     /// Records that the frame decided `.write` was written. A frame that could not be written (a
     /// damaged MJPEG frame) is not recorded, so the next frame takes its place.
-    mutating func recordWrite(timestampNanoseconds nanoseconds: Int64) {
+    public mutating func recordWrite(timestampNanoseconds nanoseconds: Int64) {
         written += 1
         guard let interval, let start else { return }
         // The next slot after this frame: slots missed in a stall are not made up in a burst.

@@ -4,17 +4,17 @@ import Foundation
 
 /// One worker thread's tools: its own JPEG codec and annotator (neither is thread-safe), and the
 /// camera model per frame size.
-final class FootageWorker {
+final class AnnotationWorker {
     private let decoder: JPEGDecoder?
     private let encoder: JPEGEncoder?
     private let annotator: FrameAnnotator?
-    private let settings: FootageSettings
+    private let settings: AnnotationSettings
     private var cameras: [SIMD2<Int>: CameraModel] = [:]
     /// The last frame's planes, decoded into again: a stream of same-sized frames allocates (and
     /// clears) no new planes.
-    private var decoded = FootageWorker.placeholder
+    private var decoded = AnnotationWorker.placeholder
 
-    init(settings: FootageSettings) {
+    init(settings: AnnotationSettings) {
         self.settings = settings
         decoder = try? JPEGDecoder()
         encoder = try? JPEGEncoder()
@@ -24,9 +24,9 @@ final class FootageWorker {
     }
 
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
-    func process(_ job: consuming FootageJob) -> FootageResult {
+    func process(_ job: consuming AnnotationJob) -> AnnotationResult {
         let planes = job.frame.takePlanes()
-        var record = FootageRecord(
+        var record = SidecarRecord(
             job: copy job, time: settings.keepsRecords ? job.time.map(JSONLinesLog.timestamp) : nil)
         var image: YCbCrImage
         if let planes {
@@ -72,7 +72,7 @@ final class FootageWorker {
 
     private static let placeholder = YCbCrImage(width: 16, height: 16, subsampling: .s420)
 
-    private func corrupt(_ why: String, _ record: FootageRecord) -> FootageResult {
+    private func corrupt(_ why: String, _ record: SidecarRecord) -> AnnotationResult {
         var record = record
         record.skipped = why
         record.pois = []

@@ -8,11 +8,11 @@ import Foundation
 /// made since the run started included): its commit fails instead, and the file is left as it was.
 ///
 /// - Important: Not thread-safe; one writer belongs to one queue.
-final class AtomicFileWriter {
+public final class AtomicFileWriter {
     /// The file that appears on ``commit()``.
-    let destination: String
+    public let destination: String
     /// Whether ``commit()`` may replace an existing file at ``destination`` (`--force`).
-    let replacing: Bool
+    public let replacing: Bool
     private let temporary: String
     private let handle: FileHandle
     private var finished = false
@@ -26,7 +26,7 @@ final class AtomicFileWriter {
     ///
     /// - Parameter replacing: whether ``commit()`` may replace a file that exists then.
     /// - Throws: ``OutputError`` naming the path when the directory is not writable.
-    init(destination: String, replacing: Bool = true) throws(OutputError) {
+    public init(destination: String, replacing: Bool = true) throws(OutputError) {
         self.destination = destination
         self.replacing = replacing
         let url = URL(fileURLWithPath: destination)
@@ -41,7 +41,7 @@ final class AtomicFileWriter {
     }
 
     /// Appends `bytes`.
-    func write(_ bytes: [UInt8]) throws(OutputError) {
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer) } }
         try result.get()
     }
@@ -53,7 +53,7 @@ final class AtomicFileWriter {
     /// what is already on disk from the page cache): ``commit()``'s flush then waits for the last
     /// few mebibytes instead of all of it, and hours of footage do not push everything else out of
     /// memory.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         do {
             try handle.write(contentsOf: bytes)
         } catch {
@@ -68,7 +68,7 @@ final class AtomicFileWriter {
     }
 
     /// Flushes the data to disk and renames the temporary file to ``destination``.
-    func commit() throws(OutputError) {
+    public func commit() throws(OutputError) {
         guard !finished else { return }
         finished = true
         do {
@@ -114,25 +114,10 @@ final class AtomicFileWriter {
     }
 
     /// Removes the temporary file; the destination is left as it was.
-    func discard() {
+    public func discard() {
         guard !finished else { return }
         finished = true
         try? handle.close()
         unlink(temporary)
     }
-}
-
-/// An output file that could not be written.
-struct OutputError: Error, CustomStringConvertible {
-    /// Whether the file could not be created (status 73) or writing it failed (74: a full disk).
-    enum Kind: Sendable { case create, write }
-
-    let path: String
-    let reason: String
-    var kind: Kind = .create
-
-    var description: String { "cannot write '\(path)': \(reason)" }
-
-    /// The exit status for this error.
-    var exitStatus: ExitStatus { kind == .create ? .cannotCreate : .ioError }
 }

@@ -1,8 +1,7 @@
 import Foundation
+import GeoAR
 import TestSupport
 import Testing
-
-@testable import arcapture
 
 /// Atomic outputs, replacing or not.
 @Suite("Atomic file writer")
@@ -39,7 +38,7 @@ struct AtomicFileWriterTests {
             Issue.record("committed over an existing file")
         } catch {
             #expect(error.description == "cannot write '\(path)': it exists; use --force to overwrite it")
-            #expect(error.exitStatus == .cannotCreate)
+            #expect(error.kind == .create)
         }
     }
 

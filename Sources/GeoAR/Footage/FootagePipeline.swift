@@ -1,0 +1,285 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+import Synchronization
+
+/// Annotates recorded footage, the batch end of the one frame pipeline: frames from a
+/// `FootageReader`, each frame's pose looked up at its time, drawn on a pool of workers and written
+/// in input order to a ``FootageSink``.
+///
+/// Batch policy: nothing is dropped. The reader waits while the workers are busy (lossless
+/// back-pressure), frames are written in the order they were read, and the output is
+/// byte-identical whatever the number of workers. Navigation along the route is worked out in frame
+/// order before a frame goes to a worker, so every worker draws the same thing for it.
+///
+/// ```swift
+/// let reader = try FootageReader(path: "clip.mjpeg")
+/// let sink = try FootageSink(destination: .mjpegFile("out.mjpeg"), frameRate: (30, 1))
+/// let pipeline = FootagePipeline(
+///     reader: reader, settings: settings, poses: .track(timeline, clock), route: nil, sink: sink, workers: 4)
+/// let summary = pipeline.run()
+/// ```
+///
+/// - Important: ``run(isInterrupted:onWarning:)`` runs on the caller's thread and returns when the
+///   footage is done; ``progress`` may be read from any thread meanwhile.
+///
+/// `@unchecked Sendable`: the reader and the first frame are used only by the thread in
+/// ``run(isInterrupted:onWarning:)``; the counts the workers' deliveries update are in a `Mutex`.
+public final class FootagePipeline: @unchecked Sendable {
+    /// Where each frame's pose comes from.
+    public enum Poses: Sendable {
+        /// A track (GPX, NMEA, a sidecar) on a timeline, and the footage's clock giving each frame's time.
+        case track(PoseTimeline, FootageClock)
+        /// Each photo's own EXIF geotag (a folder of geotagged photos), its altitude above sea level
+        /// raised by the geoid separation.
+        case geotags(geoidSeparation: Double?)
+        /// One pose for every frame (a camera on a mast), with the footage clock when there is one.
+        case fixed(DevicePose, FootageClock?)
+    }
+
+    /// What has been done so far, and at the end, what was done.
+    public struct Progress: Sendable, Equatable {
+        /// Frames read from the footage.
+        public var read = 0
+        /// Frames written (annotated or passed through).
+        public var written = 0
+        /// Frames written with the overlay drawn.
+        public var annotated = 0
+        /// Frames that could not be decoded, skipped.
+        public var corrupt = 0
+
+        /// Frames written without a pose, unannotated.
+        public var passedThrough: Int { written - annotated }
+        /// Frames finished one way or the other.
+        public var finished: Int { written + corrupt }
+    }
+
+    /// How a run ended.
+    public enum Ending: Sendable, Equatable {
+        /// Every frame was read and written, and the output committed.
+        case completed
+        /// Stopped early on request (Ctrl-C); every frame before it was written and committed.
+        case interrupted
+        /// The program reading stdout went away (`| head`): stopped quietly.
+        case readerClosed
+        /// Writing failed (the output is discarded, except numbered files already written).
+        case failed(OutputFailure)
+    }
+
+    /// A failed write: the message and whether the file could not be created or writing it failed.
+    public struct OutputFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What went wrong, for the user.
+        public var description: String
+        /// Whether a file could not be created (it exists, say) rather than written.
+        public var cannotCreate: Bool
+    }
+
+    /// A run's result.
+    public struct Summary: Sendable {
+        /// How it ended.
+        public var ending: Ending
+        /// The counts at the end.
+        public var progress: Progress
+        /// JPEG frames the reader found truncated and dropped itself.
+        public var truncated: Int
+        /// Notes from the reader (bytes skipped between frames, and the like).
+        public var notes: [String]
+        /// Seconds from start to end.
+        public var seconds: Double
+    }
+
+    private let reader: FootageReader
+    private let first: FootageFrame?
+    private let settings: AnnotationSettings
+    private let poses: Poses
+    private let route: NavigationRoute?
+    private let sink: FootageSink
+    private let workers: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var progress = Progress()
+        var failure: OutputFailure?
+        var readerClosed = false
+    }
+
+    /// Creates a pipeline; nothing is read until ``run(isInterrupted:onWarning:)``.
+    ///
+    /// - Parameters:
+    ///   - reader: the footage.
+    ///   - first: a frame already read from `reader` (to describe the footage), processed first.
+    ///   - settings: what to draw and how to encode, shared by the workers.
+    ///   - poses: where each frame's pose comes from.
+    ///   - route: the route to follow, in frame order.
+    ///   - sink: where frames and sidecar records go.
+    ///   - workers: frames drawn in parallel (1 or more).
+    public init(
+        reader: FootageReader, first: FootageFrame? = nil, settings: AnnotationSettings, poses: Poses,
+        route: NavigationRoute?, sink: FootageSink, workers: Int
+    ) {
+        self.reader = reader
+        self.first = first
+        self.settings = settings
+        self.poses = poses
+        self.route = route
+        self.sink = sink
+        self.workers = max(1, workers)
+    }
+
+    /// The counts so far. This property is thread-safe.
+    public var progress: Progress { state.withLock { $0.progress } }
+
+    /// Reads, annotates and writes every frame, then commits the output.
+    ///
+    /// - Parameters:
+    ///   - isInterrupted: asked before each frame is read; true stops reading (Ctrl-C). The frames
+    ///     in flight are finished and the output, whole, holds every frame up to there.
+    ///   - onWarning: damaged frames, one call each (on a worker's delivery, in frame order).
+    /// - Returns: how it ended and what was done.
+    public func run(
+        isInterrupted: @escaping @Sendable () -> Bool = { false },
+        onWarning: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> Summary {
+        let started = ContinuousClock.now
+        let pipeline = makeOrderedPipeline(
+            capacity: reader.kind == .y4m ? workers + 1 : workers * 2, onWarning: onWarning)
+        var navigator = route.map { RouteNavigator(route: $0) }
+        var previous: (pose: DevicePose, time: Date)?
+        var pending = first
+        var stopped = false
+        while let frame = pending ?? reader.next() {
+            pending = nil
+            if state.withLock({ $0.failure != nil || $0.readerClosed }) { break }
+            if isInterrupted() {
+                stopped = true
+                break
+            }
+            state.withLock { $0.progress.read += 1 }
+            let (frameTime, pose, headingAccuracy) = lookUp(frame)
+            var speed: Double?
+            if let pose, let previous, let frameTime, frameTime > previous.time {
+                let moved = LocalFrame(
+                    latitude: previous.pose.latitude, longitude: previous.pose.longitude, altitude: 0
+                )
+                .enu(latitude: pose.latitude, longitude: pose.longitude, altitude: 0).horizontalDistance
+                speed = moved / frameTime.timeIntervalSince(previous.time)
+            }
+            var navigation: NavigationInfo?
+            if let pose, navigator != nil {
+                navigation = navigator?.update(
+                    latitude: pose.latitude, longitude: pose.longitude, speed: speed,
+                    time: frameTime?.timeIntervalSince1970 ?? Double(frame.index))
+            }
+            if let pose, let frameTime { previous = (pose, frameTime) }
+            pipeline.submit(
+                AnnotationJob(
+                    frame: frame, time: frameTime, pose: pose,
+                    navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed,
+                    headingAccuracy: headingAccuracy))
+        }
+        // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
+        if !stopped && isInterrupted() { stopped = true }
+        pipeline.finish()
+        let (progress, failure, readerClosed) = state.withLock { ($0.progress, $0.failure, $0.readerClosed) }
+        var ending: Ending = stopped ? .interrupted : .completed
+        if readerClosed {
+            ending = .readerClosed
+        } else if let failure {
+            sink.discard()
+            ending = .failed(failure)
+        } else {
+            do {
+                try sink.finish()
+            } catch {
+                ending = .failed(OutputFailure(description: error.description, cannotCreate: error.kind == .create))
+            }
+        }
+        return Summary(
+            ending: ending, progress: progress, truncated: reader.truncatedFrames, notes: reader.notes,
+            seconds: Self.seconds(started.duration(to: .now)))
+    }
+
+    /// The frame's time, pose and heading accuracy.
+    private func lookUp(_ frame: FootageFrame) -> (Date?, DevicePose?, Double?) {
+        switch poses {
+        case .track(let timeline, let clock):
+            let time = clock.time(ofFrame: frame.index)
+            guard case .pose(let estimate) = timeline.pose(at: time) else { return (time, nil, nil) }
+            return (time, estimate.pose, estimate.headingAccuracy)
+        case .geotags(let geoidSeparation):
+            // A photo without an EXIF time has none (its sidecar line and banner say so).
+            let time = frame.captureTime?.date
+            guard let tag = frame.geotag else { return (time, nil, nil) }
+            let pose = DevicePose(
+                latitude: tag.latitude, longitude: tag.longitude,
+                altitude: (tag.altitudeMeanSeaLevel ?? 0) + (geoidSeparation ?? 0),
+                orientation: DeviceOrientation(heading: tag.imageDirection ?? 0, pitch: 0, roll: 0))
+            return (time, pose, nil)
+        case .fixed(let pose, let clock):
+            return (clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date, pose, nil)
+        }
+    }
+
+    private func makeOrderedPipeline(capacity: Int, onWarning: @escaping @Sendable (String) -> Void)
+        -> OrderedPipeline<AnnotationJob, AnnotationResult>
+    {
+        let (settings, sink) = (self.settings, self.sink)
+        return OrderedPipeline<AnnotationJob, AnnotationResult>(
+            // Frames in flight: two per worker for JPEG (a few hundred kB each), one more than the
+            // workers for Y4M (megabytes each: 4 MB at 1080p 4:2:2; the writer holds the extra one).
+            workers: workers, capacity: capacity,
+            makeWorker: { _ in
+                let worker = AnnotationWorker(settings: settings)
+                return { (job: consuming AnnotationJob) in worker.process(job) }
+            },
+            deliver: { [self] sequence, result in
+                // The state is locked only to read and count: the progress line and the producer
+                // read it, and neither should wait while a frame is being written.
+                guard state.withLock({ $0.failure == nil && !$0.readerClosed }) else { return }
+                let record: SidecarRecord
+                switch result {
+                case .corrupt(let why, let skipped):
+                    state.withLock { $0.progress.corrupt += 1 }
+                    onWarning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
+                    record = skipped
+                case .frame(let frame, let annotated, let written, let time):
+                    do throws(FrameWriteError) {
+                        // A file name's strftime conversions use the frame's time, else the time
+                        // of writing (a photo without an EXIF time), as fswebcam's do.
+                        try sink.write(frame, date: time ?? Date())
+                        state.withLock { state in
+                            state.progress.written += 1
+                            if annotated { state.progress.annotated += 1 }
+                        }
+                    } catch {
+                        state.withLock { state in
+                            switch error {
+                            // The program reading stdout went away (`| head`): stop, quietly.
+                            case .readerClosed: state.readerClosed = true
+                            // A numbered frame's name taken (73) is not a failing disk (74).
+                            case .output(let output):
+                                state.failure = OutputFailure(
+                                    description: output.description, cannotCreate: output.kind == .create)
+                            default: state.failure = OutputFailure(description: error.description, cannotCreate: false)
+                            }
+                        }
+                        return
+                    }
+                    record = written
+                }
+                do throws(OutputError) {
+                    try sink.record(record)
+                } catch {
+                    state.withLock { state in
+                        state.failure = OutputFailure(
+                            description: error.description, cannotCreate: error.kind == .create)
+                    }
+                }
+            })
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,57 @@
+import ARCompositor
+import CaptureKit
+
+/// What the annotator draws and how frames are encoded: read once, shared by every worker of a
+/// pipeline (live or footage).
+public struct AnnotationSettings: Sendable {
+    /// The points of interest.
+    public var pointsOfInterest: [PointOfInterest]
+    /// The route to draw (the navigator follows it in frame order, before a frame is drawn).
+    public var route: NavigationRoute?
+    /// Colours, sizes, layers, the font and the layout's limits.
+    public var style: OverlayStyleFile
+    /// The banner along the bottom, if any.
+    public var banner: BannerTemplate?
+    /// A calibration file (ROS `camera_info` or OpenCV), scaled to each frame's size; nil to use
+    /// ``horizontalFieldOfView``.
+    public var cameraFile: String?
+    /// The horizontal field of view in degrees, when there is no calibration file.
+    public var horizontalFieldOfView: Double
+    /// How far above the ground the camera is, in metres (the ground carries the route and POIs
+    /// without an altitude).
+    public var heightAboveGround: Double
+    /// JPEG quality for frames that are encoded.
+    public var quality: Int
+    /// What the frames become: JPEGs, or planes for a Y4M stream.
+    public var destination: FootageDestination
+    /// Labels, markers and panels composed by any worker, for all of them.
+    public let sprites = SpriteCache()
+    /// Whether each frame's sidecar record is filled in (with a sidecar; without one, the time
+    /// is not formatted and the POIs drawn are not listed, frame after frame).
+    public var keepsRecords = false
+    /// The input's sample range (Y4M from video is usually limited; JPEG is full).
+    public var inputRange = SampleRange.full
+
+    /// Creates settings.
+    public init(
+        pointsOfInterest: [PointOfInterest], route: NavigationRoute?, style: OverlayStyleFile,
+        banner: BannerTemplate?, cameraFile: String?, horizontalFieldOfView: Double, heightAboveGround: Double,
+        quality: Int, destination: FootageDestination, keepsRecords: Bool = false, inputRange: SampleRange = .full
+    ) {
+        self.pointsOfInterest = pointsOfInterest
+        self.route = route
+        self.style = style
+        self.banner = banner
+        self.cameraFile = cameraFile
+        self.horizontalFieldOfView = horizontalFieldOfView
+        self.heightAboveGround = heightAboveGround
+        self.quality = quality
+        self.destination = destination
+        self.keepsRecords = keepsRecords
+        self.inputRange = inputRange
+    }
+
+    /// The range frames are drawn in: limited frames stay limited on their way to Y4M, and are
+    /// stretched to full range first on their way to JPEG (which is full range by definition).
+    public var drawingRange: SampleRange { destination.wantsPlanes ? inputRange : .full }
+}
