@@ -40,9 +40,12 @@ let package = Package(
         // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         .target(name: "TestSupport", dependencies: ["CTestSupport"], path: "Tests/TestSupport"),
+        // A scripted fake V4L2 device for unit tests of sessions and views (through CaptureKit's
+        // testing seam, `@_spi(Testing)`): formats and faults no virtual driver offers.
+        .target(name: "ScriptedCamera", dependencies: ["CaptureKit"], path: "Tests/ScriptedCamera"),
         .testTarget(
             name: "CaptureKitTests",
-            dependencies: ["CaptureKit", "CV4L2", "TestSupport"],
+            dependencies: ["CaptureKit", "CV4L2", "TestSupport", "ScriptedCamera"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -50,7 +53,8 @@ let package = Package(
             dependencies: ["ARCompositor", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "GeoARTests", dependencies: ["GeoAR", "CaptureKit", "ARCompositor", "TestSupport"]),
+        .testTarget(
+            name: "GeoARTests", dependencies: ["GeoAR", "CaptureKit", "ARCompositor", "TestSupport", "ScriptedCamera"]),
         .testTarget(
             name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "GeoAR", "TestSupport"],
             // Reference images, read from the source tree by path (and regenerated there).

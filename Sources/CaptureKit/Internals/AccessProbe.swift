@@ -7,10 +7,18 @@ import Glibc
 /// owns, `VIDIOC_REQBUFS` fails with `EBUSY` (videobuf2 and uvcvideo both check ownership first); on a
 /// free queue a count of 0 allocates nothing and leaves the queue free. The probe opens the node only
 /// for these calls and closes it before returning.
-struct AccessProbe: Sendable {
+@_spi(Testing) public struct AccessProbe: Sendable {
     /// Opens a node; the real kernel device in production, a scripted device in unit tests.
-    var open: @Sendable (String) throws(SystemCallError) -> any VideoDeviceDriver = { path throws(SystemCallError) in
-        try KernelVideoDevice.open(path, usesLibV4L2: false)
+    var open: @Sendable (String) throws(SystemCallError) -> any VideoDeviceDriver
+
+    /// A probe that opens real kernel devices.
+    init() {
+        open = { path throws(SystemCallError) in try KernelVideoDevice.open(path, usesLibV4L2: false) }
+    }
+
+    /// A probe that opens nodes with `open` (a scripted device in unit tests).
+    @_spi(Testing) public init(open: @escaping @Sendable (String) throws(SystemCallError) -> any VideoDeviceDriver) {
+        self.open = open
     }
 
     /// Examines `path`.

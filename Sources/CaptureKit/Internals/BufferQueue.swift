@@ -2,7 +2,7 @@
 ///
 /// CaptureKit streams from the single-planar capture queue; the multi-planar one is modelled so
 /// that devices offering only it can be described and refused with a clear reason.
-enum BufferQueue: Sendable {
+@_spi(Testing) public enum BufferQueue: Sendable {
     /// `V4L2_BUF_TYPE_VIDEO_CAPTURE`.
     case capture
     /// `V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE`.

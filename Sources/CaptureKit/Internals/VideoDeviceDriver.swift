@@ -8,7 +8,7 @@
 ///
 /// - Important: Not thread-safe. A driver belongs to one owner at a time: a ``CaptureSession``'s queue,
 ///   or the thread inspecting the device.
-protocol VideoDeviceDriver: AnyObject {
+@_spi(Testing) public protocol VideoDeviceDriver: AnyObject {
     /// The node's path, for messages.
     var path: String { get }
 

@@ -77,7 +77,7 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     /// Creates a session over another driver (the scripted fake device in unit tests).
-    init(
+    @_spi(Testing) public init(
         openDriver: @escaping @Sendable (String, Bool) throws(SystemCallError) -> any VideoDeviceDriver,
         probe: AccessProbe
     ) {

@@ -1,7 +1,8 @@
 import Foundation
+@_spi(Testing) import ScriptedCamera
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 /// The authorization probe over scripted devices. /dev/null stands in for the node: it is a real
 /// character device every machine has, so the probe's `stat` checks run for real while the V4L2

@@ -1,7 +1,8 @@
 import Foundation
+@_spi(Testing) import ScriptedCamera
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 /// requestAccess's waiting, with a link to /dev/null standing in for a camera node that appears.
 @Suite("Waiting for a node to appear", .timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
+@_spi(Testing) import ScriptedCamera
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 /// Controls through a session: set at start, changed while running without a restart, and kept
 /// (clamped) across a camera switch.

@@ -1,7 +1,8 @@
 import Foundation
+@_spi(Testing) import ScriptedCamera
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 @Suite("Device model values")
 struct DeviceModelTests {

@@ -1,7 +1,8 @@
 import CV4L2
+@_spi(Testing) import ScriptedCamera
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 /// The Swift spellings of kernel ABI values, checked against <linux/videodev2.h> itself.
 @Suite("Kernel constants match the headers")

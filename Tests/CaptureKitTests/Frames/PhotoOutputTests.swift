@@ -1,8 +1,9 @@
 import Foundation
+@_spi(Testing) import ScriptedCamera
 import TestSupport
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 @Suite("Photo output", .timeLimit(.minutes(1)))
 struct PhotoOutputTests {

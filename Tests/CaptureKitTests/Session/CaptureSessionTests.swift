@@ -1,7 +1,8 @@
 import Foundation
+@_spi(Testing) import ScriptedCamera
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 /// The session over the scripted fake device: lifecycle, negotiation, frames and faults that vivid
 /// cannot produce (MJPEG, controlled faults), plus the same rules the VM suite checks for real.

@@ -1,8 +1,9 @@
 import Foundation
+@_spi(Testing) import ScriptedCamera
 import TestSupport
 import Testing
 
-@testable import CaptureKit
+@_spi(Testing) @testable import CaptureKit
 
 /// The geo-AR rule with a real location source: capture starts when the source is assigned; until
 /// its first fix frames flow, marked "no position", and the phase says "waiting for location".

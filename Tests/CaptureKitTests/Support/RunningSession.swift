@@ -1,4 +1,6 @@
-@testable import CaptureKit
+@_spi(Testing) import ScriptedCamera
+
+@_spi(Testing) @testable import CaptureKit
 
 /// A session over a scripted device, configured, given a location source, started and running:
 /// the setup most session tests share.

@@ -1,30 +1,30 @@
+@_spi(Testing) import CaptureKit
 import Synchronization
-
-@testable import CaptureKit
 
 /// Opens ``ScriptedVideoDevice``s for a session under test, and remembers each one (and whether it
 /// was opened through libv4l2), so a test can drive the device the session is using.
-final class ScriptedDeviceFactory: Sendable {
+@_spi(Testing) public final class ScriptedDeviceFactory: Sendable {
     private let opened = Mutex<[ScriptedVideoDevice]>([])
     private let script: Mutex<ScriptedVideoDevice.Script>
     private let openFailure: Mutex<Errno?>
 
-    init(script: ScriptedVideoDevice.Script = ScriptedVideoDevice.Script(), openFailure: Errno? = nil) {
+    /// Creates a factory that opens devices playing `script`.
+    public init(script: ScriptedVideoDevice.Script = ScriptedVideoDevice.Script(), openFailure: Errno? = nil) {
         self.script = Mutex(script)
         self.openFailure = Mutex(openFailure)
     }
 
     /// Every device opened so far, oldest first.
-    var devices: [ScriptedVideoDevice] { opened.withLock { $0 } }
+    public var devices: [ScriptedVideoDevice] { opened.withLock { $0 } }
 
     /// The most recently opened device.
-    var latest: ScriptedVideoDevice? { opened.withLock { $0.last } }
+    public var latest: ScriptedVideoDevice? { opened.withLock { $0.last } }
 
     /// Changes the script for devices opened from now on.
-    func updateScript(_ change: (inout ScriptedVideoDevice.Script) -> Void) { script.withLock { change(&$0) } }
+    public func updateScript(_ change: (inout ScriptedVideoDevice.Script) -> Void) { script.withLock { change(&$0) } }
 
     /// The opener to hand to `CaptureSession(openDriver:probe:)`.
-    func open(_ path: String, _ usesLibV4L2: Bool) throws(SystemCallError) -> any VideoDeviceDriver {
+    public func open(_ path: String, _ usesLibV4L2: Bool) throws(SystemCallError) -> any VideoDeviceDriver {
         if let failure = openFailure.withLock({ $0 }) { throw SystemCallError(call: "open", errno: failure) }
         let device = ScriptedVideoDevice(path: path, script: script.withLock { $0 }, usesLibV4L2: usesLibV4L2)
         opened.withLock { $0.append(device) }
@@ -32,7 +32,7 @@ final class ScriptedDeviceFactory: Sendable {
     }
 
     /// A session whose devices come from this factory.
-    func makeSession(devicePath: String = "/dev/video-scripted") -> CaptureSession {
+    public func makeSession(devicePath: String = "/dev/video-scripted") -> CaptureSession {
         let session = CaptureSession(
             openDriver: { path, libv4l2 throws(SystemCallError) in try self.open(path, libv4l2) },
             probe: AccessProbe(open: { path throws(SystemCallError) in try self.open(path, false) }))

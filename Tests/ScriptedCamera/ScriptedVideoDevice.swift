@@ -1,8 +1,7 @@
+@_spi(Testing) import CaptureKit
 import Foundation
 import Glibc
 import Synchronization
-
-@testable import CaptureKit
 
 /// A fake V4L2 capture node for unit tests: it answers from a script (capability, formats,
 /// controls, faults) and produces frames when the test calls ``emit(_:sequence:flags:timestampNanoseconds:)``.
@@ -13,26 +12,34 @@ import Synchronization
 /// logged, so tests can check that stopping released everything in order.
 ///
 /// `@unchecked Sendable`: all mutable state is behind `state`, a `Mutex`.
-final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
-    struct Script: Sendable {
-        var capability = V4L2Capability(
+@_spi(Testing) public final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
+    /// What the device offers and how it fails.
+    public struct Script: Sendable {
+        /// What `VIDIOC_QUERYCAP` answers.
+        public var capability = V4L2Capability(
             driver: "scripted", card: "Scripted Camera", busInfo: "usb-test-1", version: 0x06_01_00,
             capabilities: [.videoCapture, .streaming, .deviceCaps], deviceCapabilities: [.videoCapture, .streaming])
-        var formats: [SupportedFormat] = ScriptedVideoDevice.webcamFormats
-        var controls: [DeviceControl] = []
-        var initialFormat = V4L2Format(pixelFormat: .yuyv, width: 640, height: 480)
+        /// The formats, sizes and rates offered.
+        public var formats: [SupportedFormat] = ScriptedVideoDevice.webcamFormats
+        /// The controls offered.
+        public var controls: [DeviceControl] = []
+        /// The format before anything is set.
+        public var initialFormat = V4L2Format(pixelFormat: .yuyv, width: 640, height: 480)
         /// Requests that fail, by name (`VIDIOC_S_FMT`), with the errno to return.
-        var failures: [String: Errno] = [:]
+        public var failures: [String: Errno] = [:]
         /// When set, `VIDIOC_S_FMT` applies this pixel format whatever is asked (as vivid does for MJPG).
-        var substitutedFormat: FourCC?
+        public var substitutedFormat: FourCC?
         /// Whether the driver supports frame intervals.
-        var supportsFrameIntervals = true
+        public var supportsFrameIntervals = true
         /// How many buffers `VIDIOC_REQBUFS` grants at most.
-        var maximumBuffers: UInt32 = 8
+        public var maximumBuffers: UInt32 = 8
+
+        /// A webcam-like device: the usual formats, no controls, no failures.
+        public init() {}
     }
 
     /// A webcam's usual offer: YUYV up to 1280x720 at 10 fps, MJPEG 1280x720 at 30 fps.
-    static let webcamFormats: [SupportedFormat] = [
+    public static let webcamFormats: [SupportedFormat] = [
         SupportedFormat(
             pixelFormat: PixelFormatDescription(fourCC: .yuyv, description: "YUYV 4:2:2"),
             frameSizes: [
@@ -51,7 +58,8 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
             ]),
     ]
 
-    static func rates(_ values: [Double]) -> [FrameInterval] {
+    /// Frame intervals for these rates.
+    public static func rates(_ values: [Double]) -> [FrameInterval] {
         values.compactMap { FrameInterval(framesPerSecond: $0) }
     }
 
@@ -68,12 +76,15 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         var calls: [String] = []
     }
 
-    let path: String
-    let usesLibV4L2: Bool
+    /// The node's path.
+    public let path: String
+    /// Whether the session opened it through libv4l2.
+    public let usesLibV4L2: Bool
     private let state: Mutex<State>
     private let pipeDescriptors: (read: Int32, write: Int32)
 
-    init(path: String = "/dev/video-scripted", script: Script = Script(), usesLibV4L2: Bool = false) {
+    /// Creates a device playing `script`.
+    public init(path: String = "/dev/video-scripted", script: Script = Script(), usesLibV4L2: Bool = false) {
         self.path = path
         self.usesLibV4L2 = usesLibV4L2
         state = Mutex(State(script: script, format: script.initialFormat))
@@ -93,25 +104,25 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
     }
 
     /// The calls made so far, in order.
-    var calls: [String] { state.withLock { $0.calls } }
+    public var calls: [String] { state.withLock { $0.calls } }
 
     /// Whether ``close()`` was called.
-    var isClosed: Bool { state.withLock { $0.closed } }
+    public var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Whether the device is streaming.
-    var isStreaming: Bool { state.withLock { $0.streaming } }
+    public var isStreaming: Bool { state.withLock { $0.streaming } }
 
     /// The format set now.
-    var format: V4L2Format { state.withLock { $0.format } }
+    public var format: V4L2Format { state.withLock { $0.format } }
 
     /// Changes the script while running (to inject a fault mid-stream).
-    func update(_ change: (inout Script) -> Void) { state.withLock { change(&$0.script) } }
+    public func update(_ change: (inout Script) -> Void) { state.withLock { change(&$0.script) } }
 
     /// Fills a queued buffer with `bytes` and makes it ready to dequeue, as a frame from the sensor.
     ///
     /// - Returns: false when no buffer is queued (a real driver would drop the frame).
     @discardableResult
-    func emit(
+    public func emit(
         _ bytes: [UInt8], sequence: UInt32, flags: BufferFlags = .timestampMonotonic, timestampNanoseconds: Int64? = nil
     )
         -> Bool
@@ -139,7 +150,7 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
     }
 
     /// Makes the next `VIDIOC_DQBUF` fail with `errno` (an unplug is `ENODEV`), and wakes the reader.
-    func failNextDequeue(with errno: Errno) {
+    public func failNextDequeue(with errno: Errno) {
         state.withLock { $0.script.failures["VIDIOC_DQBUF"] = errno }
         var byte: UInt8 = 1
         _ = write(pipeDescriptors.write, &byte, 1)
@@ -147,7 +158,8 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
 
     // MARK: VideoDeviceDriver
 
-    var readinessDescriptor: Int32 { pipeDescriptors.read }
+    /// A pipe that is readable while a frame waits.
+    public var readinessDescriptor: Int32 { pipeDescriptors.read }
 
     private func record(_ call: String) throws(SystemCallError) {
         let failure = state.withLock { state -> Errno? in
@@ -158,24 +170,30 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         if let failure { throw SystemCallError(call: call, errno: failure) }
     }
 
-    func queryCapability() throws(SystemCallError) -> V4L2Capability {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func queryCapability() throws(SystemCallError) -> V4L2Capability {
         try record("VIDIOC_QUERYCAP")
         return state.withLock { $0.script.capability }
     }
 
-    func enumerateFormats(_ queue: BufferQueue) throws(SystemCallError) -> [PixelFormatDescription] {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func enumerateFormats(_ queue: BufferQueue) throws(SystemCallError) -> [PixelFormatDescription] {
         try record("VIDIOC_ENUM_FMT")
         return state.withLock { $0.script.formats.map(\.pixelFormat) }
     }
 
-    func enumerateFrameSizes(_ fourCC: FourCC) throws(SystemCallError) -> [FrameSizeRange] {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func enumerateFrameSizes(_ fourCC: FourCC) throws(SystemCallError) -> [FrameSizeRange] {
         try record("VIDIOC_ENUM_FRAMESIZES")
         return state.withLock { state in
             state.script.formats.first { $0.fourCC == fourCC }?.frameSizes.map(\.sizes) ?? []
         }
     }
 
-    func enumerateFrameIntervals(_ fourCC: FourCC, _ size: FrameSize) throws(SystemCallError) -> FrameIntervalRange? {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func enumerateFrameIntervals(_ fourCC: FourCC, _ size: FrameSize) throws(SystemCallError)
+        -> FrameIntervalRange?
+    {
         try record("VIDIOC_ENUM_FRAMEINTERVALS")
         return state.withLock { state in
             state.script.formats.first { $0.fourCC == fourCC }?.frameSizes.first { $0.sizes.contains(size) }?
@@ -183,12 +201,14 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         }
     }
 
-    func enumerateControls() throws(SystemCallError) -> [DeviceControl] {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func enumerateControls() throws(SystemCallError) -> [DeviceControl] {
         try record("VIDIOC_QUERY_EXT_CTRL")
         return state.withLock { $0.script.controls }
     }
 
-    func setControl(_ id: UInt32, type: ControlType, value: Int64) throws(SystemCallError) -> Int64? {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func setControl(_ id: UInt32, type: ControlType, value: Int64) throws(SystemCallError) -> Int64? {
         try record("VIDIOC_S_EXT_CTRLS \(String(id, radix: 16))=\(value)")
         return state.withLock { state in
             guard let index = state.script.controls.firstIndex(where: { $0.id == id }) else { return nil }
@@ -198,14 +218,18 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
     }
 
     /// The current value of control `id`.
-    func controlValue(_ id: UInt32) -> Int64? { state.withLock { $0.script.controls.first { $0.id == id }?.value } }
+    public func controlValue(_ id: UInt32) -> Int64? {
+        state.withLock { $0.script.controls.first { $0.id == id }?.value }
+    }
 
-    func currentFormat(_ queue: BufferQueue) throws(SystemCallError) -> V4L2Format {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func currentFormat(_ queue: BufferQueue) throws(SystemCallError) -> V4L2Format {
         try record("VIDIOC_G_FMT")
         return state.withLock { $0.format }
     }
 
-    func setFormat(_ format: V4L2Format, _ queue: BufferQueue) throws(SystemCallError) -> V4L2Format {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func setFormat(_ format: V4L2Format, _ queue: BufferQueue) throws(SystemCallError) -> V4L2Format {
         try record("VIDIOC_S_FMT")
         return state.withLock { state in
             let fourCC = state.script.substitutedFormat ?? format.pixelFormat
@@ -220,12 +244,16 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         }
     }
 
-    func currentFrameInterval(_ queue: BufferQueue) throws(SystemCallError) -> FrameInterval? {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func currentFrameInterval(_ queue: BufferQueue) throws(SystemCallError) -> FrameInterval? {
         try record("VIDIOC_G_PARM")
         return state.withLock { $0.script.supportsFrameIntervals ? $0.interval : nil }
     }
 
-    func setFrameInterval(_ interval: FrameInterval, _ queue: BufferQueue) throws(SystemCallError) -> FrameInterval? {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func setFrameInterval(_ interval: FrameInterval, _ queue: BufferQueue) throws(SystemCallError)
+        -> FrameInterval?
+    {
         try record("VIDIOC_S_PARM")
         return state.withLock { state in
             guard state.script.supportsFrameIntervals else { return nil }
@@ -234,7 +262,8 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         }
     }
 
-    func requestBuffers(_ count: UInt32, _ queue: BufferQueue) throws(SystemCallError) -> UInt32 {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func requestBuffers(_ count: UInt32, _ queue: BufferQueue) throws(SystemCallError) -> UInt32 {
         try record("VIDIOC_REQBUFS \(count)")
         return state.withLock { state in
             precondition(state.mappedCount == 0 || count == 0, "REQBUFS while buffers are mapped")
@@ -250,7 +279,10 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         }
     }
 
-    func mapBuffer(_ index: UInt32, _ queue: BufferQueue) throws(SystemCallError) -> UnsafeMutableRawBufferPointer {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func mapBuffer(_ index: UInt32, _ queue: BufferQueue) throws(SystemCallError)
+        -> UnsafeMutableRawBufferPointer
+    {
         try record("mmap \(index)")
         return state.withLock { state in
             state.mappedCount += 1
@@ -258,19 +290,22 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         }
     }
 
-    func unmapBuffer(_ buffer: UnsafeMutableRawBufferPointer) {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func unmapBuffer(_ buffer: UnsafeMutableRawBufferPointer) {
         state.withLock { state in
             state.calls.append("munmap")
             state.mappedCount -= 1
         }
     }
 
-    func queueBuffer(_ index: UInt32, _ queue: BufferQueue) throws(SystemCallError) {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func queueBuffer(_ index: UInt32, _ queue: BufferQueue) throws(SystemCallError) {
         try record("VIDIOC_QBUF")
         state.withLock { $0.queued.append(index) }
     }
 
-    func dequeueBuffer(_ queue: BufferQueue) throws(SystemCallError) -> DequeuedBuffer? {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func dequeueBuffer(_ queue: BufferQueue) throws(SystemCallError) -> DequeuedBuffer? {
         let result = state.withLock { state -> Result<DequeuedBuffer?, SystemCallError> in
             if let failure = state.script.failures["VIDIOC_DQBUF"] {
                 return .failure(SystemCallError(call: "VIDIOC_DQBUF", errno: failure))
@@ -283,12 +318,14 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         return try result.get()
     }
 
-    func startStreaming(_ queue: BufferQueue) throws(SystemCallError) {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func startStreaming(_ queue: BufferQueue) throws(SystemCallError) {
         try record("VIDIOC_STREAMON")
         state.withLock { $0.streaming = true }
     }
 
-    func stopStreaming(_ queue: BufferQueue) throws(SystemCallError) {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func stopStreaming(_ queue: BufferQueue) throws(SystemCallError) {
         try record("VIDIOC_STREAMOFF")
         state.withLock { state in
             state.streaming = false
@@ -297,7 +334,8 @@ final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
         }
     }
 
-    func close() {
+    /// The scripted answer to the request `VideoDeviceDriver` documents.
+    public func close() {
         state.withLock { state in
             state.calls.append("close")
             state.closed = true
