@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(
             name: "GeoARTests", dependencies: ["GeoAR", "CaptureKit", "ARCompositor", "TestSupport", "ScriptedCamera"]),
         .testTarget(
-            name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "GeoAR", "TestSupport"],
+            name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "ARCompositor", "GeoAR", "TestSupport"],
             // Reference images, read from the source tree by path (and regenerated there).
             exclude: ["References"]),
     ],

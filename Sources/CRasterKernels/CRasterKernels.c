@@ -12,6 +12,13 @@
 // resolved once at load): twice the lanes per instruction. The baseline (SSE2) version runs
 // everywhere else; ARM builds use NEON through the same vector types. (CRASTER_BASELINE_ONLY
 // builds the baseline alone: scripts/check-kernels tests it that way.)
+// Under ThreadSanitizer the baseline alone: the ifunc's resolver runs while the dynamic loader
+// relocates, before TSan's runtime has a thread to record into, and its instrumented entry crashes.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CRASTER_BASELINE_ONLY 1
+#endif
+#endif
 #if defined(__x86_64__) && defined(__linux__) && !defined(CRASTER_BASELINE_ONLY)
 #define KERNEL __attribute__((target_clones("avx2", "default")))
 #else

@@ -11,7 +11,7 @@ import Synchronization
 /// so the session's dispatch source and drain loop run exactly as on a kernel device. Every call is
 /// logged, so tests can check that stopping released everything in order.
 ///
-/// `@unchecked Sendable`: all mutable state is behind `state`, a `Mutex`.
+/// `@unchecked Sendable`: all mutable state is behind `state`, a lock.
 @_spi(Testing) public final class ScriptedVideoDevice: VideoDeviceDriver, @unchecked Sendable {
     /// What the device offers and how it fails.
     public struct Script: Sendable {
@@ -80,14 +80,14 @@ import Synchronization
     public let path: String
     /// Whether the session opened it through libv4l2.
     public let usesLibV4L2: Bool
-    private let state: Mutex<State>
+    private let state: PthreadLocked<State>
     private let pipeDescriptors: (read: Int32, write: Int32)
 
     /// Creates a device playing `script`.
     public init(path: String = "/dev/video-scripted", script: Script = Script(), usesLibV4L2: Bool = false) {
         self.path = path
         self.usesLibV4L2 = usesLibV4L2
-        state = Mutex(State(script: script, format: script.initialFormat))
+        state = PthreadLocked(State(script: script, format: script.initialFormat))
         var descriptors: [Int32] = [-1, -1]
         let created = pipe(&descriptors)
         precondition(created == 0, "pipe() failed")

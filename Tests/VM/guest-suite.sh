@@ -60,6 +60,11 @@ wait_for() {
     shift 2
     tries=$((limit * 10))
     until "$@" 2>/dev/null; do
+        # WATCH names the process a scenario waits on: once it has ended, nothing more will come.
+        if [ -n "${WATCH:-}" ] && ! kill -0 "$WATCH" 2>/dev/null; then
+            echo "the process ended before $what" >> /out/waits.txt
+            return 1
+        fi
         tries=$((tries - 1))
         if [ "$tries" -le 0 ]; then
             echo "timed out after ${limit} s waiting for $what" >> /out/waits.txt
@@ -246,6 +251,43 @@ sleep 1   # the camera stays away at least this long: the logged gap is at least
 reload_vivid
 wait $capturer
 echo $? > /out/reconnect.rc
+
+# Live annotated capture (the GeoAR view): vivid as the camera and a real gpsd on the host
+# (gpsfake replaying a boat's log, at 10.0.2.2 through QEMU's user network). The host stops gpsd
+# and starts it again when this script asks (/out/gpsd-request), so the phases and the frames
+# without a pose can be seen.
+gpsd_request() {  # stop|start, then waits until the host says it is done
+    echo "$1" > /out/gpsd-request
+    wait_for 60 "the host to $1 gpsd" says /out/gpsd-state "$1-done"
+}
+count_at_least() { [ -f "$1" ] && [ "$(grep -c "$2" "$1")" -ge "$3" ]; }   # FILE REGEX N
+GPSD=gpsd://10.0.2.2:$(cat /app/gpsd-port)
+# A second client records what gpsd sent (gpsd and arcapture's own NMEA reader read this log's
+# mixed sentences a little differently): the track the poses are checked against.
+./arcapture location "$GPSD" --json --duration 600 > /out/e2e-fixes.jsonl 2> /out/e2e-fixes.err &
+recorder=$!
+su -s /bin/sh cam -c "cd $CAP && exec /app/arcapture capture --size 320x180 --fps 10 --count 100000 --location $GPSD --pois /app/e2e-pois.geojson --hfov 70 --orientation 230,0,0 --height-above-ground 2 --max-gap 2 --sidecar $CAP/e2e.jsonl --output 'e2e-%4n.jpg'" \
+    > /out/e2e.out 2> /out/e2e.err &
+e2e=$!
+WATCH=$e2e
+wait_for 120 "annotated frames" count_at_least $CAP/e2e.jsonl '"pose":{' 10
+gpsd_request stop
+wait_for 60 "the view to lose the position" says /out/e2e.err "interrupted: the location source has no position"
+wait_for 60 "frames without a pose" count_at_least $CAP/e2e.jsonl '"no_pose"' 5
+annotated=$(grep -c '"pose":{' $CAP/e2e.jsonl)
+# gpsd stays away longer than --max-gap, so no pose is interpolated across the outage (gpsfake
+# starts its log over: the boat "jumps" back to where it began).
+sleep 3
+gpsd_request start
+wait_for 60 "the view to run again" count_at_least /out/e2e.err '^running' 2
+wait_for 60 "annotated frames after the restart" count_at_least $CAP/e2e.jsonl '"pose":{' $((annotated + 5))
+WATCH=
+kill -INT $e2e
+wait $e2e
+echo $? > /out/e2e.rc
+kill -INT $recorder
+wait $recorder
+ls $CAP > /out/e2e.files
 
 # Camera switch: two vivid instances; SIGUSR1 moves capture to the next --device.
 rmmod vivid

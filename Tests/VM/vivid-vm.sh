@@ -21,6 +21,8 @@
 #                             cores busy; 2 vCPUs (multi-threaded TCG) 76 s quiet, 134 s busy and more
 #                             frames skipped by vivid, since the vCPUs then compete with the load.
 #
+# QEMU's user network gives the guest the host's loopback at 10.0.2.2 (a gpsd there serves it).
+#
 # The guest has what a Debian board with a USB webcam has, minus udev: /etc/passwd and /etc/group
 # with the users `cam` (in group video) and `outsider` (not), vivid's nodes, v4l2-ctl, and the
 # modules in /modules so the script can unload and reload vivid (to play unplug and hot-plug).
@@ -86,6 +88,15 @@ is_elf() { [ -f "$1" ] && [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' ')" = 7f45
 
 install -m 0755 "$(command -v busybox)" "$ROOT/usr/bin/busybox"
 for applet in $(busybox --list); do [ -e "$ROOT/usr/bin/$applet" ] || ln -s busybox "$ROOT/usr/bin/$applet"; done
+# Fonts as a board with fonts-dejavu-core has them: fontconfig's configuration and DejaVu.
+if [ -d /etc/fonts ] && [ -d /usr/share/fonts/truetype/dejavu ]; then
+    mkdir -p "$ROOT/etc" "$ROOT/var/cache/fontconfig"
+    cp -a /etc/fonts "$ROOT/etc/"
+    mkdir -p "$ROOT/usr/share/fonts/truetype/dejavu"
+    cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
+        "$ROOT/usr/share/fonts/truetype/dejavu/"
+    chmod 1777 "$ROOT/var/cache/fontconfig"
+fi
 rm -f "$ROOT/usr/bin/v4l2-ctl"
 install -m 0755 "$(command -v v4l2-ctl)" "$ROOT/usr/bin/v4l2-ctl"
 copy_libraries "$(command -v v4l2-ctl)"
@@ -111,7 +122,7 @@ chmod 0755 "$ROOT/home/cam" "$ROOT/home/outsider"
 
 # Kernel modules in dependency order (modprobe resolves them from modules.dep).
 : > "$ROOT/etc/arcapture-vm/modules"
-for module in virtio_pci 9pnet_virtio 9p vivid; do
+for module in virtio_pci 9pnet_virtio 9p virtio_net vivid; do
     modprobe -C /dev/null -d "$KROOT" -S "$KVER" --show-depends "$module" | awk '$1 == "insmod" {print $2}'
 done | awk '!seen[$0]++' | while read -r ko; do
     name=$(basename "$ko"); name=${name%%.ko*}
@@ -142,6 +153,9 @@ while read -r module; do
     insmod "/modules/$module.ko" $params || { echo "insmod $module failed"; report 125; }
 done < /etc/arcapture-vm/modules
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /out || report 125
+# QEMU's user network: the host's loopback is 10.0.2.2 (a gpsd there serves the guest).
+ip link set lo up
+ip link set eth0 up 2>/dev/null && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2
 chmod 0777 /out
 cd /app
 sh "./$(cat /etc/arcapture-vm/script)" </dev/null
@@ -179,6 +193,7 @@ timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -M pc -m 1024 "${ACCEL_ARGS[@]}" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" \
     -serial stdio \
     -virtfs "local,path=$OUT,mount_tag=out,security_model=none,id=out" \
+    -netdev user,id=net0,restrict=off -device virtio-net-pci,netdev=net0,romfile= \
     </dev/null 2>&1 | sed -u 's/\r$//' > "$CONSOLE"
 qemu_status=${PIPESTATUS[0]}
 set -e

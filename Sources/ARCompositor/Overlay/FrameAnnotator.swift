@@ -9,8 +9,8 @@ import Foundation
 public final class FrameAnnotator {
     /// Draws.
     public let compositor: Compositor
-    /// The points of interest.
-    public let pointsOfInterest: [PointOfInterest]
+    /// The points of interest; a change is drawn from the next frame (a live session's map data).
+    public var pointsOfInterest: [PointOfInterest]
     /// Marker limits, selection and units.
     public var layoutOptions: MarkerLayoutOptions
     /// The banner, if any.

@@ -74,6 +74,19 @@ public final class FootagePipeline: @unchecked Sendable {
         public var cannotCreate: Bool
     }
 
+    /// A frame about to be drawn, in frame order, for ``init(reader:first:settings:poses:route:sink:workers:frameObserver:)``'s
+    /// observer.
+    public struct FrameInfo: Sendable {
+        /// The frame's number, from 0.
+        public var index: Int
+        /// Its time, when known.
+        public var time: Date?
+        /// Its pose, nil when it has none (it passes through).
+        public var pose: DevicePose?
+        /// Where the traveller is on the route; nil when not navigating or arrived.
+        public var navigation: NavigationInfo?
+    }
+
     /// A run's result.
     public struct Summary: Sendable {
         /// How it ended.
@@ -86,6 +99,9 @@ public final class FootagePipeline: @unchecked Sendable {
         public var notes: [String]
         /// Seconds from start to end.
         public var seconds: Double
+
+        /// Nothing done (footage that never started).
+        static let empty = Summary(ending: .completed, progress: Progress(), truncated: 0, notes: [], seconds: 0)
     }
 
     private let reader: FootageReader
@@ -95,6 +111,7 @@ public final class FootagePipeline: @unchecked Sendable {
     private let route: NavigationRoute?
     private let sink: FootageSink
     private let workers: Int
+    private let frameObserver: (@Sendable (FrameInfo) -> Set<String>?)?
     private let state = Mutex(State())
 
     private struct State {
@@ -113,10 +130,14 @@ public final class FootagePipeline: @unchecked Sendable {
     ///   - route: the route to follow, in frame order.
     ///   - sink: where frames and sidecar records go.
     ///   - workers: frames drawn in parallel (1 or more).
+    ///   - frameObserver: told of each frame before it is drawn, in frame order, on the reading
+    ///     thread; what it returns is selected in that frame (a view's selection).
     public init(
         reader: FootageReader, first: FootageFrame? = nil, settings: AnnotationSettings, poses: Poses,
-        route: NavigationRoute?, sink: FootageSink, workers: Int
+        route: NavigationRoute?, sink: FootageSink, workers: Int,
+        frameObserver: (@Sendable (FrameInfo) -> Set<String>?)? = nil
     ) {
+        self.frameObserver = frameObserver
         self.reader = reader
         self.first = first
         self.settings = settings
@@ -171,11 +192,12 @@ public final class FootagePipeline: @unchecked Sendable {
                     time: frameTime?.timeIntervalSince1970 ?? Double(frame.index))
             }
             if let pose, let frameTime { previous = (pose, frameTime) }
+            let shown = navigator?.hasArrived == false ? navigation : nil
+            let selected = frameObserver?(FrameInfo(index: frame.index, time: frameTime, pose: pose, navigation: shown))
             pipeline.submit(
                 AnnotationJob(
-                    frame: frame, time: frameTime, pose: pose,
-                    navigation: navigator?.hasArrived == false ? navigation : nil, speed: speed,
-                    headingAccuracy: headingAccuracy))
+                    frame: frame, time: frameTime, pose: pose, navigation: shown, speed: speed,
+                    headingAccuracy: headingAccuracy, selected: selected))
         }
         // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
         if !stopped && isInterrupted() { stopped = true }

@@ -6,6 +6,7 @@ package final class OutcomeLatch<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
+        var callbacks: [@Sendable (Value) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -21,15 +22,30 @@ package final class OutcomeLatch<Value: Sendable>: Sendable {
     /// - Returns: whether this call set it.
     @discardableResult
     package func set(_ value: Value) -> Bool {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>]? in
+        let woken = state.withLock { state -> ([CheckedContinuation<Value, Never>], [@Sendable (Value) -> Void])? in
             guard state.value == nil else { return nil }
             state.value = value
-            defer { state.waiters = [] }
-            return state.waiters
+            defer {
+                state.waiters = []
+                state.callbacks = []
+            }
+            return (state.waiters, state.callbacks)
         }
-        guard let waiters else { return false }
+        guard let (waiters, callbacks) = woken else { return false }
         for waiter in waiters { waiter.resume(returning: value) }
+        for callback in callbacks { callback(value) }
         return true
+    }
+
+    /// Calls `callback` with the value once it is set (at once, on this thread, if it is), without
+    /// needing a task: for code that must not depend on Swift concurrency's threads being free.
+    package func whenSet(_ callback: @escaping @Sendable (Value) -> Void) {
+        let ready = state.withLock { state -> Value? in
+            if let value = state.value { return value }
+            state.callbacks.append(callback)
+            return nil
+        }
+        if let ready { callback(ready) }
     }
 
     /// Waits for the value.

@@ -6,4 +6,7 @@ public enum CaptureDestination: Equatable, Sendable {
     case mjpegStream
     /// A YUV4MPEG2 stream on stdout: what `ffmpeg -f yuv4mpegpipe -i -` reads.
     case y4mStream
+    /// Nowhere: frames are chosen and annotated (a view's handlers, bindings and sidecar see
+    /// them), then dropped.
+    case discard
 }

@@ -10,6 +10,7 @@ public final class CaptureOutputWriter {
     /// JPEG quality for raw frames, which must be encoded.
     public let quality: Int
     private let frames: FrameJPEGWriter
+    private let encoder: JPEGEncoder
     private var y4m = Y4MStreamState()
 
     /// - Throws: ``JPEGError`` when libjpeg-turbo cannot allocate.
@@ -17,6 +18,7 @@ public final class CaptureOutputWriter {
         self.destination = destination
         self.quality = quality
         frames = try FrameJPEGWriter()
+        encoder = try JPEGEncoder()
     }
 
     /// The frame's mean luma (0–255), sampled, for warm-up settling; nil when it cannot be read.
@@ -46,6 +48,8 @@ public final class CaptureOutputWriter {
         -> WrittenFrame
     {
         switch destination {
+        case .discard:
+            return WrittenFrame(file: nil, bytes: 0, passedThrough: true)
         case .files(let template):
             let (bytes, passedThrough) = try jpeg(frame)
             let name = template.name(counter: counter, date: frame.captureDate)
@@ -67,6 +71,41 @@ public final class CaptureOutputWriter {
                 throw .conversion(error)
             }
             let bytes = try y4m.bytes(for: image) { Self.y4mHeader(for: $0, frameRate: frameRate) }
+            try Self.writeToStandardOutput(bytes)
+            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
+        }
+    }
+
+    /// Writes planes made from `frame` (the frame with an overlay drawn): encoded for files and
+    /// MJPEG, as they are for Y4M.
+    ///
+    /// - Throws: ``FrameWriteError``.
+    public func write(_ image: YCbCrImage, for frame: VideoFrame, counter: Int, frameRate: FrameInterval?)
+        throws(FrameWriteError) -> WrittenFrame
+    {
+        let bytes: [UInt8]
+        switch destination {
+        case .discard:
+            return WrittenFrame(file: nil, bytes: 0, passedThrough: false)
+        case .files, .mjpegStream:
+            do {
+                bytes = try encoder.encode(image, quality: quality)
+            } catch {
+                throw .conversion(.undecodable(error))
+            }
+        case .y4mStream:
+            bytes = try y4m.bytes(for: image) { Self.y4mHeader(for: $0, frameRate: frameRate) }
+        }
+        switch destination {
+        case .files(let template):
+            let name = template.name(counter: counter, date: frame.captureDate)
+            do {
+                try Self.writeFile(name, bytes)
+            } catch {
+                throw .output(error)
+            }
+            return WrittenFrame(file: name, bytes: bytes.count, passedThrough: false)
+        case .mjpegStream, .y4mStream, .discard:
             try Self.writeToStandardOutput(bytes)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
         }

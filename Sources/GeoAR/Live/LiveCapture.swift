@@ -40,6 +40,14 @@ public final class LiveCapture: @unchecked Sendable {
         public var damaged = 0
         /// Frames skipped while the camera settled.
         public var warmUp = 0
+        /// Frames written with the overlay drawn.
+        public var annotated = 0
+        /// Frames written as they came because they had no pose (no fix yet, or the fixes stopped).
+        public var withoutPose = 0
+        /// The median time from capture (the driver's timestamp) to the frame written, in ms.
+        public var latencyMedianMilliseconds: Int?
+        /// The 99th percentile of that time, in ms.
+        public var latency99Milliseconds: Int?
     }
 
     private struct Shared {
@@ -51,6 +59,9 @@ public final class LiveCapture: @unchecked Sendable {
         var written = 0
         var dropped = 0
         var deviceIndex = 0
+        var annotated = 0
+        var withoutPose = 0
+        var latency = LatencyHistogram()
     }
 
     /// Frames waiting for the writer, at most: enough to ride out a slow file write.
@@ -67,6 +78,9 @@ public final class LiveCapture: @unchecked Sendable {
     private let ending = OutcomeLatch<Outcome>()
     private let writer: CaptureOutputWriter
     private let log: JSONLinesLog?
+    private let sidecar: JSONLinesLog?
+    private let stage: (any LiveFrameStage)?
+    private let sidecarEncoder = SidecarRecord.makeEncoder()
     private var selector: FrameSelector
     private var negotiated: NegotiatedFormat?
     private var interruptedAt: Date?
@@ -75,14 +89,27 @@ public final class LiveCapture: @unchecked Sendable {
 
     /// Creates a capture writing through `writer` (and logging to `log`), fed by `session` once
     /// ``attach(to:)`` has connected them.
-    public init(
+    public convenience init(
         settings: LiveCaptureSettings, session: CaptureSession, writer: CaptureOutputWriter, log: JSONLinesLog?,
         messages: PipelineMessages = .silent
+    ) {
+        self.init(
+            settings: settings, session: session, writer: writer, log: log, sidecar: nil, stage: nil,
+            messages: messages)
+    }
+
+    /// Creates a capture whose chosen frames go through `stage` (the overlay) before they are
+    /// written, with a sidecar line per frame the stage describes.
+    init(
+        settings: LiveCaptureSettings, session: CaptureSession, writer: CaptureOutputWriter, log: JSONLinesLog?,
+        sidecar: JSONLinesLog?, stage: (any LiveFrameStage)?, messages: PipelineMessages
     ) {
         self.settings = settings
         self.session = session
         self.writer = writer
         self.log = log
+        self.sidecar = sidecar
+        self.stage = stage
         self.messages = messages
         selector = FrameSelector(
             warmUp: settings.warmUp, interval: settings.every, count: settings.count, duration: settings.duration)
@@ -203,11 +230,32 @@ public final class LiveCapture: @unchecked Sendable {
     /// Waits for the capture to end; any number of callers may wait.
     public func outcome() async -> Outcome { await ending.wait() }
 
+    /// Calls `callback` (on the thread that ends the capture) once it has ended.
+    func whenEnded(_ callback: @escaping @Sendable (Outcome) -> Void) { ending.whenSet(callback) }
+
     /// Waits until the writer queue has finished the frame in hand (files are whole afterwards),
     /// then closes the log. Call it after the session has stopped.
     public func writerIdle() async {
         await withCheckedContinuation { continuation in writerQueue.async { continuation.resume() } }
         log?.close()
+        sidecar?.close()
+    }
+
+    /// Calls `done` on the writer queue once the frame in hand is finished, after closing the logs.
+    func whenWriterIdle(_ done: @escaping @Sendable (Counts, Outcome?) -> Void) {
+        writerQueue.async { [self] in
+            log?.close()
+            sidecar?.close()
+            let warmUp = selector.warmUpSkipped
+            let counts = shared.withLock { state in
+                Counts(
+                    written: state.written, dropped: state.dropped, damaged: state.damaged, warmUp: warmUp,
+                    annotated: state.annotated, withoutPose: state.withoutPose,
+                    latencyMedianMilliseconds: state.latency.percentile(0.5),
+                    latency99Milliseconds: state.latency.percentile(0.99))
+            }
+            done(counts, ending.value)
+        }
     }
 
     /// Counts for the summary. This property is thread-safe (it waits for the writer queue's
@@ -215,7 +263,13 @@ public final class LiveCapture: @unchecked Sendable {
     public var counts: Counts {
         dispatchPrecondition(condition: .notOnQueue(writerQueue))
         let warmUp = writerQueue.sync { selector.warmUpSkipped }
-        return shared.withLock { Counts(written: $0.written, dropped: $0.dropped, damaged: $0.damaged, warmUp: warmUp) }
+        return shared.withLock { state in
+            Counts(
+                written: state.written, dropped: state.dropped, damaged: state.damaged, warmUp: warmUp,
+                annotated: state.annotated, withoutPose: state.withoutPose,
+                latencyMedianMilliseconds: state.latency.percentile(0.5),
+                latency99Milliseconds: state.latency.percentile(0.99))
+        }
     }
 
     /// Counts without waiting for the writer (the warm-up count left out), for a progress line.
@@ -268,9 +322,31 @@ public final class LiveCapture: @unchecked Sendable {
         case .write:
             break
         }
+        let number = selector.written + 1
+        var image: YCbCrImage?
+        var sidecarRecord: SidecarRecord?
+        if let stage {
+            switch stage.process(frame, number: number) {
+            case .annotated(let drawn, let record):
+                image = drawn
+                sidecarRecord = record
+            case .passThrough(let record):
+                sidecarRecord = record
+            case .damaged(let why):
+                damaged(why)
+                return
+            case .failed(let why):
+                finish(.streamFailed(why))
+                return
+            }
+        }
         let result: WrittenFrame
         do {
-            result = try writer.write(frame, counter: selector.written + 1, frameRate: negotiated?.frameInterval)
+            if let image {
+                result = try writer.write(image, for: frame, counter: number, frameRate: negotiated?.frameInterval)
+            } else {
+                result = try writer.write(frame, counter: number, frameRate: negotiated?.frameInterval)
+            }
         } catch {
             switch error {
             case .conversion(let problem):
@@ -282,7 +358,14 @@ public final class LiveCapture: @unchecked Sendable {
             return
         }
         selector.recordWrite(timestampNanoseconds: frame.timestampNanoseconds)
-        shared.withLock { $0.written += 1 }
+        let latency = Double(MonotonicClock.nanoseconds() - frame.timestampNanoseconds) / 1e6
+        shared.withLock { state in
+            state.written += 1
+            state.latency.add(milliseconds: latency)
+            if stage != nil {
+                if image != nil { state.annotated += 1 } else { state.withoutPose += 1 }
+            }
+        }
         if let file = result.file { messages.fileWritten(file) }
         var record: [String: Any] = [
             "sequence": Int(frame.sequence), "capture_time": JSONLinesLog.timestamp(frame.captureDate),
@@ -294,6 +377,14 @@ public final class LiveCapture: @unchecked Sendable {
         // Whether the session's location source had a position when the frame was taken.
         record["location"] = frame.locationStatus.description
         appendLog(record)
+        if var sidecarRecord, let sidecar {
+            sidecarRecord.file = result.file
+            do {
+                try sidecar.append(line: sidecarRecord.line(using: sidecarEncoder))
+            } catch {
+                finish(.outputFailed(error))
+            }
+        }
         dropsSinceRecord = 0
         if selector.isFinished { finish(.completed) }
     }

@@ -32,6 +32,15 @@ public final class JSONLinesLog {
         }
     }
 
+    /// Appends a line already made (ending in a newline), with one write.
+    public func append(line: String) throws(OutputError) {
+        do {
+            try handle.write(contentsOf: Data(line.utf8))
+        } catch {
+            throw OutputError(path: path, reason: "write failed (\(error.localizedDescription))", kind: .write)
+        }
+    }
+
     /// Flushes and closes.
     public func close() {
         try? handle.synchronize()

@@ -15,4 +15,7 @@ struct AnnotationJob: Sendable {
     /// The heading's error in degrees, when the pose source gives it (a pose sidecar's
     /// `heading_accuracy`): markers fade by it.
     var headingAccuracy: Double?
+    /// The POIs selected for this frame beyond the style's (a view's selection), or nil to draw the
+    /// style's selection alone.
+    var selected: Set<String>? = nil
 }

@@ -9,7 +9,7 @@ final class AnnotationWorker {
     private let encoder: JPEGEncoder?
     private let annotator: FrameAnnotator?
     private let settings: AnnotationSettings
-    private var cameras: [SIMD2<Int>: CameraModel] = [:]
+    private var cameras = CameraModels()
     /// The last frame's planes, decoded into again: a stream of same-sized frames allocates (and
     /// clears) no new planes.
     private var decoded = AnnotationWorker.placeholder
@@ -49,6 +49,9 @@ final class AnnotationWorker {
         }
         var annotated = false
         if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
+            if let selected = job.selected {
+                annotator.layoutOptions.selected = settings.style.layout.selected.union(selected)
+            }
             let drawn = annotator.draw(
                 &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
                 route: settings.route, navigation: job.navigation, time: job.time, speed: job.speed,
@@ -81,15 +84,9 @@ final class AnnotationWorker {
 
     /// The camera at this frame size (a calibration scaled to it, or the field of view).
     private func camera(width: Int, height: Int) -> CameraModel? {
-        let key = SIMD2(width, height)
-        if let known = cameras[key] { return known }
-        let made: CameraModel?
-        if let path = settings.cameraFile {
-            made = try? CameraModel(cameraInfoFile: path, frameSize: (width, height))
-        } else {
-            made = CameraModel(horizontalFieldOfView: settings.horizontalFieldOfView, width: width, height: height)
-        }
-        cameras[key] = made
-        return made
+        cameras.camera(
+            CameraGeometry(
+                calibrationFile: settings.cameraFile, horizontalFieldOfView: settings.horizontalFieldOfView,
+                heightAboveGround: settings.heightAboveGround), width: width, height: height)
     }
 }

@@ -36,12 +36,28 @@ struct SidecarRecord: Encodable, Sendable {
     var markerOpacity: Double?
     /// Why the frame was skipped, when it was.
     var skipped: String?
+    /// Live capture: the driver's frame counter.
+    var sequence: Int?
+    /// Live capture: when the frame was taken (the driver's timestamp as wall-clock time).
+    var captureTime: String?
+    /// Live capture: seconds the pose was extrapolated past the newest fix (0 between two fixes).
+    var extrapolationS: Double?
+    /// Live capture: the fix the pose came from (its own UTC time and mode).
+    var fixTime: String?
+    var fixMode: String?
+    /// Live capture: why the frame had no pose, when it had none.
+    var noPose: String?
 
     init(job: AnnotationJob, time: String?) {
-        frame = job.frame.index
-        file = job.frame.name
+        self.init(frame: job.frame.index, file: job.frame.name, time: time, pose: job.pose)
+    }
+
+    /// A record for frame `frame`, posed at `pose` (nil: it had none).
+    init(frame: Int, file: String?, time: String?, pose: DevicePose?) {
+        self.frame = frame
+        self.file = file
         self.time = time
-        pose = job.pose.map {
+        self.pose = pose.map {
             Pose(
                 lat: $0.latitude, lon: $0.longitude, altM: $0.altitude, headingDeg: $0.orientation.heading,
                 pitchDeg: $0.orientation.pitch, rollDeg: $0.orientation.roll)

@@ -52,7 +52,7 @@ enum CaptureCommand {
             .value(
                 "location", "SOURCE", default: "none",
                 help: "Where the session's position comes from: \(LocationArgument.forms) (files replay in real time)."),
-        ],
+        ] + LiveOverlayOptions.specs,
         discussion: """
             Files are written whole or not at all (a temporary file, then a rename), also on Ctrl-C and \
             on a full disk. Written file names are printed on stdout.
@@ -76,10 +76,19 @@ enum CaptureCommand {
 
     static func run(_ arguments: [String]) async -> ExitStatus {
         let options: CaptureOptions
+        let overlay: LiveOverlayOptions
         do {
-            options = try CaptureOptions(ArgumentParser.parse(arguments, spec: spec))
+            let parsed = try ArgumentParser.parse(arguments, spec: spec)
+            options = try CaptureOptions(parsed)
+            overlay = try LiveOverlayOptions(parsed)
         } catch {
             Terminal.error(error.message)
+            return .usage
+        }
+        if overlay.drawsOverlay && options.location == nil {
+            Terminal.error(
+                "the overlay needs to know where the camera is: add --location (gpsd://, a serial GPS, a track, or LAT,LON,ALT)"
+            )
             return .usage
         }
         signal(SIGPIPE, SIG_IGN)  // a closed stream reader is an EPIPE to handle, not a death
@@ -102,81 +111,92 @@ enum CaptureCommand {
             return ExitStatus(problem)
         }
 
-        let log: JSONLinesLog?
-        let writer: CaptureOutputWriter
-        do {
-            log = try options.jsonLog.map(JSONLinesLog.init)
-            writer = try CaptureOutputWriter(destination: options.destination, quality: options.quality)
-        } catch let error as OutputError {
-            Terminal.error(error.description)
-            return ExitStatus(error)
-        } catch {
-            Terminal.error("\(error)")
-            return .failure
-        }
-
-        let session = CaptureSession()
-        session.configuration = CaptureConfiguration(
-            devicePath: path, format: options.format, bufferCount: options.bufferCount,
-            frameTimeout: .milliseconds(Int64(options.timeoutSeconds * 1000)), controls: options.controls,
-            reconnects: options.reconnect)
-        let run = LiveCapture(
-            settings: LiveCaptureSettings(
-                devices: options.devices, warmUp: options.warmUp, every: options.every, count: options.count,
-                duration: options.duration),
-            session: session, writer: writer, log: log, messages: .terminal)
-        run.attach(to: session)
-        do {
-            session.locationSource = try options.location?.makeSource(pace: .realTime(speed: 1)) ?? NoPositionSource()
+        let mapData: MapData
+        let source: any LocationSource
+        do throws(InputFileError) {
+            mapData = try overlay.mapData()
+            source = try options.location?.makeSource(pace: .realTime(speed: 1)) ?? NoPositionSource()
         } catch {
             Terminal.error(error.description)
             return error.isMissing ? .noInput : .dataError
         }
+        let handlerQueue = DispatchQueue(label: "arcapture.capture-handlers")
+        let configuration = GeoARConfiguration(
+            source: .camera(
+                CaptureConfiguration(
+                    devicePath: path, format: options.format, bufferCount: options.bufferCount,
+                    frameTimeout: .milliseconds(Int64(options.timeoutSeconds * 1000)), controls: options.controls,
+                    reconnects: options.reconnect)),
+            output: .live(
+                options.destination,
+                LiveCaptureSettings(
+                    devices: options.devices, warmUp: options.warmUp, every: options.every, count: options.count,
+                    duration: options.duration),
+                jsonLog: options.jsonLog),
+            sidecar: overlay.sidecar, quality: options.quality, camera: overlay.camera, pose: overlay.pose,
+            selectsCenter: overlay.selectsCenter, navigates: overlay.navigates, handlerQueue: handlerQueue,
+            messages: .terminal)
+        let report = PhaseReport(source: source.name)
+        let view = GeoAR(session: ARSession(mapData: mapData), configuration: configuration)
+            .onPhaseChange { phase in report.print(phase) }
+            .present()
+        report.view = view
+        view.locationManager.locationSource = source
 
-        let outcome = await InterruptSignal.handling(
-            onSignal: { _ in run.interrupt() },
+        let stop = StopRequest()
+        let summary = await InterruptSignal.handling(
+            onSignal: { _ in
+                stop.request()
+                Task { await view.stop() }
+            },
             body: {
                 await InterruptSignal.handlingUserSignal(
-                    { run.switchToNextDevice() },
+                    { view.switchToNextCamera() },
                     body: {
-                        session.startRunning()
                         let progress = ProgressLine()
-                        progress.start { progressText(run) }
-                        let outcome = await run.outcome()
+                        progress.start { progressText(view) }
+                        let summary = await view.ended()
                         progress.stop()
-                        return outcome
+                        return summary
                     })
             })
-        await session.stop()
-        await run.writerIdle()
-        return finish(outcome, run: run)
+        handlerQueue.sync {}  // the last phase lines are out before the summary
+        return finish(summary, interrupted: stop.isRequested, overlay: overlay.drawsOverlay)
     }
 
     /// The progress line: frames written, the rate, what was lost.
-    private static func progressText(_ run: LiveCapture) -> String {
-        let counts = run.runningCounts
-        let seconds = seconds(run.startedAt.duration(to: .now)) + 0.001
+    private static func progressText(_ view: GeoARView) -> String {
+        guard let counts = view.liveCounts else { return "starting" }
+        let seconds = seconds(view.startedAt.duration(to: .now)) + 0.001
         return String(
             format: "captured %d frames, %.1f fps, %d dropped, %d damaged", counts.written,
             Double(counts.written) / seconds, counts.dropped, counts.damaged)
     }
 
     /// Prints the summary and the error, and returns the status.
-    private static func finish(_ outcome: LiveCapture.Outcome, run: LiveCapture) -> ExitStatus {
-        let counts = run.counts
-        var summary = "captured \(counts.written) frame\(counts.written == 1 ? "" : "s")"
-        summary += ", \(counts.dropped) dropped, \(counts.damaged) damaged"
-        if counts.warmUp > 0 { summary += ", \(counts.warmUp) skipped while the camera settled" }
-        Terminal.note(summary)
-        switch outcome {
-        case .completed:
+    private static func finish(_ summary: GeoARView.Summary, interrupted: Bool, overlay: Bool) -> ExitStatus {
+        if let counts = summary.live {
+            var line = "captured \(counts.written) frame\(counts.written == 1 ? "" : "s")"
+            if overlay {
+                line += " (\(counts.annotated) annotated, \(counts.withoutPose) without a pose passed through)"
+            }
+            line += ", \(counts.dropped) dropped, \(counts.damaged) damaged"
+            if counts.warmUp > 0 { line += ", \(counts.warmUp) skipped while the camera settled" }
+            if overlay, let median = counts.latencyMedianMilliseconds, let p99 = counts.latency99Milliseconds {
+                line += "; capture to written \(median) ms median, \(p99) ms 99th percentile"
+            }
+            Terminal.note(line)
+        }
+        if interrupted {
+            Terminal.error("interrupted")
+            return .interrupted
+        }
+        switch summary.liveOutcome {
+        case .completed, .interrupted:
             return .ok
         case .readerClosed:
             Terminal.note("note: the program reading the stream closed it")
             return .ok
-        case .interrupted:
-            Terminal.error("interrupted")
-            return .interrupted
         case .failed(let error):
             Terminal.error(error.description)
             return ExitStatus(error)
@@ -186,6 +206,18 @@ enum CaptureCommand {
         case .streamFailed(let message):
             Terminal.error(message)
             return .ioError
+        case nil:
+            break
+        }
+        // The view failed before the camera opened.
+        guard case .failed(let error) = summary.ending else { return .ok }
+        Terminal.error(error.description)
+        switch error {
+        case .mapData(let file), .footage(let file): return file.isMissing ? .noInput : .dataError
+        case .cameraUnauthorized, .camera: return .unavailable
+        case .output(let output): return ExitStatus(output)
+        case .writeFailed(_, let cannotCreate): return cannotCreate ? .cannotCreate : .ioError
+        case .configuration: return .failure
         }
     }
 }

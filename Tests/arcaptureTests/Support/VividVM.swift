@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One boot of the vivid VM running Tests/VM/guest-suite.sh with the freshly built binary, shared
 /// by every test in ``VividVMTests`` (booting once keeps the suite to about half a minute).
@@ -63,12 +64,23 @@ struct VividVM: Sendable {
             try fileManager.copyItem(at: backtracer, to: payload.appendingPathComponent("swift-backtrace"))
         }
 
+        // A real gpsd for the live annotation scenario, on the host's loopback (the guest's
+        // 10.0.2.2), and the POIs it draws: ahead of the boat whose log gpsfake replays.
+        let gpsd = try GPSFake(log: PackagePaths.sample("nmea/bundg_zeus_9.log"))
+        defer { gpsd.stop() }
+        try Data(String(gpsd.port).utf8).write(to: payload.appendingPathComponent("gpsd-port"))
+        try Data(Self.boatPOIs.utf8).write(to: payload.appendingPathComponent("e2e-pois.geojson"))
+        let controller = GPSDController(gpsd: gpsd, log: PackagePaths.sample("nmea/bundg_zeus_9.log"), out: out)
+        controller.start()
+        defer { controller.finish() }
+
         let started = Date()
-        let result = try Binary.run(
+        // Ten minutes at most (the suites' limit): a scenario that hangs fails its own waits first.
+        let result = try ProcessRunner.run(
             executable: "/bin/bash",
             arguments: [
                 vmDirectory.appendingPathComponent("vivid-vm.sh").path, payload.path, out.path, "guest-suite.sh",
-            ])
+            ], environment: ["ARCAPTURE_VM_TIMEOUT": "540"])
         let wall = Date().timeIntervalSince(started)
         FileHandle.standardError.write(
             Data("vivid VM suite: guest scenarios ran in \(String(format: "%.1f", wall)) s wall time\n".utf8))
@@ -81,6 +93,22 @@ struct VividVM: Sendable {
         try collectCoverage(from: out.appendingPathComponent("profiles"))
         return VividVM(directory: out, pattern: pattern, wallSeconds: wall)
     }
+
+    /// Five POIs 150–400 m south-west of the boat's first fix (52.850155 N, 5.313617 E), where its
+    /// camera looks (`--orientation 230,0,0`), on the ground.
+    static let boatPOIs: String = {
+        let features = (0..<5).map { index -> String in
+            let bearing = (230.0 + Double(index - 2) * 6) * .pi / 180
+            let distance = 150.0 + Double(index) * 60
+            let latitude = 52.850155 + distance * cos(bearing) / 111_250
+            let longitude = 5.313617 + distance * sin(bearing) / (111_320 * cos(52.850155 * .pi / 180))
+            return """
+                {"type": "Feature", "id": "p\(index)", "properties": {"name": "Buoy \(index)"}, \
+                "geometry": {"type": "Point", "coordinates": [\(longitude), \(latitude)]}}
+                """
+        }
+        return "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ", "))]}"
+    }()
 
     /// Adds the guest runs' coverage counters to this test run's, when it is measuring coverage
     /// (`swift test --enable-code-coverage` merges every profile in the products' codecov folder), so

@@ -4,12 +4,12 @@ import Glibc
 ///
 /// V4L2 timestamps are on CLOCK_MONOTONIC. Swift's `ContinuousClock` uses CLOCK_BOOTTIME on Linux,
 /// which drifts from CLOCK_MONOTONIC across a suspend, so frame times are compared with this clock.
-enum MonotonicClock {
+public enum MonotonicClock {
     /// Now on CLOCK_MONOTONIC.
-    static func nanoseconds() -> Int64 { read(CLOCK_MONOTONIC) }
+    public static func nanoseconds() -> Int64 { read(CLOCK_MONOTONIC) }
 
     /// Now on CLOCK_REALTIME (nanoseconds since 1970).
-    static func realtimeNanoseconds() -> Int64 { read(CLOCK_REALTIME) }
+    public static func realtimeNanoseconds() -> Int64 { read(CLOCK_REALTIME) }
 
     private static func read(_ clock: clockid_t) -> Int64 {
         var time = timespec()

@@ -1,0 +1,21 @@
+import CaptureKit
+
+/// What stands between choosing a live frame and writing it: the annotator of a ``GeoARView``.
+///
+/// - Important: Called only on the live capture's writer queue.
+protocol LiveFrameStage: AnyObject {
+    /// Looks at a frame chosen for writing (the `number`-th written, from 1) and says what to write.
+    func process(_ frame: VideoFrame, number: Int) -> LiveStageOutcome
+}
+
+/// What a ``LiveFrameStage`` made of a frame.
+enum LiveStageOutcome {
+    /// Write these planes (the frame with the overlay drawn) instead of the frame; log `record`.
+    case annotated(YCbCrImage, record: SidecarRecord?)
+    /// Write the frame as it came (it has no pose); log `record`.
+    case passThrough(record: SidecarRecord?)
+    /// The frame is damaged: drop it and count it, as damaged frames are.
+    case damaged(String)
+    /// The overlay cannot be drawn at all: end the capture.
+    case failed(String)
+}

@@ -1,0 +1,79 @@
+import CaptureKit
+import Dispatch
+
+/// Everything a ``GeoARView`` is built with besides its session: where frames come from, where
+/// they go, the camera's geometry, how poses are made, and where handlers run.
+public struct GeoARConfiguration: Sendable {
+    /// Where frames come from.
+    public enum Source: Sendable {
+        /// A V4L2 camera, opened when a location source is assigned.
+        case camera(CaptureConfiguration)
+        /// Recorded footage (MJPEG, Y4M, a folder of JPEGs, `-` for stdin), each frame timed by
+        /// the clock; read when a location source is assigned (a recorded track, whose positions
+        /// are looked up at each frame's time, or a fixed position).
+        case footage(path: String, clock: FootageClock)
+    }
+
+    /// Where annotated frames go.
+    public enum Output: Sendable {
+        /// Live: JPEG files from a template or a stream on stdout, which frames (a time-lapse, a
+        /// count), and a JSON-lines log of each written frame.
+        case live(CaptureDestination, LiveCaptureSettings, jsonLog: String?)
+        /// Footage: files, an MJPEG or Y4M file, or stdout, on this many workers.
+        case footage(FootageDestination, workers: Int)
+        /// Nowhere: frames are annotated (handlers and bindings see them) and dropped.
+        case none
+    }
+
+    /// Where frames come from.
+    public var source: Source
+    /// Where they go.
+    public var output: Output
+    /// One JSON line per frame (its time, the pose used, the POIs drawn and where), or nil.
+    public var sidecar: String?
+    /// JPEG quality for frames that are encoded.
+    public var quality: Int
+    /// Whether existing files may be replaced.
+    public var replacing: Bool
+    /// How the camera sees.
+    public var camera: CameraGeometry
+    /// How poses are made from the location (and pose) sources.
+    public var pose: LivePoseTracker.Options
+    /// Whether the point of interest nearest the frame's centre is selected by the view itself,
+    /// and written back through the ``GeoARView/selectedPOIs(_:)`` binding.
+    public var selectsCenter: Bool
+    /// Whether the session's route is followed (navigation info, the panel); otherwise it is drawn
+    /// whole, without navigation.
+    public var navigates: Bool
+    /// Where handlers run and bindings are told of changes: the main queue unless said. None runs
+    /// on the capture session's queue.
+    public var handlerQueue: DispatchQueue
+    /// Where notes and warnings for people go.
+    public var messages: PipelineMessages
+    /// How long a camera that is not there yet (a USB camera being plugged in) is waited for
+    /// while authorization is settled.
+    public var authorizationTimeout: Double
+    /// How the camera session is made: real devices (tests give the scripted fake device).
+    var cameraHooks = CameraHooks()
+
+    /// Creates a configuration.
+    public init(
+        source: Source, output: Output = .none, sidecar: String? = nil, quality: Int = 90, replacing: Bool = true,
+        camera: CameraGeometry = CameraGeometry(), pose: LivePoseTracker.Options = LivePoseTracker.Options(),
+        selectsCenter: Bool = false, navigates: Bool = true, handlerQueue: DispatchQueue = .main,
+        messages: PipelineMessages = .standardError, authorizationTimeout: Double = 0
+    ) {
+        self.source = source
+        self.output = output
+        self.sidecar = sidecar
+        self.quality = quality
+        self.replacing = replacing
+        self.camera = camera
+        self.pose = pose
+        self.selectsCenter = selectsCenter
+        self.navigates = navigates
+        self.handlerQueue = handlerQueue
+        self.messages = messages
+        self.authorizationTimeout = authorizationTimeout
+    }
+}

@@ -1,0 +1,30 @@
+import ARCompositor
+import CaptureKit
+
+/// The files an ``ARSession`` loads its ``MapData`` from, the first time a view needs it.
+public struct MapDataFiles: Sendable, Equatable {
+    /// A GeoJSON file of points of interest (RFC 7946).
+    public var pointsOfInterest: String?
+    /// A route: GPX (its first `<rte>`, else its first `<trk>`) or a GeoJSON LineString.
+    public var route: String?
+    /// A JSON style file.
+    public var style: String?
+
+    /// Names the files; nothing is read yet.
+    public init(pointsOfInterest: String? = nil, route: String? = nil, style: String? = nil) {
+        self.pointsOfInterest = pointsOfInterest
+        self.route = route
+        self.style = style
+    }
+
+    /// Reads the files.
+    ///
+    /// - Throws: ``InputFileError`` naming the file, the line or feature, and the field.
+    public func load() throws(InputFileError) -> MapData {
+        let pois = try pointsOfInterest.map { path throws(InputFileError) in try GeoJSONFile(contentsOf: path) }
+        let style = try style.map { path throws(InputFileError) in try OverlayStyleFile(contentsOf: path) }
+        let route = try route.map { path throws(InputFileError) in try RouteFile.load(path) }
+        return MapData(
+            pointsOfInterest: pois?.pointsOfInterest ?? [], route: route, style: style ?? OverlayStyleFile())
+    }
+}

@@ -1,0 +1,285 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+@_spi(Testing) import ScriptedCamera
+import TestSupport
+import Testing
+
+@testable import GeoAR
+
+/// The seed's rules for the view, each with a test that can fail, on the scripted fake camera.
+@Suite("GeoAR view on the scripted camera", .serialized, .timeLimit(.minutes(5)))
+struct GeoARViewTests {
+    /// Presents a view with a recorder attached and waits until it is loaded.
+    private func presented(
+        _ fixtures: ViewFixtures, session: ARSession = ViewFixtures.session(), selectsCenter: Bool = false,
+        recorder: ViewRecorder = ViewRecorder()
+    ) throws -> (GeoARView, ViewRecorder) {
+        let view = GeoARView(
+            frame: .full, session: session,
+            configuration: fixtures.configuration(queue: recorder.queue, selectsCenter: selectsCenter))
+        recorder.attach(to: view)
+        view.present()
+        try #require(recorder.wait { $0.phases.last == .waitingForLocationSource }, "\(recorder.snapshot.phases)")
+        return (view, recorder)
+    }
+
+    @Test("capture starts only when a location source is assigned, and stops (the camera closes) when it is removed")
+    func captureFollowsTheLocationSource() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let (view, recorder) = try presented(fixtures)
+        // Loaded and waiting, the camera was never opened.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fixtures.factory.devices.isEmpty, "no camera before a location source")
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
+        let device = try #require(fixtures.factory.latest)
+        #expect(device.isStreaming)
+        view.locationManager.locationSource = nil
+        #expect(recorder.wait { $0.phases.last == .waitingForLocationSource })
+        #expect(waitUntil { device.isClosed }, "removing the source closes the camera")
+        await view.stop()
+        #expect(recorder.wait { $0.phases.last == .stopped })
+        #expect(
+            recorder.snapshot.phases == [
+                .loadingMapData, .waitingForCameraAuthorization, .waitingForLocationSource, .startingCamera, .running,
+                .waitingForLocationSource, .stopped,
+            ])
+        #expect(recorder.snapshot.loaded == 1, "onLoaded exactly once")
+        #expect(recorder.snapshot.offQueue == 0, "every handler ran on the handler queue")
+    }
+
+    @Test("a broken POI file fails loading: onFailed with the file, line and field, and the failed phase")
+    func brokenMapData() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let file = fixtures.directory.appendingPathComponent("broken.geojson")
+        try Data(
+            """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"name": "x"}, "geometry": {"type": "Point", "coordinates": [24.9]}}
+            ]}
+            """.utf8
+        ).write(to: file)
+        let recorder = ViewRecorder()
+        let view = GeoARView(
+            frame: .full, session: ARSession(files: MapDataFiles(pointsOfInterest: file.path)),
+            configuration: fixtures.configuration(queue: recorder.queue))
+        recorder.attach(to: view)
+        view.present()
+        #expect(
+            recorder.wait {
+                !$0.failures.isEmpty && $0.phases.last.map { if case .failed = $0 { true } else { false } } == true
+            })
+        let failure = try #require(recorder.snapshot.failures.first)
+        #expect(failure.description.contains(file.path), "\(failure)")
+        #expect(failure.description.contains("coordinates"), "\(failure)")
+        #expect(recorder.snapshot.loaded == 0)
+        #expect(recorder.snapshot.phases.first == .loadingMapData)
+        let summary = await view.ended()
+        if case .failed = summary.ending {} else { Issue.record("ended \(summary.ending)") }
+        #expect(fixtures.factory.devices.isEmpty)
+    }
+
+    @Test("a denied camera fails before the view loads, naming the problem")
+    func deniedCamera() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        let view = GeoARView(
+            frame: .full, session: ViewFixtures.session(),
+            configuration: fixtures.configuration(queue: recorder.queue, authorized: false))
+        recorder.attach(to: view)
+        view.present()
+        #expect(recorder.wait { !$0.failures.isEmpty })
+        #expect(recorder.snapshot.failures.first?.description.contains("denied by the test") == true)
+        #expect(recorder.snapshot.phases.prefix(2) == [.loadingMapData, .waitingForCameraAuthorization])
+        #expect(recorder.snapshot.loaded == 0)
+        _ = await view.ended()
+    }
+
+    @Test("frames are annotated at their time from the fixed position; the sidecar lists what was drawn")
+    func annotatesFrames() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let (view, recorder) = try presented(fixtures)
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        for sequence in 0..<3 { #expect(fixtures.emit(sequence: UInt32(sequence))) }
+        #expect(waitUntil { fixtures.records().count == 3 })
+        await view.stop()
+        let records = fixtures.records()
+        #expect(records.allSatisfy { ($0["pois"] as? [[String: Any]])?.count == 2 }, "\(records)")
+        let pose = try #require(records.first?["pose"] as? [String: Any])
+        #expect(abs((pose["lat"] as? Double ?? 0) - 60.17) < 1e-9)
+        let summary = await view.ended()
+        #expect(summary.live?.annotated == 3)
+        #expect(summary.live?.withoutPose == 0)
+        #expect(recorder.snapshot.coordinates.first?.latitude == 60.17)
+    }
+
+    @Test("observers compose (a handler added twice runs twice); bindings are single (the last one wins)")
+    func observersComposeBindingsAreSingle() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        let first = GeoARBinding<Set<String>>([])
+        let second = GeoARBinding<Set<String>>([])
+        let builder = GeoAR(
+            session: ViewFixtures.session(), configuration: fixtures.configuration(queue: recorder.queue)
+        )
+        .selectedPOIs(first)
+        .selectedPOIs(second)
+        let view = recorder.attach(to: recorder.attach(to: builder)).present()  // every handler twice
+        #expect(recorder.wait { $0.loaded == 2 }, "both onLoaded handlers ran: \(recorder.snapshot.loaded)")
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.filter { $0 == .running }.count == 2 })
+        view.select(["b"])
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        #expect(second.value == ["b"])
+        #expect(first.value.isEmpty, "the first binding was replaced")
+        await view.stop()
+    }
+
+    @Test("selection from code is highlighted on the next frame; select-center writes the binding")
+    func twoWaySelection() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        let selection = GeoARBinding<Set<String>>([])
+        let changes = StreamCollector<Set<String>>()
+        selection.onChange(on: recorder.queue) { changes.append($0) }
+        let view = recorder.attach(
+            to: GeoAR(session: ViewFixtures.session(), configuration: fixtures.configuration(queue: recorder.queue))
+                .selectedPOIs(selection)
+        ).present()
+        #expect(recorder.wait { $0.loaded == 1 })
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        selection.value = ["a"]  // from code
+        #expect(fixtures.emit(sequence: 1))
+        #expect(waitUntil { fixtures.records().count == 2 })
+        await view.stop()
+        // The same grey frame, the same pose: only the selection differs, so the pixels that differ
+        // are the highlighted marker's, around where the sidecar says "a" was drawn.
+        let plain = try decodedLuma(fixtures.directory.appendingPathComponent("frame-001.jpg"))
+        let selected = try decodedLuma(fixtures.directory.appendingPathComponent("frame-002.jpg"))
+        let records = fixtures.records()
+        let markerA = try #require((records[1]["pois"] as? [[String: Any]])?.first { $0["id"] as? String == "a" })
+        let (u, v) = (markerA["u"] as? Double ?? -1, markerA["v"] as? Double ?? -1)
+        var near = 0
+        var far = 0
+        for y in 0..<480 {
+            for x in 0..<640 where abs(Int(plain[y * 640 + x]) - Int(selected[y * 640 + x])) > 12 {
+                if abs(Double(x) - u) < 120 && abs(Double(y) - v) < 120 { near += 1 } else { far += 1 }
+            }
+        }
+        #expect(near > 50, "the selected marker looks different (\(near) pixels changed near it)")
+        #expect(far < near / 4, "and little else does (\(far) elsewhere)")
+        #expect(changes.values.isEmpty, "a value set from code is not echoed back")
+
+        // The view's own selection: the POI nearest the centre, written back to the binding.
+        let fixtures2 = try ViewFixtures()
+        defer { fixtures2.remove() }
+        let recorder2 = ViewRecorder()
+        let centre = GeoARBinding<Set<String>>([])
+        let told = StreamCollector<Set<String>>()
+        centre.onChange(on: recorder2.queue) { told.append($0) }
+        let view2 = recorder2.attach(
+            to: GeoAR(
+                session: ViewFixtures.session(),
+                configuration: fixtures2.configuration(queue: recorder2.queue, selectsCenter: true)
+            )
+            .selectedPOIs(centre)
+        ).present()
+        #expect(recorder2.wait { $0.loaded == 1 })
+        view2.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder2.wait { $0.phases.last == .running })
+        #expect(fixtures2.emit(sequence: 0))
+        #expect(waitUntil { told.values == [["a"]] }, "\(told.values)")
+        #expect(centre.value == ["a"])
+        #expect(view2.session.selectedPOIIDs == ["a"])
+        await view2.stop()
+    }
+
+    @Test(
+        "a second AR view on one session takes the slot: the first keeps drawing, stops receiving updates, and the error names the fix"
+    )
+    func rendererSlot() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let session = ViewFixtures.session()
+        let (first, firstRecorder) = try presented(fixtures, session: session)
+        first.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(firstRecorder.wait { $0.phases.last == .running })
+        let errors = StreamCollector<String>()
+        let fixtures2 = try ViewFixtures()
+        defer { fixtures2.remove() }
+        var configuration = fixtures2.configuration(queue: DispatchQueue(label: "second"))
+        configuration.messages = PipelineMessages(
+            note: { _ in }, warning: { _ in }, fileWritten: { _ in }, error: { errors.append($0) })
+        let second = GeoARView(frame: .full, session: session, configuration: configuration)
+        second.present()
+        #expect(waitUntil { !errors.values.isEmpty })
+        #expect(errors.values.first?.contains("give the second view its own session") == true)
+        #expect(!first.receivesUpdates && second.receivesUpdates)
+        let phasesBefore = firstRecorder.snapshot.phases.count
+        // The first view still draws frames, but its handlers hear nothing more.
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        await first.stop()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(firstRecorder.snapshot.phases.count == phasesBefore, "\(firstRecorder.snapshot.phases)")
+        await second.stop()
+    }
+
+    @Test("the library lets the view go once its pipeline stops")
+    func viewIsFreed() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        weak var weakView: GeoARView?
+        do {
+            let (view, recorder) = try presented(fixtures)
+            weakView = view
+            view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+            #expect(recorder.wait { $0.phases.last == .running })
+            #expect(fixtures.emit(sequence: 0))
+            await view.stop()
+        }
+        #expect(waitUntil { weakView == nil }, "nothing keeps the stopped view")
+    }
+
+    @Test("map data changed at run time is drawn from the next frame")
+    func mapDataChanges() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let session = ViewFixtures.session()
+        let (view, recorder) = try presented(fixtures, session: session)
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        session.remove(ids: ["b"])
+        #expect(fixtures.emit(sequence: 1))
+        #expect(waitUntil { fixtures.records().count == 2 })
+        session.add([PointOfInterest(id: "c", name: "Charlie", latitude: 60.1712, longitude: 24.9395, altitude: 20)])
+        #expect(fixtures.emit(sequence: 2))
+        #expect(waitUntil { fixtures.records().count == 3 })
+        await view.stop()
+        let ids = fixtures.records().map {
+            (($0["pois"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }.sorted()
+        }
+        #expect(ids == [["a", "b"], ["a"], ["a", "c"]])
+    }
+
+    /// The luma of a JPEG, decoded by libjpeg-turbo.
+    private func decodedLuma(_ url: URL) throws -> [UInt8] {
+        let image = try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
+        let plane = image.planes[0]
+        return (0..<plane.height).flatMap { y in (0..<plane.width).map { x in plane[x, y] } }
+    }
+}

@@ -1,0 +1,83 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+@_spi(Testing) import ScriptedCamera
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import GeoAR
+
+/// What the view tests share: a scripted camera, a session with two POIs north of a fixed
+/// position, and a configuration whose camera sessions and authorization come from the fake.
+struct ViewFixtures {
+    /// Where the camera stands (a fixed mount), looking north, level.
+    static var position: GeodeticCoordinate {
+        get throws { try #require(GeodeticCoordinate(latitude: 60.17, longitude: 24.94, altitude: 20)) }
+    }
+    /// Two POIs 200 m north of it, one slightly east: both in view, "a" nearer the centre.
+    static let pointsOfInterest = [
+        PointOfInterest(id: "a", name: "Alpha", latitude: 60.171796, longitude: 24.94, altitude: 20),
+        PointOfInterest(id: "b", name: "Bravo", latitude: 60.171796, longitude: 24.941, altitude: 20),
+    ]
+
+    let factory = ScriptedDeviceFactory()
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoar-view-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+
+    /// A session over the two POIs.
+    static func session() -> ARSession { ARSession(mapData: MapData(pointsOfInterest: pointsOfInterest)) }
+
+    /// A camera view's configuration writing JPEGs (`frame-%03n.jpg`) and a sidecar into the
+    /// directory, with handlers on `queue`.
+    func configuration(queue: DispatchQueue, selectsCenter: Bool = false, authorized: Bool = true)
+        -> GeoARConfiguration
+    {
+        var configuration = GeoARConfiguration(
+            source: .camera(CaptureConfiguration(devicePath: "/dev/video-scripted", frameTimeout: .seconds(120))),
+            output: .live(
+                .files(OutputTemplate(pattern: directory.appendingPathComponent("frame-%03n.jpg").path)),
+                LiveCaptureSettings(devices: ["/dev/video-scripted"]), jsonLog: nil),
+            sidecar: directory.appendingPathComponent("frames.jsonl").path,
+            camera: CameraGeometry(horizontalFieldOfView: 60, heightAboveGround: 1.5),
+            pose: LivePoseTracker.Options(orientation: .fixed(DeviceOrientation(heading: 0, pitch: 0, roll: 0))),
+            selectsCenter: selectsCenter, handlerQueue: queue, messages: .silent)
+        let factory = self.factory
+        configuration.cameraHooks = CameraHooks(
+            makeSession: { factory.makeSession() },
+            authorize: { path in
+                authorized
+                    ? Authorization(path: path, status: .authorized, problem: nil)
+                    : Authorization(
+                        path: path, status: .denied,
+                        problem: .notAVideoDevice(path: path, detail: "denied by the test"))
+            },
+            requestAccess: { _, _ in authorized })
+        return configuration
+    }
+
+    /// A flat grey 640x480 YUYV frame (the scripted camera's default format).
+    static let greyFrame = [UInt8](repeating: 128, count: 640 * 480 * 2)
+
+    /// Emits a frame stamped now, when the camera has a buffer for it; false if it never did.
+    func emit(sequence: UInt32, _ bytes: [UInt8] = ViewFixtures.greyFrame) -> Bool {
+        waitUntil {
+            factory.latest?.emit(bytes, sequence: sequence, timestampNanoseconds: MonotonicClock.nanoseconds()) == true
+        }
+    }
+
+    /// The sidecar's records.
+    func records() -> [[String: Any]] {
+        let path = directory.appendingPathComponent("frames.jsonl").path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
