@@ -34,7 +34,8 @@ let package = Package(
         .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"]),
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(
-            name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"], path: "bench",
+            name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor", "GeoAR", "ScriptedCamera"],
+            path: "bench",
             exclude: ["count-allocations.sh", "footage"]),
 
         // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).

@@ -7,6 +7,9 @@ import Foundation
 /// the ribbon, the ground arrow and the panel are all drawn), at a pose in central Helsinki.
 struct AnnotationScene {
     let annotator: FrameAnnotator
+    /// The POIs and the route, for pipelines that draw the same scene.
+    let points: [PointOfInterest]
+    let route: NavigationRoute
     let pose: DevicePose
     let camera: CameraModel
     let groundAltitude: Double
@@ -34,7 +37,7 @@ struct AnnotationScene {
                 id: "poi-\(index)", name: name, latitude: position.latitude, longitude: position.longitude,
                 altitude: 30 + Double(index % 4) * 6)
         }
-        let route = GeoRoute(
+        let geoRoute = GeoRoute(
             id: "walk",
             vertices: [(0.0, -5.0), (0, 80), (-120, 85), (-130, 300)].map {
                 let point = place(east: $0.0, north: $0.1)
@@ -42,8 +45,10 @@ struct AnnotationScene {
             })
         var layout = MarkerLayoutOptions()
         layout.maximumMarkers = 20
-        annotator = try FrameAnnotator(
-            pointsOfInterest: points, route: NavigationRoute(route), layout: layout)
+        self.points = points
+        guard let route = NavigationRoute(geoRoute) else { throw SceneError(what: "the scene's route") }
+        self.route = route
+        annotator = try FrameAnnotator(pointsOfInterest: points, route: route, layout: layout)
         pose = DevicePose(
             latitude: latitude, longitude: longitude, altitude: 31.5,
             orientation: DeviceOrientation(heading: 0, pitch: 2, roll: 0))
@@ -58,4 +63,9 @@ struct AnnotationScene {
     func draw(on image: inout YCbCrImage) -> FrameAnnotation {
         annotator.annotate(&image, pose: pose, camera: camera, groundAltitude: groundAltitude, speed: 1.4)
     }
+}
+
+/// The scene could not be built.
+struct SceneError: Error {
+    let what: String
 }

@@ -57,6 +57,26 @@ func makeReferenceJPEG(encoder: JPEGEncoder, decoder: JPEGDecoder) throws -> [UI
     return try encoder.encode(image, quality: 90)
 }
 
+// `arcapture-bench --live-1080p`: the live path at 1920x1080 MJPEG, alone in its process, printing
+// its peak memory (the main run starts it, so the figure is not the rest of the benchmark's).
+if CommandLine.arguments.contains("--live-1080p") {
+    let encoder = try JPEGEncoder()
+    let decoder = try JPEGDecoder()
+    let photo = try decoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: "samples/frames/lund-640x480.jpg"))))
+    var image = YCbCrImage(width: 1920, height: 1080, subsampling: .s422)
+    for y in 0..<1080 { for x in 0..<1920 { image.planes[0][x, y] = photo.planes[0][x / 3, min(y / 3 + 60, 479)] } }
+    for index in 1...2 {
+        for y in 0..<1080 {
+            for x in 0..<960 { image.planes[index][x, y] = photo.planes[index][x / 3, min(y / 3 + 60, 479)] }
+        }
+    }
+    let jpeg = try encoder.encode(image, quality: 90)
+    let result = try LiveBench.run(
+        scene: try AnnotationScene(), pixelFormat: .mjpeg, width: 1920, height: 1080, bytes: jpeg, frames: 150)
+    print(String(format: "%.1f %d %d", LiveBench.peakMemoryMB(), result.frames, result.dropped))
+    exit(0)
+}
+
 // `arcapture-bench --annotate-only N`: draw the annotation scene N times and exit, for profilers.
 if let flag = CommandLine.arguments.firstIndex(of: "--annotate-only") {
     let count = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 2000
@@ -122,4 +142,44 @@ print(
         + "\(milliseconds(drawing))  (\(firstFrame.navigation?.instruction() ?? "no navigation"))")
 print(
     String(format: "  ratio drawing / JPEG decode+encode (4:2:2):  %.3f  (target at most 0.05)", drawing / transcode422)
+)
+
+// The live path: 1280x720 frames from the scripted camera at 30 fps, annotated by a GeoAR view
+// with the same scene (drawn with a 70° field of view) and written as an MJPEG stream, against
+// footage annotation of the same frames in this run and the libjpeg-turbo transcode above.
+let liveFrames = 300
+var plainFrame = YCbCrImage(width: 1280, height: 720, subsampling: .s422)
+try jpeg422.withUnsafeBytes { try decoder.decode($0, into: &plainFrame) }
+let liveYUYV = try LiveBench.run(
+    scene: scene, pixelFormat: .yuyv, width: 1280, height: 720, bytes: LiveBench.yuyv(plainFrame),
+    frames: liveFrames)
+let liveMJPEG = try LiveBench.run(
+    scene: scene, pixelFormat: .mjpeg, width: 1280, height: 720, bytes: jpeg422, frames: liveFrames)
+let footagePerFrame = try LiveBench.footage(scene: scene, jpeg: jpeg422, frames: liveFrames)
+let interval = 1000.0 / 30
+print("  live, 1280x720 at 30 fps from the scripted camera, annotated, written as MJPEG (CPU per frame, all threads):")
+for (name, result) in [("YUYV", liveYUYV), ("MJPEG", liveMJPEG)] {
+    print(
+        "    \(name):  \(milliseconds(result.cpuPerFrame))  "
+            + String(format: "ratio to the transcode %.2f", result.cpuPerFrame / transcode422)
+            + "; \(result.annotated)/\(result.frames) annotated, \(result.dropped) dropped (target 0); latency median "
+            + "\(result.latencyMedian.map(String.init) ?? "?") ms = "
+            + String(format: "%.2f", Double(result.latencyMedian ?? 0) / interval)
+            + " frame intervals (target at most 1.5), 99th percentile \(result.latency99.map(String.init) ?? "?") ms")
+}
+print(
+    "    footage, the same MJPEG frames, 1 worker: \(milliseconds(footagePerFrame))  "
+        + String(
+            format: "ratio live MJPEG / footage %.2f (target at most 1.1)", liveMJPEG.cpuPerFrame / footagePerFrame))
+let child = Process()
+child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+child.arguments = ["--live-1080p"]
+let childOutput = Pipe()
+child.standardOutput = childOutput
+try child.run()
+let hd = String(decoding: childOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+child.waitUntilExit()
+print(
+    "    1920x1080 MJPEG live, in a process of its own: peak memory \(hd.first ?? "?") MB (target at most 64), "
+        + "\(hd.count > 1 ? hd[1] : "?") frames, \(hd.count > 2 ? hd[2].trimmingCharacters(in: .whitespacesAndNewlines) : "?") dropped"
 )

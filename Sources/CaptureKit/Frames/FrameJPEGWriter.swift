@@ -69,6 +69,11 @@ public final class FrameJPEGWriter {
         }
     }
 
+    /// Converts `frame` into `image`'s storage (decoding MJPEG), reusing its planes when they fit.
+    public func convert(_ frame: VideoFrame, into image: inout YCbCrImage) throws(FrameConversionError) {
+        try image.replace(with: frame, decoder: decoder)
+    }
+
     /// The planes of `frame` (decoding MJPEG), for drawing or a Y4M stream.
     public func image(for frame: VideoFrame) throws(FrameConversionError) -> YCbCrImage {
         try YCbCrImage(frame: frame, decoder: decoder)

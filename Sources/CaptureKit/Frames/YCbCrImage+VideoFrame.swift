@@ -33,6 +33,36 @@ extension YCbCrImage {
         self = image
     }
 
+    /// Converts `frame` into this image's storage, as ``init(frame:decoder:)`` does, reusing the
+    /// planes when the size and layout are the same: a live stream of same-sized frames then
+    /// allocates (and clears) no new planes, frame after frame.
+    ///
+    /// - Throws: ``FrameConversionError``; the image is left unusable then.
+    public mutating func replace(with frame: VideoFrame, decoder: JPEGDecoder) throws(FrameConversionError) {
+        let format = frame.format
+        switch format.pixelFormat {
+        case .mjpeg, .jpeg:
+            let result = frame.data.withUnsafeBytes { raw in
+                Result { () throws(JPEGError) in try decoder.decode(raw, into: &self) }
+            }
+            if case .failure(let error) = result { throw .undecodable(error) }
+            return
+        default:
+            break
+        }
+        guard let layout = RawLayout(format.pixelFormat), width == Int(format.width), height == Int(format.height),
+            subsampling == layout.subsampling
+        else {
+            self = try YCbCrImage(frame: frame, decoder: decoder)
+            return
+        }
+        let lumaStride = max(Int(format.bytesPerLine), width * layout.lumaBytesPerPixel)
+        let needed = layout.byteCount(width: width, height: height, lumaStride: lumaStride)
+        guard frame.data.count >= needed else { throw .short(expected: needed, received: frame.data.count) }
+        layout.copy(frame.data, lumaStride: lumaStride, into: &self)
+        if !format.isFullRange { expandToFullRange() }
+    }
+
     /// The mean luma of a raw frame (0–255), sampled on a grid of every fourth pixel and row,
     /// straight from the driver's bytes (no conversion); nil for MJPEG and other formats.
     public static func meanLuma(of frame: VideoFrame) -> Double? {

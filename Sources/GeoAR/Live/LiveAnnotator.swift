@@ -24,6 +24,8 @@ final class LiveAnnotator {
     private var version = -1
     private var layoutVersion = -1
     private var cameras = CameraModels()
+    /// The last frame's planes, converted into again (handed back by ``recycle(_:)``).
+    private var spare = YCbCrImage(width: 16, height: 16, subsampling: .s422)
 
     /// - Throws: ``JPEGError`` when libjpeg-turbo cannot allocate.
     init(geometry: CameraGeometry, navigates: Bool) throws(JPEGError) {
@@ -44,9 +46,10 @@ final class LiveAnnotator {
         frameNumber: Int
     ) throws(LiveAnnotationError) -> Drawn {
         let annotator = try annotator(for: map)
-        var image: YCbCrImage
+        var image = spare
+        spare = YCbCrImage(width: 16, height: 16, subsampling: .s422)
         do {
-            image = try frames.image(for: frame)
+            try frames.convert(frame, into: &image)
         } catch {
             throw .frame(error)
         }
@@ -72,6 +75,11 @@ final class LiveAnnotator {
                 headingAccuracy: estimate.headingAccuracy)
         }
         return Drawn(image: image, annotation: annotation)
+    }
+
+    /// Takes back a drawn frame's planes once written, to convert the next frame into.
+    func recycle(_ image: consuming YCbCrImage) {
+        spare = image
     }
 
     /// The annotator for the map data: made again when the route or style changed, given the new

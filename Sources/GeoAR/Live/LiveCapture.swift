@@ -377,6 +377,7 @@ public final class LiveCapture: @unchecked Sendable {
         // Whether the session's location source had a position when the frame was taken.
         record["location"] = frame.locationStatus.description
         appendLog(record)
+        if let image { stage?.recycle(image) }
         if var sidecarRecord, let sidecar {
             sidecarRecord.file = result.file
             do {

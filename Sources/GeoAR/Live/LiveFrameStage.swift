@@ -6,6 +6,9 @@ import CaptureKit
 protocol LiveFrameStage: AnyObject {
     /// Looks at a frame chosen for writing (the `number`-th written, from 1) and says what to write.
     func process(_ frame: VideoFrame, number: Int) -> LiveStageOutcome
+
+    /// Takes back the planes of an ``LiveStageOutcome/annotated(_:record:)`` frame once written.
+    func recycle(_ image: consuming YCbCrImage)
 }
 
 /// What a ``LiveFrameStage`` made of a frame.

@@ -54,7 +54,7 @@ public struct GeoARConfiguration: Sendable {
     /// while authorization is settled.
     public var authorizationTimeout: Double
     /// How the camera session is made: real devices (tests give the scripted fake device).
-    var cameraHooks = CameraHooks()
+    @_spi(Testing) public var cameraHooks = CameraHooks()
 
     /// Creates a configuration.
     public init(

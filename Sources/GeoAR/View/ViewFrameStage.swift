@@ -55,6 +55,10 @@ final class ViewFrameStage: LiveFrameStage {
         return .annotated(drawn.image, record: record)
     }
 
+    func recycle(_ image: consuming YCbCrImage) {
+        annotator.recycle(image)
+    }
+
     /// The sidecar line for a frame (nil without a sidecar).
     private func record(
         for frame: VideoFrame, number: Int, pose: LivePoseTracker.LivePose?, reason: String?

@@ -65,6 +65,16 @@ struct FrameConversionTests {
         }
         let image = try YCbCrImage(frame: Self.frame(code, bytes: bytes, bytesPerLine: stride), decoder: JPEGDecoder())
         expectPlanes(image, subsampling: .s422)
+        // Converted into an image already holding other samples of the same layout (a live stream's
+        // reused planes): the same planes, every sample written.
+        var reused = YCbCrImage(width: Self.width, height: Self.height, subsampling: .s422)
+        for plane in 0..<3 { reused.planes[plane].bytes = reused.planes[plane].bytes.map { _ in 0x55 } }
+        try reused.replace(with: Self.frame(code, bytes: bytes, bytesPerLine: stride), decoder: JPEGDecoder())
+        expectPlanes(reused, subsampling: .s422)
+        // Into planes of another size, it makes new ones.
+        var other = YCbCrImage(width: 16, height: 16, subsampling: .s420)
+        try other.replace(with: Self.frame(code, bytes: bytes, bytesPerLine: stride), decoder: JPEGDecoder())
+        expectPlanes(other, subsampling: .s422)
     }
 
     @Test(

@@ -6,7 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import GeoAR
+@_spi(Testing) @testable import GeoAR
 
 /// What the view tests share: a scripted camera, a session with two POIs north of a fixed
 /// position, and a configuration whose camera sessions and authorization come from the fake.
