@@ -25,9 +25,15 @@ public final class FootageSink: @unchecked Sendable {
 
     /// Opens the destination (a file's temporary twin).
     ///
-    /// - Parameter replacing: whether an existing file (the output, the sidecar, a numbered frame)
-    ///   may be replaced; when not, the run stops at the first that exists, which is left as it was.
-    /// - Throws: `OutputError` when the file cannot be created.
+    /// - Parameters:
+    ///   - destination: where frames go.
+    ///   - frameRate: the rate a Y4M header states.
+    ///   - fullRange: whether Y4M output says full range (JPEG input) or limited (video's).
+    ///   - path: the sidecar's file, if any.
+    ///   - pool: where written Y4M frames go back to, to be read into again.
+    ///   - replacing: whether an existing file (the output, the sidecar, a numbered frame) may be
+    ///     replaced; when not, the run stops at the first that exists, which is left as it was.
+    /// - Throws: ``OutputError`` when the file cannot be created.
     public init(
         destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), fullRange: Bool = true,
         sidecar path: String? = nil, pool: FrameBufferPool? = nil, replacing: Bool = true

@@ -13,7 +13,7 @@ public final class CaptureOutputWriter {
     private let encoder: JPEGEncoder
     private var y4m = Y4MStreamState()
 
-    /// - Throws: ``JPEGError`` when libjpeg-turbo cannot allocate.
+    /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
     public init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
         self.destination = destination
         self.quality = quality

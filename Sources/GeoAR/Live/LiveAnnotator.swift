@@ -27,7 +27,7 @@ final class LiveAnnotator {
     /// The last frame's planes, converted into again (handed back by ``recycle(_:)``).
     private var spare = YCbCrImage(width: 16, height: 16, subsampling: .s422)
 
-    /// - Throws: ``JPEGError`` when libjpeg-turbo cannot allocate.
+    /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
     init(geometry: CameraGeometry, navigates: Bool) throws(JPEGError) {
         self.geometry = geometry
         self.navigates = navigates

@@ -2,7 +2,7 @@ import CaptureKit
 import Foundation
 import Synchronization
 
-/// A live capture, the camera end of the one frame pipeline: frames from a ``CaptureSession`` go
+/// A live capture, the camera end of the one frame pipeline: frames from a `CaptureSession` go
 /// through a small bounded queue to a writer queue that chooses, writes and logs them.
 ///
 /// Live policy: the capture never falls behind the camera. When writing is slower than the camera,

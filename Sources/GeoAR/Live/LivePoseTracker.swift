@@ -13,7 +13,7 @@ import Synchronization
 /// people read: ``LivePose/receiverTime`` is the receiver's clock at the frame.
 ///
 /// A frame between two fixes is interpolated; a frame newer than the newest fix is extrapolated up
-/// to the limits' ``InterpolationLimits/maximumExtrapolation`` (so a 1 Hz receiver draws every frame
+/// to the limits' `InterpolationLimits/maximumExtrapolation` (so a 1 Hz receiver draws every frame
 /// of a 30 fps camera); beyond that it has no pose, and says why.
 ///
 /// This type is thread-safe: sources deliver on their threads, frames look up on the writer's.

@@ -24,7 +24,9 @@ public final class AtomicFileWriter {
 
     /// Creates the temporary file next to `destination`.
     ///
-    /// - Parameter replacing: whether ``commit()`` may replace a file that exists then.
+    /// - Parameters:
+    ///   - destination: the file that appears on ``commit()``.
+    ///   - replacing: whether ``commit()`` may replace a file that exists then.
     /// - Throws: ``OutputError`` naming the path when the directory is not writable.
     public init(destination: String, replacing: Bool = true) throws(OutputError) {
         self.destination = destination

@@ -11,7 +11,9 @@ public struct Y4MStreamState: Sendable {
     /// The bytes for the next frame: the stream header first if this is the first frame, then the
     /// `FRAME` line and the planes. Layouts YUV4MPEG2 lacks (4:4:0, 4:1:1) go out as 4:4:4.
     ///
-    /// - Parameter makeHeader: the header line for the frame as it will be written.
+    /// - Parameters:
+    ///   - frame: the frame's planes.
+    ///   - makeHeader: the header line for the frame as it will be written.
     /// - Throws: ``FrameWriteError/streamChanged(from:to:)`` when the frame does not match the stream.
     public mutating func bytes(for frame: YCbCrImage, makeHeader: (YCbCrImage) -> String) throws(FrameWriteError)
         -> [UInt8]

@@ -49,7 +49,7 @@ public final class ARSession: Sendable {
     /// Loads the map data if it is not loaded yet (once: later calls return the same data, or the
     /// same error), and returns it.
     ///
-    /// - Throws: ``InputFileError`` naming the file, the line or feature, and the field.
+    /// - Throws: `InputFileError` naming the file, the line or feature, and the field.
     @discardableResult
     public func load() throws(InputFileError) -> MapData {
         // Loading happens outside the lock; two views presenting at once may both read the files,

@@ -5,7 +5,7 @@ import Synchronization
 /// the view reads it for every frame and sets it when its own state changes.
 ///
 /// What SwiftUI's `@State` and `Binding` do together, without SwiftUI: the box is the single source
-/// of truth; ``onChange(_:)`` tells the program of the view's changes on the queue it chose. Bind
+/// of truth; ``onChange(on:_:)`` tells the program of the view's changes on the queue it chose. Bind
 /// one to a view with ``GeoARView/navigationInfo(_:)`` or ``GeoARView/selectedPOIs(_:)``: bindings
 /// are single, so binding a second one to the same role replaces the first.
 ///

@@ -11,7 +11,7 @@ import Synchronization
 /// The seed's rules, carried to Linux:
 /// - **Capture starts when a location source is assigned** (``locationManager``), not when the view
 ///   is created or presented; setting it to nil stops capture and closes the camera.
-/// - Camera authorization is settled before the view is loaded: ``AuthorizationStatus/notDetermined``
+/// - Camera authorization is settled before the view is loaded: `AuthorizationStatus/notDetermined`
 ///   is waited for (up to ``GeoARConfiguration/authorizationTimeout``), denied and restricted fail
 ///   with the fix named.
 /// - **Observers compose** (``onLoaded(_:)``, ``onFailed(_:)``, ``onPhaseChange(_:)``,

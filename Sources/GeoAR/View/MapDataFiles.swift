@@ -19,7 +19,7 @@ public struct MapDataFiles: Sendable, Equatable {
 
     /// Reads the files.
     ///
-    /// - Throws: ``InputFileError`` naming the file, the line or feature, and the field.
+    /// - Throws: `InputFileError` naming the file, the line or feature, and the field.
     public func load() throws(InputFileError) -> MapData {
         let pois = try pointsOfInterest.map { path throws(InputFileError) in try GeoJSONFile(contentsOf: path) }
         let style = try style.map { path throws(InputFileError) in try OverlayStyleFile(contentsOf: path) }

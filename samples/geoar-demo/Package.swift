@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+//
+// A program built on arcapture's GeoAR library (a path dependency on the package two folders up):
+// a geo-AR view over the sample harbour footage, or a camera with `--camera`.
+import PackageDescription
+
+let package = Package(
+    name: "geoar-demo",
+    dependencies: [.package(name: "arcapture", path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "geoar-demo",
+            dependencies: [
+                .product(name: "GeoAR", package: "arcapture"),
+                .product(name: "CaptureKit", package: "arcapture"),
+                .product(name: "ARCompositor", package: "arcapture"),
+            ])
+    ],
+    swiftLanguageModes: [.v6]
+)
