@@ -53,9 +53,10 @@ enum AnnotateCommand {
             command line win over the style file's. A summary (markers, labels placed and hidden, arrows, \
             the navigation instruction) goes to stderr; the output's path to stdout.
 
-            FOOTAGE (no --position): each frame's pose comes from --track at the frame's time (start + \
-            i / fps × speed + offset, as `arcapture sync` shows it), or, for a folder of geotagged photos \
-            without --track, from each photo's EXIF GPS position and image direction. Frames are drawn \
+            FOOTAGE (more than one frame): each frame's pose comes from --track at the frame's time \
+            (start + i / fps × speed + offset, as `arcapture sync` shows it); or from --position and \
+            --orientation, one fixed pose for every frame (a camera on a mast); or, for a folder of \
+            geotagged photos without --track, from each photo's EXIF GPS position and image direction. Frames are drawn \
             on --workers threads and written in order to --output: FILE.mjpeg (concatenated JPEGs), \
             FILE.y4m, a template with a counter (frames/%05n.jpg) or - (stdout; --format y4m for Y4M); \
             the output is byte-identical whatever the worker count. Frames without a pose pass through \
@@ -88,8 +89,11 @@ enum AnnotateCommand {
             Terminal.error("give the photo to annotate: arcapture annotate IMAGE.jpg …")
             return .usage
         }
-        // Without an explicit --position, the input is footage (or a folder of geotagged photos).
-        if parsed.value("position") == nil { return await AnnotateFootage.run(parsed, input: input) }
+        // Without an explicit --position, the input is footage (or a folder of geotagged photos);
+        // with one, footage (more than one frame) is annotated frame by frame with that pose.
+        if parsed.value("position") == nil || isFootage(input) {
+            return await AnnotateFootage.run(parsed, input: input)
+        }
         // The image first: its size is the frame's.
         let image: YCbCrImage
         let bytes: [UInt8]
@@ -186,5 +190,18 @@ enum AnnotateCommand {
         let url = URL(fileURLWithPath: input)
         let stem = url.deletingPathExtension().lastPathComponent
         return url.deletingLastPathComponent().appendingPathComponent("\(stem)-annotated.jpg").path
+    }
+
+    /// Whether `input` is footage rather than one photo: a folder, stdin, a Y4M file, or a file of
+    /// more than one JPEG (an MJPEG stream). Only the first two frames are read.
+    static func isFootage(_ input: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        if input == "-" || input.lowercased().hasSuffix(".y4m")
+            || (FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
+            return true
+        }
+        guard let reader = try? FootageReader(path: input), reader.next() != nil else { return false }
+        return reader.next() != nil
     }
 }

@@ -16,6 +16,12 @@ struct FootageTimeOptions: Sendable {
     }
 
     var start: Start = .automatic
+
+    /// The start time given with `--start TIME`, if one was.
+    var explicitStart: Date? {
+        if case .given(let date) = start { return date }
+        return nil
+    }
     var offset = 0.0
     var speed = 1.0
     var framesPerSecond: Double?

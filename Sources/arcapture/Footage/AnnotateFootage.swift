@@ -100,9 +100,36 @@ enum AnnotateFootage {
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         let style = try settingsOptions.loadStyle()
         let route = try settingsOptions.loadRoute()
-        // Poses: a track and the footage clock, or each photo's own geotag.
+        // Poses: a track and the footage clock, one fixed pose (a camera on a mast), or each photo's
+        // own geotag.
         let poses: FootagePipeline.Poses
-        if let trackPath = parsed.value("track") {
+        if let positionText = parsed.value("position") {
+            guard parsed.value("track") == nil else {
+                Terminal.error("--position and --track are alternatives: one fixed pose, or a track to follow")
+                return .usage
+            }
+            guard let position = GeodeticCoordinate(parsing: positionText), let altitude = position.altitude else {
+                Terminal.error(
+                    "--position must be LAT,LON,ALT (metres above the WGS84 ellipsoid), not '\(positionText)'")
+                return .usage
+            }
+            let body: DeviceOrientation
+            if case .fixed(let fixed) = poseOptions.orientation {
+                body = fixed
+            } else {
+                body = DeviceOrientation(heading: 0, pitch: 0, roll: 0)
+            }
+            let pose = DevicePose(
+                latitude: position.latitude, longitude: position.longitude, altitude: altitude,
+                orientation: poseOptions.mount.cameraOrientation(body: body))
+            // Frames are timed (for the banner and file names) when the footage says how.
+            let rate = time.framesPerSecond ?? info.framesPerSecond
+            let start = time.explicitStart ?? info.metadataStart?.date
+            poses = .fixed(pose, rate.flatMap { fps in start.map { FootageClock(start: $0, framesPerSecond: fps) } })
+            Terminal.note(
+                "note: one fixed pose for every frame: \(positionText), heading \(body.heading)°, pitch \(body.pitch)°, roll \(body.roll)°"
+            )
+        } else if let trackPath = parsed.value("track") {
             let track = try RecordedTrack.load(trackPath)
             for warning in track.warnings.prefix(5) { Terminal.warning(warning) }
             let clock: FootageClock

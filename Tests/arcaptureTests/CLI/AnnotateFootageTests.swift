@@ -33,6 +33,44 @@ struct AnnotateFootageTests {
         ]
     }
 
+    @Test("--position with footage (a camera on a mast) annotates every frame with that pose, not only the first")
+    func fixedPoseFootage() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        try ffmpeg([
+            "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n*4'", "-frames:v", "6", "-q:v", "3", "-f",
+            "mjpeg", "-y", clip,
+        ])
+        let output = directory.appendingPathComponent("out.mjpeg").path
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let run = try Binary.run([
+            "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--position", "45.2735,13.7142,300",
+            "--orientation", "90,0,0", "--max-distance", "20000", "--output", output, "--sidecar", sidecar,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("6 frames in, 6 out (6 annotated"), "\(run.stderr)")
+        #expect(run.stderr.contains("one fixed pose for every frame"))
+        let probed = try frameCount(output)
+        #expect(probed.hasPrefix("640,360,") && probed.hasSuffix(",6"), "\(probed)")
+        let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(records.count == 6)
+        for record in records {
+            let pose = try #require(record["pose"] as? [String: Any])
+            #expect(pose["lat"] as? Double == 45.2735 && pose["lon"] as? Double == 13.7142)
+            #expect(pose["heading_deg"] as? Double == 90)
+        }
+        // With a track as well, it is refused: one fixed pose, or a track.
+        let both = try Binary.run([
+            "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--position", "45.2735,13.7142,300",
+            "--track", Self.track, "--output", output, "--force",
+        ])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--position and --track are alternatives"))
+    }
+
     @Test("MJPEG in, MJPEG out: every frame annotated, in order, byte-identical with 1 or 3 workers")
     func mjpegDeterministic() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
