@@ -56,9 +56,9 @@ struct VividGeoARTests {
         let summary = try #require(lines.first { $0.hasPrefix("captured ") })
         #expect(summary.contains(" annotated, ") && summary.contains(" without a pose passed through"), "\(summary)")
         #expect(summary.contains("capture to written ") && summary.contains("99th percentile"), "\(summary)")
-        let withoutPose = try #require(
-            summary.split(separator: "(").last?.split(separator: ",").dropFirst().first?
-                .split(separator: " ").first.flatMap { Int($0) })
+        // "… (38 annotated, 51 without a pose passed through), …"
+        let beforePhrase = try #require(summary.range(of: " without a pose passed through")).lowerBound
+        let withoutPose = try #require(Int(summary[..<beforePhrase].split(separator: " ").last ?? ""))
         #expect(withoutPose >= 5, "\(summary)")
     }
 

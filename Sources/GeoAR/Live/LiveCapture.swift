@@ -36,6 +36,9 @@ public final class LiveCapture: @unchecked Sendable {
         public var written = 0
         /// Frames lost after writing began: skipped by the driver, or dropped because writing fell behind.
         public var dropped = 0
+        /// Of ``dropped``, those dropped here because writing (and drawing) fell behind the camera;
+        /// the others the driver skipped (a gap in its frame counter).
+        public var droppedBehind = 0
         /// Damaged frames dropped.
         public var damaged = 0
         /// Frames skipped while the camera settled.
@@ -58,6 +61,7 @@ public final class LiveCapture: @unchecked Sendable {
         var warnedAboutDamage = false
         var written = 0
         var dropped = 0
+        var droppedBehind = 0
         var deviceIndex = 0
         var annotated = 0
         var withoutPose = 0
@@ -136,7 +140,10 @@ public final class LiveCapture: @unchecked Sendable {
             if state.pending.count > Self.queueLimit {
                 state.pending.removeFirst()
                 state.queueDrops += 1
-                if counting { state.dropped += 1 }
+                if counting {
+                    state.dropped += 1
+                    state.droppedBehind += 1
+                }
             }
             guard !state.draining else { return false }
             state.draining = true
@@ -249,7 +256,8 @@ public final class LiveCapture: @unchecked Sendable {
             let warmUp = selector.warmUpSkipped
             let counts = shared.withLock { state in
                 Counts(
-                    written: state.written, dropped: state.dropped, damaged: state.damaged, warmUp: warmUp,
+                    written: state.written, dropped: state.dropped, droppedBehind: state.droppedBehind,
+                    damaged: state.damaged, warmUp: warmUp,
                     annotated: state.annotated, withoutPose: state.withoutPose,
                     latencyMedianMilliseconds: state.latency.percentile(0.5),
                     latency99Milliseconds: state.latency.percentile(0.99))
@@ -265,7 +273,8 @@ public final class LiveCapture: @unchecked Sendable {
         let warmUp = writerQueue.sync { selector.warmUpSkipped }
         return shared.withLock { state in
             Counts(
-                written: state.written, dropped: state.dropped, damaged: state.damaged, warmUp: warmUp,
+                written: state.written, dropped: state.dropped, droppedBehind: state.droppedBehind,
+                damaged: state.damaged, warmUp: warmUp,
                 annotated: state.annotated, withoutPose: state.withoutPose,
                 latencyMedianMilliseconds: state.latency.percentile(0.5),
                 latency99Milliseconds: state.latency.percentile(0.99))
@@ -275,7 +284,9 @@ public final class LiveCapture: @unchecked Sendable {
     /// Counts without waiting for the writer (the warm-up count left out), for a progress line.
     /// This property is thread-safe.
     public var runningCounts: Counts {
-        shared.withLock { Counts(written: $0.written, dropped: $0.dropped, damaged: $0.damaged) }
+        shared.withLock {
+            Counts(written: $0.written, dropped: $0.dropped, droppedBehind: $0.droppedBehind, damaged: $0.damaged)
+        }
     }
 
     /// When the capture was created, for a rate.

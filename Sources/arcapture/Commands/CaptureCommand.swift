@@ -180,7 +180,13 @@ enum CaptureCommand {
             if overlay {
                 line += " (\(counts.annotated) annotated, \(counts.withoutPose) without a pose passed through)"
             }
-            line += ", \(counts.dropped) dropped, \(counts.damaged) damaged"
+            line += ", \(counts.dropped) dropped"
+            if counts.dropped > 0 {
+                line +=
+                    " (\(counts.dropped - counts.droppedBehind) skipped by the driver, "
+                    + "\(counts.droppedBehind) because writing fell behind)"
+            }
+            line += ", \(counts.damaged) damaged"
             if counts.warmUp > 0 { line += ", \(counts.warmUp) skipped while the camera settled" }
             if overlay, let median = counts.latencyMedianMilliseconds, let p99 = counts.latency99Milliseconds {
                 line += "; capture to written \(median) ms median, \(p99) ms 99th percentile"
