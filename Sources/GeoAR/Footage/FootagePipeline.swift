@@ -166,6 +166,7 @@ public final class FootagePipeline: @unchecked Sendable {
             capacity: reader.kind == .y4m ? workers + 1 : workers * 2, onWarning: onWarning)
         var navigator = route.map { RouteNavigator(route: $0) }
         var previous: (pose: DevicePose, time: Date)?
+        var track: [SIMD2<Double>] = []
         var pending = first
         var stopped = false
         while let frame = pending ?? reader.next() {
@@ -193,11 +194,16 @@ public final class FootagePipeline: @unchecked Sendable {
             }
             if let pose, let frameTime { previous = (pose, frameTime) }
             let shown = navigator?.hasArrived == false ? navigation : nil
+            if settings.minimap != nil, let pose {
+                // The trail, in frame order (so every worker draws the same one).
+                track.append(SIMD2(pose.latitude, pose.longitude))
+                if track.count > 600 { track.removeFirst(track.count - 600) }
+            }
             let selected = frameObserver?(FrameInfo(index: frame.index, time: frameTime, pose: pose, navigation: shown))
             pipeline.submit(
                 AnnotationJob(
                     frame: frame, time: frameTime, pose: pose, navigation: shown, speed: speed,
-                    headingAccuracy: headingAccuracy, selected: selected))
+                    headingAccuracy: headingAccuracy, selected: selected, track: track))
         }
         // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
         if !stopped && isInterrupted() { stopped = true }

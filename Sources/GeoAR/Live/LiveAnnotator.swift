@@ -11,11 +11,18 @@ final class LiveAnnotator {
     /// What was drawn on a frame.
     struct Drawn {
         var image: YCbCrImage
-        var annotation: FrameAnnotation
+        /// The AR overlay drawn; nil for a map view's frame.
+        var annotation: FrameAnnotation?
     }
 
     private let geometry: CameraGeometry
     private let navigates: Bool
+    /// The plan view, as an inset (or, for a map view, over the whole frame).
+    private let mapOptions: MapRenderer.Options?
+    private var mapRenderer: MapRenderer?
+    private let mapOnly: Bool
+    /// Recent positions, oldest first, for the map's trail.
+    private var track: [SIMD2<Double>] = []
     private let frames: FrameJPEGWriter
     private let sprites = SpriteCache()
     private var annotator: FrameAnnotator?
@@ -28,9 +35,13 @@ final class LiveAnnotator {
     private var spare = YCbCrImage(width: 16, height: 16, subsampling: .s422)
 
     /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
-    init(geometry: CameraGeometry, navigates: Bool) throws(JPEGError) {
+    init(geometry: CameraGeometry, navigates: Bool, map: MapRenderer.Options? = nil, mapOnly: Bool = false)
+        throws(JPEGError)
+    {
         self.geometry = geometry
         self.navigates = navigates
+        self.mapOnly = mapOnly
+        mapOptions = map ?? (mapOnly ? MapRenderer.Options() : nil)
         frames = try FrameJPEGWriter()
     }
 
@@ -61,6 +72,18 @@ final class LiveAnnotator {
         annotator.layoutOptions.selected = selectedByStyle.union(selection)
         let estimate = pose.estimate
         let ground = estimate.pose.altitude - geometry.heightAboveGround
+        track.append(SIMD2(estimate.pose.latitude, estimate.pose.longitude))
+        if track.count > Self.trackLength { track.removeFirst(track.count - Self.trackLength) }
+        if mapOnly, let mapRenderer {
+            // A map view: the plan view over the whole frame, nothing of the camera's picture (its
+            // navigation is the session's, as the AR view follows it).
+            let canvas = MapRect(x: 0, y: 0, width: image.width, height: image.height)
+            mapRenderer.draw(
+                into: &image, rect: canvas, latitude: estimate.pose.latitude, longitude: estimate.pose.longitude,
+                heading: estimate.pose.orientation.heading, pointsOfInterest: map.data.pointsOfInterest,
+                selected: annotator.layoutOptions.selected, route: map.data.route, track: track)
+            return Drawn(image: image, annotation: nil)
+        }
         let annotation: FrameAnnotation
         if navigates {
             annotation = annotator.annotate(
@@ -74,8 +97,16 @@ final class LiveAnnotator {
                 navigation: nil, time: pose.receiverTime, speed: pose.speed, frame: frameNumber,
                 headingAccuracy: estimate.headingAccuracy)
         }
+        if let mapRenderer {
+            MinimapInset.draw(
+                mapRenderer, on: &image, pose: estimate.pose, pointsOfInterest: map.data.pointsOfInterest,
+                selected: annotator.layoutOptions.selected, route: map.data.route, track: track)
+        }
         return Drawn(image: image, annotation: annotation)
     }
+
+    /// Positions kept for the map's trail.
+    private static let trackLength = 600
 
     /// Takes back a drawn frame's planes once written, to convert the next frame into.
     func recycle(_ image: consuming YCbCrImage) {
@@ -101,6 +132,8 @@ final class LiveAnnotator {
             throw .configuration(error.description)
         }
         annotator = made
+        // The map in the session's style, made again with it.
+        mapRenderer = mapOptions.map { MapRenderer(style: map.data.style.style, options: $0) }
         units = map.data.style.layout.units
         selectedByStyle = map.data.style.layout.selected
         version = map.version

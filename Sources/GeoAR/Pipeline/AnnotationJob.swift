@@ -18,4 +18,6 @@ struct AnnotationJob: Sendable {
     /// The POIs selected for this frame beyond the style's (a view's selection), or nil to draw the
     /// style's selection alone.
     var selected: Set<String>? = nil
+    /// Recent positions (latitude, longitude), oldest first, for the minimap's trail.
+    var track: [SIMD2<Double>] = []
 }

@@ -31,13 +31,17 @@ public struct AnnotationSettings: Sendable {
     public var keepsRecords = false
     /// The input's sample range (Y4M from video is usually limited; JPEG is full).
     public var inputRange = SampleRange.full
+    /// A plan view inset at the top right of each frame, or nil for none.
+    public var minimap: MapRenderer.Options?
 
     /// Creates settings.
     public init(
         pointsOfInterest: [PointOfInterest], route: NavigationRoute?, style: OverlayStyleFile,
         banner: BannerTemplate?, cameraFile: String?, horizontalFieldOfView: Double, heightAboveGround: Double,
-        quality: Int, destination: FootageDestination, keepsRecords: Bool = false, inputRange: SampleRange = .full
+        quality: Int, destination: FootageDestination, keepsRecords: Bool = false, inputRange: SampleRange = .full,
+        minimap: MapRenderer.Options? = nil
     ) {
+        self.minimap = minimap
         self.pointsOfInterest = pointsOfInterest
         self.route = route
         self.style = style

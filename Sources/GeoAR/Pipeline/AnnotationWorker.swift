@@ -8,6 +8,7 @@ final class AnnotationWorker {
     private let decoder: JPEGDecoder?
     private let encoder: JPEGEncoder?
     private let annotator: FrameAnnotator?
+    private let minimap: MapRenderer?
     private let settings: AnnotationSettings
     private var cameras = CameraModels()
     /// The last frame's planes, decoded into again: a stream of same-sized frames allocates (and
@@ -18,6 +19,7 @@ final class AnnotationWorker {
         self.settings = settings
         decoder = try? JPEGDecoder()
         encoder = try? JPEGEncoder()
+        minimap = settings.minimap.map { MapRenderer(style: settings.style.style, options: $0) }
         annotator = try? FrameAnnotator(
             pointsOfInterest: settings.pointsOfInterest, style: settings.style.style, layout: settings.style.layout,
             banner: settings.banner, sampleRange: settings.drawingRange, sprites: settings.sprites)
@@ -57,6 +59,11 @@ final class AnnotationWorker {
                 route: settings.route, navigation: job.navigation, time: job.time, speed: job.speed,
                 frame: job.frame.index, headingAccuracy: job.headingAccuracy)
             if settings.keepsRecords { record.add(drawn, units: settings.style.layout.units) }
+            if let minimap {
+                MinimapInset.draw(
+                    minimap, on: &image, pose: pose, pointsOfInterest: settings.pointsOfInterest,
+                    selected: annotator.layoutOptions.selected, route: settings.route, track: job.track)
+            }
             annotated = true
         }
         if settings.destination.wantsPlanes {

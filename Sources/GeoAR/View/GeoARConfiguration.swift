@@ -1,3 +1,4 @@
+import ARCompositor
 import CaptureKit
 import Dispatch
 
@@ -42,6 +43,9 @@ public struct GeoARConfiguration: Sendable {
     /// Whether the point of interest nearest the frame's centre is selected by the view itself,
     /// and written back through the ``GeoARView/selectedPOIs(_:)`` binding.
     public var selectsCenter: Bool
+    /// A plan view of the session drawn as an inset in each AR frame (top right), or nil for none.
+    /// A map view (``GeoMapView``) draws it over the whole frame instead.
+    public var minimap: MapRenderer.Options?
     /// Whether the session's route is followed (navigation info, the panel); otherwise it is drawn
     /// whole, without navigation.
     public var navigates: Bool
@@ -60,7 +64,8 @@ public struct GeoARConfiguration: Sendable {
     public init(
         source: Source, output: Output = .none, sidecar: String? = nil, quality: Int = 90, replacing: Bool = true,
         camera: CameraGeometry = CameraGeometry(), pose: LivePoseTracker.Options = LivePoseTracker.Options(),
-        selectsCenter: Bool = false, navigates: Bool = true, handlerQueue: DispatchQueue = .main,
+        selectsCenter: Bool = false, navigates: Bool = true, minimap: MapRenderer.Options? = nil,
+        handlerQueue: DispatchQueue = .main,
         messages: PipelineMessages = .standardError, authorizationTimeout: Double = 0
     ) {
         self.source = source
@@ -72,6 +77,7 @@ public struct GeoARConfiguration: Sendable {
         self.pose = pose
         self.selectsCenter = selectsCenter
         self.navigates = navigates
+        self.minimap = minimap
         self.handlerQueue = handlerQueue
         self.messages = messages
         self.authorizationTimeout = authorizationTimeout

@@ -305,7 +305,9 @@ open class GeoARView: @unchecked Sendable {
         let annotator: LiveAnnotator
         do {
             writer = try CaptureOutputWriter(destination: destination, quality: configuration.quality)
-            annotator = try LiveAnnotator(geometry: configuration.camera, navigates: configuration.navigates)
+            annotator = try LiveAnnotator(
+                geometry: configuration.camera, navigates: configuration.navigates, map: configuration.minimap,
+                mapOnly: kind == .map)
         } catch {
             throw .configuration("libjpeg-turbo could not be set up: \(error)")
         }

@@ -46,12 +46,17 @@ final class ViewFrameStage: LiveFrameStage {
             case .configuration(let message): return .failed(message)
             }
         }
-        view.navigationChanged(drawn.annotation.navigation)
-        if selectsCenter, let centre = Self.nearestToCentre(drawn.annotation.layout, drawn.image) {
-            view.viewSelected([centre])
-        }
         var record = record(for: frame, number: number, pose: pose, reason: nil)
-        record?.add(drawn.annotation, units: annotator.distanceUnits)
+        if let annotation = drawn.annotation {
+            view.navigationChanged(annotation.navigation)
+            if selectsCenter, let centre = Self.nearestToCentre(annotation.layout, drawn.image) {
+                view.viewSelected([centre])
+            }
+            record?.add(annotation, units: annotator.distanceUnits)
+        } else {
+            // A map view follows the navigation the session's AR view works out.
+            view.navigationChanged(view.session.navigationInfo)
+        }
         return .annotated(drawn.image, record: record)
     }
 

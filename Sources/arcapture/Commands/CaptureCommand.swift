@@ -134,7 +134,8 @@ enum CaptureCommand {
                     duration: options.duration),
                 jsonLog: options.jsonLog),
             sidecar: overlay.sidecar, quality: options.quality, camera: overlay.camera, pose: overlay.pose,
-            selectsCenter: overlay.selectsCenter, navigates: overlay.navigates, handlerQueue: handlerQueue,
+            selectsCenter: overlay.selectsCenter, navigates: overlay.navigates, minimap: overlay.minimap,
+            handlerQueue: handlerQueue,
             messages: .terminal)
         let report = PhaseReport(source: source.name)
         let view = GeoAR(session: ARSession(mapData: mapData), configuration: configuration)

@@ -20,6 +20,8 @@ struct LiveOverlayOptions {
                 help: "A banner line: {time} {time:FMT} {lat} {lon} {alt} {heading} {speed} {frame}."),
             .value("select", "ID", help: "Highlight this POI and always label it (repeatable)."),
             .flag("select-center", help: "Select the POI drawn nearest the frame's centre, frame by frame."),
+            .flag("minimap", help: "A plan view at the top right: POIs, the route, the position, heading and track."),
+            .flag("north-up", help: "The minimap with north at the top (default: the heading at the top)."),
             .value(
                 "sidecar", "FILE.jsonl",
                 help: "One JSON line per written frame: the fix, the pose used, the POIs drawn and where."),
@@ -44,6 +46,7 @@ struct LiveOverlayOptions {
     var settings: AnnotateSettings
     var selectsCenter: Bool
     var navigates: Bool
+    var minimap: MapRenderer.Options?
     var sidecar: String?
     var camera: CameraGeometry
     var pose: LivePoseTracker.Options
@@ -61,6 +64,11 @@ struct LiveOverlayOptions {
         navigates = parsed.flag("navigate")
         if navigates && files.route == nil { throw UsageError("--navigate follows --route: give the route") }
         sidecar = parsed.value("sidecar")
+        if parsed.flag("minimap") {
+            minimap = MapRenderer.Options(orientation: parsed.flag("north-up") ? .northUp : .headingUp)
+        } else if parsed.flag("north-up") {
+            throw UsageError("--north-up is for the minimap: add --minimap")
+        }
         if parsed.value("camera") != nil && parsed.value("hfov") != nil {
             throw UsageError("--camera and --hfov are alternatives; give one")
         }

@@ -13,6 +13,7 @@ enum AnnotateFootage {
             .value("track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position."),
             .value("format", "mjpeg|y4m|jpeg", help: "Footage: the output's kind (else from --output's name)."),
             .value("workers", "N", default: "one per core", help: "Footage: frames drawn in parallel."),
+            .flag("minimap", help: "Footage: a plan view at the top right of each frame, heading-up."),
             .value(
                 "sidecar", "FILE.jsonl",
                 help: "Footage: one JSON line per frame: its time, the pose used, the POIs drawn and where."),
@@ -162,7 +163,8 @@ enum AnnotateFootage {
             banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
             horizontalFieldOfView: cameraSetup.horizontalFieldOfView, heightAboveGround: cameraSetup.heightAboveGround,
             quality: settingsOptions.quality, destination: destination, keepsRecords: parsed.value("sidecar") != nil,
-            inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full)
+            inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full,
+            minimap: parsed.flag("minimap") ? MapRenderer.Options() : nil)
         let rate =
             reader.y4mHeader.map { $0.frameRate } ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)
         let sink: FootageSink

@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 import TestSupport
 import Testing
@@ -69,6 +70,46 @@ struct AnnotateFootageTests {
         ])
         #expect(both.status == 64)
         #expect(both.stderr.contains("--position and --track are alternatives"))
+    }
+
+    @Test("--minimap draws a plan view inset at the top right of every frame, and nothing else changes")
+    func minimap() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let harbour = [
+            PackagePaths.sample("footage/harbour.mjpeg"), "--track", PackagePaths.sample("footage/harbour.gpx"),
+            "--start", "2022-08-14T11:12:32Z", "--fps", "8", "--heading-from-course", "--camera",
+            PackagePaths.sample("footage/harbour-camera.yaml"), "--height-above-ground", "3", "--pois",
+            PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"), "--route",
+            PackagePaths.sample("routes/west-harbour-tour.geojson"),
+        ]
+        for (name, extra) in [("plain", [String]()), ("inset", ["--minimap"])] {
+            let run = try Binary.run(
+                ["annotate"] + harbour + extra + [
+                    "--output", directory.appendingPathComponent("\(name)-%02n.jpg").path,
+                ])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        for frame in ["01", "30", "48"] {
+            let plain = try JPEGDecoder().decode(
+                Array(try Data(contentsOf: directory.appendingPathComponent("plain-\(frame).jpg"))))
+            let inset = try JPEGDecoder().decode(
+                Array(try Data(contentsOf: directory.appendingPathComponent("inset-\(frame).jpg"))))
+            // 960x400: a square of 144 pixels, 11 in from the top right.
+            var inside = 0
+            var outside = 0
+            for y in 0..<400 {
+                for x in 0..<960 where abs(Int(plain.planes[0][x, y]) - Int(inset.planes[0][x, y])) > 8 {
+                    if x >= 960 - 144 - 11 - 2 && x <= 960 - 11 + 2 && y >= 9 && y <= 11 + 144 + 2 {
+                        inside += 1
+                    } else {
+                        outside += 1
+                    }
+                }
+            }
+            #expect(inside > 144 * 144 / 4, "frame \(frame): the inset (\(inside) pixels changed)")
+            #expect(outside < 40, "frame \(frame): nothing else (\(outside))")
+        }
     }
 
     @Test("MJPEG in, MJPEG out: every frame annotated, in order, byte-identical with 1 or 3 workers")

@@ -1,0 +1,140 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+@_spi(Testing) import ScriptedCamera
+import TestSupport
+import Testing
+
+@_spi(Testing) @testable import GeoAR
+
+/// The map view and the minimap: a plan view of the same session, drawn with the same compositor.
+@Suite("GeoAR map view and minimap", .serialized, .timeLimit(.minutes(5)))
+struct MapViewTests {
+    /// A view of `kind` on `session`, its handlers recorded, presented and running on a fixed position.
+    private func running(
+        _ fixtures: ViewFixtures, session: ARSession, map: Bool = false, minimap: Bool = false, route: Bool = false
+    ) throws -> (GeoARView, ViewRecorder) {
+        let recorder = ViewRecorder()
+        var configuration = fixtures.configuration(queue: recorder.queue)
+        if minimap { configuration.minimap = MapRenderer.Options(orientation: .northUp, metresAcross: 600) }
+        let view: GeoARView =
+            map
+            ? GeoMapView(frame: .full, session: session, configuration: configuration)
+            : GeoARView(frame: .full, session: session, configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        try #require(recorder.wait { $0.phases.last == .waitingForLocationSource })
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        try #require(recorder.wait { $0.phases.last == .running })
+        return (view, recorder)
+    }
+
+    private func luma(_ url: URL) throws -> YCbCrImage {
+        try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
+    }
+
+    /// Pixels close to `color` (within 24 levels in Y, Cb and Cr).
+    private func count(_ color: RGBAColor, in image: YCbCrImage) -> Int {
+        let (y, cb, cr) = color.ycbcr(in: .full)
+        var found = 0
+        for row in 0..<image.height {
+            for column in 0..<image.width {
+                let sample = (
+                    Double(image.planes[0][column, row]), Double(image.planes[1][column / 2, row]),
+                    Double(image.planes[2][column / 2, row])
+                )
+                if abs(sample.0 - y) < 24 && abs(sample.1 - cb) < 24 && abs(sample.2 - cr) < 24 { found += 1 }
+            }
+        }
+        return found
+    }
+
+    @Test("--minimap draws a plan view inset at the top right, and nothing else of the frame changes")
+    func minimapInset() async throws {
+        let plain = try ViewFixtures()
+        let inset = try ViewFixtures()
+        defer {
+            plain.remove()
+            inset.remove()
+        }
+        for (fixtures, minimap) in [(plain, false), (inset, true)] {
+            let (view, _) = try running(fixtures, session: ViewFixtures.session(), minimap: minimap)
+            #expect(fixtures.emit(sequence: 0))
+            #expect(waitUntil { fixtures.records().count == 1 })
+            await view.stop()
+        }
+        let a = try luma(plain.directory.appendingPathComponent("frame-001.jpg"))
+        let b = try luma(inset.directory.appendingPathComponent("frame-001.jpg"))
+        // The inset: a square of 9/25 of the frame's height, a margin in from the top right.
+        let side = 480 * 9 / 25
+        let margin = 480 / 36
+        var inside = 0
+        var outside = 0
+        for y in 0..<480 {
+            for x in 0..<640 where abs(Int(a.planes[0][x, y]) - Int(b.planes[0][x, y])) > 8 {
+                if x >= 640 - side - margin - 2 && x <= 640 - margin + 2 && y >= margin - 2 && y <= margin + side + 2 {
+                    inside += 1
+                } else {
+                    outside += 1
+                }
+            }
+        }
+        #expect(inside > side * side / 4, "the inset covers its square (\(inside) pixels changed)")
+        #expect(outside < 50, "and nothing else changed (\(outside))")
+    }
+
+    @Test("an AR view and a map view on one session share the selection and the navigation")
+    func sharedSession() async throws {
+        let arFixtures = try ViewFixtures()
+        let mapFixtures = try ViewFixtures()
+        defer {
+            arFixtures.remove()
+            mapFixtures.remove()
+        }
+        // A route north from the camera, past the POIs: the AR view follows it.
+        let start = try ViewFixtures.position
+        let route = try #require(
+            NavigationRoute(
+                GeoRoute(
+                    id: "north",
+                    vertices: [
+                        GeoRoute.Vertex(latitude: start.latitude - 0.0005, longitude: start.longitude),
+                        GeoRoute.Vertex(latitude: start.latitude + 0.003, longitude: start.longitude),
+                    ])))
+        let session = ARSession(mapData: MapData(pointsOfInterest: ViewFixtures.pointsOfInterest, route: route))
+        let (ar, _) = try running(arFixtures, session: session)
+        let (map, _) = try running(mapFixtures, session: session, map: true)
+        #expect(ar.receivesUpdates && map.receivesUpdates, "one slot each")
+        let arNavigation = GeoARBinding<NavigationInfo?>(nil)
+        let mapNavigation = GeoARBinding<NavigationInfo?>(nil)
+        ar.navigationInfo(arNavigation)
+        map.navigationInfo(mapNavigation)
+
+        #expect(arFixtures.emit(sequence: 0))
+        #expect(waitUntil { arFixtures.records().count == 1 })
+        #expect(mapFixtures.emit(sequence: 0))
+        #expect(waitUntil { mapFixtures.records().count == 1 })
+        // Selected in the AR view (from code): highlighted in the map's next frame.
+        ar.select(["a"])
+        #expect(arFixtures.emit(sequence: 1))
+        #expect(waitUntil { arFixtures.records().count == 2 })
+        #expect(mapFixtures.emit(sequence: 1))
+        #expect(waitUntil { mapFixtures.records().count == 2 })
+        // The map view's navigation is the one the AR view follows.
+        #expect(arNavigation.value != nil)
+        #expect(mapNavigation.value == arNavigation.value)
+        await ar.stop()
+        await map.stop()
+
+        let before = try luma(mapFixtures.directory.appendingPathComponent("frame-001.jpg"))
+        let after = try luma(mapFixtures.directory.appendingPathComponent("frame-002.jpg"))
+        let selected = OverlayStyle().selectedColor
+        #expect(count(selected, in: before) < 5, "nothing selected on the map at first")
+        #expect(count(selected, in: after) > 30, "the AR view's selection is highlighted on the map")
+        #expect(session.selectedPOIIDs == ["a"])
+        // Reset to nil once navigation stopped with the views.
+        #expect(arNavigation.value == nil && mapNavigation.value == nil)
+        let arInfo = try #require(arFixtures.records().last?["instruction"] as? String)
+        #expect(arInfo.hasPrefix("Arrive in"), "\(arInfo)")
+    }
+}
