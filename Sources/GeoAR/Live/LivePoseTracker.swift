@@ -102,7 +102,8 @@ public final class LivePoseTracker: Sendable {
             state.withLock { $0.fixed = Arrival(at: at, fix: fix) }
             return source.addObserver { _ in }
         }
-        state.withLock { $0.fixed = nil }
+        // A new location source replaces a fixed position; a pose source (an IMU) adds to it.
+        if source is any LocationSource { state.withLock { $0.fixed = nil } }
         return source.addObserver { [self] event in receive(event) }
     }
 

@@ -120,6 +120,13 @@ enum CaptureCommand {
             Terminal.error(error.description)
             return error.isMissing ? .noInput : .dataError
         }
+        let imu: IIOPoseSource?
+        do throws(UsageError) {
+            imu = try overlay.imuSource()
+        } catch {
+            Terminal.error(error.message)
+            return .usage
+        }
         let handlerQueue = DispatchQueue(label: "arcapture.capture-handlers")
         let configuration = GeoARConfiguration(
             source: .camera(
@@ -142,6 +149,10 @@ enum CaptureCommand {
             .onPhaseChange { phase in report.print(phase) }
             .present()
         report.view = view
+        if let imu {
+            Terminal.note("note: orientation from \(imu.name) (uncalibrated: markers fade by its 15° heading accuracy)")
+            view.locationManager.poseSources = [imu]
+        }
         view.locationManager.locationSource = source
 
         let stop = StopRequest()

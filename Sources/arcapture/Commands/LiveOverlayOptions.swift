@@ -34,6 +34,10 @@ struct LiveOverlayOptions {
             .value("max-distance", "METRES", default: "5000", help: "Leave out POIs further than this."),
             .value("max-markers", "N", default: "30", help: "Draw at most this many markers, the nearest."),
             .value(
+                "imu", "auto|DIR[,DIR]",
+                help: "Orientation from an IIO accelerometer and magnetometer (auto: the first of each in sysfs)."),
+            .value("imu-declination", "DEGREES", default: "0", help: "The magnetic declination where the IMU is."),
+            .value(
                 "receiver-latency", "SECONDS", default: "0",
                 help: "How long fixes take to arrive (a serial GPS: about 0.1): frames are posed that much later."),
         ] + PoseOptions.specs.filter { $0.name != "pose-sidecar" && $0.name != "max-extrapolation" } + [
@@ -50,6 +54,9 @@ struct LiveOverlayOptions {
     var sidecar: String?
     var camera: CameraGeometry
     var pose: LivePoseTracker.Options
+    /// `--imu`: the accelerometer's and the magnetometer's device directories, or "auto".
+    var imu: [String]?
+    var imuDeclination = 0.0
 
     /// Whether anything is drawn: without an overlay option, frames pass through untouched.
     var drawsOverlay: Bool {
@@ -76,6 +83,12 @@ struct LiveOverlayOptions {
             calibrationFile: parsed.value("camera"),
             horizontalFieldOfView: try parsed.number("hfov", in: 1...179) ?? 70,
             heightAboveGround: try parsed.number("height-above-ground", in: -1000...10_000) ?? 1.5)
+        imu = parsed.value("imu").map { $0.split(separator: ",").map(String.init) }
+        if let imu, imu.isEmpty || imu.count > 2 {
+            throw UsageError(
+                "--imu must be auto, or one or two IIO device directories, not '\(parsed.value("imu") ?? "")'")
+        }
+        imuDeclination = try parsed.number("imu-declination", in: -180...180) ?? 0
         let poseOptions = try PoseOptions(parsed)
         let orientation: LivePoseTracker.OrientationChoice
         switch poseOptions.orientation {
@@ -91,6 +104,36 @@ struct LiveOverlayOptions {
                 maximumExtrapolation: try parsed.number("max-extrapolation", in: 0...3600) ?? 2),
             receiverLatency: try parsed.number("receiver-latency", in: 0...10) ?? 0,
             geoidSeparation: poseOptions.geoidSeparation)
+    }
+
+    /// The IMU pose source `--imu` names, or nil without one.
+    ///
+    /// - Throws: ``UsageError`` when no such IIO device (or no accelerometer and magnetometer) exists.
+    func imuSource() throws(UsageError) -> IIOPoseSource? {
+        guard let imu else { return nil }
+        let devices = IIODevice.all()
+        let chosen: [IIODevice]
+        if imu == ["auto"] {
+            chosen = devices
+        } else {
+            chosen = try imu.map { path throws(UsageError) in
+                let resolved = path.hasPrefix("/") ? path : "/sys/bus/iio/devices/\(path)"
+                guard
+                    let device = IIODevice.all(root: URL(fileURLWithPath: resolved).deletingLastPathComponent().path)
+                        .first(where: { $0.path == resolved })
+                else { throw UsageError("--imu: no IIO device at '\(resolved)'") }
+                return device
+            }
+        }
+        guard let accelerometer = chosen.first(where: \.hasAccelerometer),
+            let magnetometer = chosen.first(where: \.hasMagnetometer)
+        else {
+            let found = devices.map(\.name).joined(separator: ", ")
+            throw UsageError(
+                "--imu needs an accelerometer and a magnetometer (IIO devices found: \(found.isEmpty ? "none" : found))"
+            )
+        }
+        return IIOPoseSource(accelerometer: accelerometer, magnetometer: magnetometer, declination: imuDeclination)
     }
 
     /// The map data, with the command line's style options over the style file's.

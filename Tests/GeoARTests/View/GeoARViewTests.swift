@@ -1,10 +1,10 @@
 import ARCompositor
-import CaptureKit
 import Foundation
 @_spi(Testing) import ScriptedCamera
 import TestSupport
 import Testing
 
+@testable import CaptureKit
 @testable import GeoAR
 
 /// The seed's rules for the view, each with a test that can fail, on the scripted fake camera.
@@ -276,10 +276,58 @@ struct GeoARViewTests {
         #expect(ids == [["a", "b"], ["a"], ["a", "c"]])
     }
 
+    @Test("pose sources (an IMU) give the heading when they report one; the position stays the location source's")
+    func poseSources() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        var configuration = fixtures.configuration(queue: recorder.queue)
+        configuration.pose = LivePoseTracker.Options(orientation: .automatic)
+        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        #expect(recorder.wait { $0.phases.last == .waitingForLocationSource })
+        view.locationManager.poseSources = [OneOrientation(heading: 45)]
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        await view.stop()
+        let pose = try #require(fixtures.records().first?["pose"] as? [String: Any], "\(fixtures.records())")
+        #expect(pose["heading_deg"] as? Double == 45)
+        #expect(abs((pose["lat"] as? Double ?? 0) - 60.17) < 1e-9)
+    }
+
     /// The luma of a JPEG, decoded by libjpeg-turbo.
     private func decodedLuma(_ url: URL) throws -> [UInt8] {
         let image = try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
         let plane = image.planes[0]
         return (0..<plane.height).flatMap { y in (0..<plane.width).map { x in plane[x, y] } }
     }
+}
+
+/// A pose source that reports one orientation when started, stamped now: an IMU, as far as the view
+/// can tell.
+final class OneOrientation: PoseSource, @unchecked Sendable {
+    let heading: Double
+    private let hub = StreamCollector<@Sendable (LocationEvent) -> Void>()
+
+    init(heading: Double) { self.heading = heading }
+
+    var name: String { "test orientation" }
+    var status: LocationStatus { .fix(.threeD) }
+
+    func addObserver(_ observer: @escaping @Sendable (LocationEvent) -> Void) -> LocationObservation {
+        hub.append(observer)
+        return LocationObservation(cancel: {})
+    }
+
+    func start() {
+        let sample = OrientationSample(
+            time: Date(), heading: heading, pitch: 0, roll: 0, headingAccuracy: 2, origin: .imu,
+            receivedMonotonicNanoseconds: MonotonicClock.nanoseconds())
+        for observer in hub.values { observer(.orientation(sample)) }
+    }
+
+    func stop() {}
 }
