@@ -40,7 +40,7 @@ let package = Package(
 
         // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
-        .target(name: "TestSupport", dependencies: ["CTestSupport"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CTestSupport", "CaptureKit"], path: "Tests/TestSupport"),
         // A scripted fake V4L2 device for unit tests of sessions and views (through CaptureKit's
         // testing seam, `@_spi(Testing)`): formats and faults no virtual driver offers.
         .target(name: "ScriptedCamera", dependencies: ["CaptureKit"], path: "Tests/ScriptedCamera"),

@@ -3,7 +3,6 @@ import CaptureKit
 import Foundation
 @_spi(Testing) import GeoAR
 @_spi(Testing) import ScriptedCamera
-import Synchronization
 
 /// The live path, measured: frames from the scripted camera at 30 fps, posed, annotated by a
 /// `GeoARView` with the benchmark's scene (20 POIs, the route with a turn, the panel) and written
@@ -77,7 +76,7 @@ enum LiveBench {
         let null = open("/dev/null", O_WRONLY)
         dup2(null, STDOUT_FILENO)
         let before = processCPU()
-        let emitter = Mutex((missed: 0, cpu: 0.0))
+        let emitter = Locked((missed: 0, cpu: 0.0))
         let emitted = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let interval: Int64 = 1_000_000_000 / 30
@@ -97,7 +96,7 @@ enum LiveBench {
         }
         emitted.wait()
         let ended = DispatchSemaphore(value: 0)
-        let summary = Mutex<GeoARView.Summary?>(nil)
+        let summary = Locked<GeoARView.Summary?>(nil)
         Task {
             let result = await view.ended()
             summary.withLock { $0 = result }

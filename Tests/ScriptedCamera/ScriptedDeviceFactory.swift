@@ -1,17 +1,16 @@
 @_spi(Testing) import CaptureKit
-import Synchronization
 
 /// Opens ``ScriptedVideoDevice``s for a session under test, and remembers each one (and whether it
 /// was opened through libv4l2), so a test can drive the device the session is using.
 @_spi(Testing) public final class ScriptedDeviceFactory: Sendable {
-    private let opened = Mutex<[ScriptedVideoDevice]>([])
-    private let script: Mutex<ScriptedVideoDevice.Script>
-    private let openFailure: Mutex<Errno?>
+    private let opened = Locked<[ScriptedVideoDevice]>([])
+    private let script: Locked<ScriptedVideoDevice.Script>
+    private let openFailure: Locked<Errno?>
 
     /// Creates a factory that opens devices playing `script`.
     public init(script: ScriptedVideoDevice.Script = ScriptedVideoDevice.Script(), openFailure: Errno? = nil) {
-        self.script = Mutex(script)
-        self.openFailure = Mutex(openFailure)
+        self.script = Locked(script)
+        self.openFailure = Locked(openFailure)
     }
 
     /// Every device opened so far, oldest first.

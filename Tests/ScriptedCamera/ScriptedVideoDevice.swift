@@ -1,7 +1,6 @@
 @_spi(Testing) import CaptureKit
 import Foundation
 import Glibc
-import Synchronization
 
 /// A fake V4L2 capture node for unit tests: it answers from a script (capability, formats,
 /// controls, faults) and produces frames when the test calls ``emit(_:sequence:flags:timestampNanoseconds:)``.
@@ -80,14 +79,14 @@ import Synchronization
     public let path: String
     /// Whether the session opened it through libv4l2.
     public let usesLibV4L2: Bool
-    private let state: PthreadLocked<State>
+    private let state: Locked<State>
     private let pipeDescriptors: (read: Int32, write: Int32)
 
     /// Creates a device playing `script`.
     public init(path: String = "/dev/video-scripted", script: Script = Script(), usesLibV4L2: Bool = false) {
         self.path = path
         self.usesLibV4L2 = usesLibV4L2
-        state = PthreadLocked(State(script: script, format: script.initialFormat))
+        state = Locked(State(script: script, format: script.initialFormat))
         var descriptors: [Int32] = [-1, -1]
         let created = pipe(&descriptors)
         precondition(created == 0, "pipe() failed")

@@ -1,10 +1,10 @@
+import CaptureKit
 import Foundation
-import Synchronization
 
 /// Collects what a program writes to a pipe as it writes it, so a test can wait for a line (with
 /// ``waitUntil(seconds:_:)``) while the program runs, and read everything once it has ended.
 public final class StreamText: Sendable {
-    private let bytes = Mutex(Data())
+    private let bytes = Locked(Data())
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts reading `handle` on a thread of its own, until the end of the stream.

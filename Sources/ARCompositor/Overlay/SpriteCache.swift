@@ -1,4 +1,4 @@
-import Synchronization
+import CaptureKit
 
 /// Sprites kept between frames (labels, markers, the panel repeat frame after frame), within a
 /// byte budget over hours of footage whose labels keep changing, and shared by the compositors of
@@ -26,7 +26,7 @@ public final class SpriteCache: Sendable {
         var currentBytes = 0
     }
 
-    private let generations = Mutex(Generations())
+    private let generations = Locked(Generations())
     private let budget: Int
 
     /// A cache holding at most about `budget` bytes of sprites (default 2 MiB).

@@ -1,6 +1,6 @@
 import CFreeType
+import CaptureKit
 import Foundation
-import Synchronization
 
 /// fontconfig for the whole process: finds font files by name and by the characters they cover.
 ///
@@ -21,7 +21,7 @@ final class FontCatalog: Sendable {
         var coverage: [UInt32: String?] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The file for `name`: the name itself when it is a readable file, else fontconfig's best
     /// match for it as a pattern (`DejaVu Sans`, `Noto Sans:bold`).

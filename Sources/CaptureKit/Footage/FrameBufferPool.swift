@@ -1,12 +1,10 @@
-import Synchronization
-
 /// Decoded frames' planes handed back after use, to be filled again: a Y4M frame is megabytes, and
 /// fresh planes for each one (glibc maps blocks that large anew each time) cost a page fault and a
 /// zeroed page per 4 KiB of every frame, which ffmpeg's buffer pools avoid too.
 ///
 /// Thread-safe: the writer gives frames back while the reader takes them.
 public final class FrameBufferPool: Sendable {
-    private let spares = Mutex<[YCbCrImage]>([])
+    private let spares = Locked<[YCbCrImage]>([])
     private let limit: Int
 
     /// Creates a pool keeping at most `limit` spare frames (the rest are freed).

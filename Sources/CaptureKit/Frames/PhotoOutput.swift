@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Captures the next frame of a running session as a JPEG: AVCapturePhotoOutput's role.
 ///
@@ -8,7 +7,7 @@ import Synchronization
 /// Huffman tables when the camera left them out); a raw frame is encoded at the requested quality. Encoding runs on
 /// the output's own queue, never on the session's.
 ///
-/// `@unchecked Sendable`: pending requests and the attachment sit behind a `Mutex`; the writer is
+/// `@unchecked Sendable`: pending requests and the attachment sit behind a `Locked`; the writer is
 /// used only on `queue`.
 public final class PhotoOutput: @unchecked Sendable {
     private struct Request {
@@ -21,7 +20,7 @@ public final class PhotoOutput: @unchecked Sendable {
         var attached = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "arcapture.photo-output")
     /// Created on first use, on `queue`.
     private var writer: FrameJPEGWriter?

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Blocks until a device node is authorized, its deadline passes, or it is cancelled, waking on
 /// inotify events rather than polling.
@@ -10,12 +9,12 @@ import Synchronization
 /// examining closes the race where the node appears between the two.
 ///
 /// `@unchecked Sendable`: the only state shared across threads is the cancellation pipe, which the
-/// kernel synchronises, and `isCancelled`, which a `Mutex` guards.
+/// kernel synchronises, and `isCancelled`, which a `Locked` guards.
 final class NodeAppearanceWaiter: @unchecked Sendable {
     /// A self-pipe: writing a byte makes the read end readable and wakes `poll(2)`. One byte into an
     /// empty pipe never blocks, so no O_NONBLOCK is needed.
     private let cancelPipe: (read: Int32, write: Int32)
-    private let isCancelled = Mutex(false)
+    private let isCancelled = Locked(false)
 
     /// Creates a waiter, or nil when the kernel refuses a pipe (out of descriptors).
     init?() {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The dedicated thread a live source reads on (gpsd's socket, a serial port, a replay clock).
 ///
@@ -18,7 +17,7 @@ final class SourceThread: Sendable {
         var threadID: pthread_t?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let name: String
 
     init(name: String) { self.name = name }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The observer list and latest state every location source keeps: it remembers the status and the
 /// newest fix, and hands each event to every observer, in the order they were added.
 ///
@@ -12,9 +10,9 @@ final class LocationEventHub: Sendable {
         var latestFix: LocationFix?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    init(status: LocationStatus) { state = Mutex(State(status: status)) }
+    init(status: LocationStatus) { state = Locked(State(status: status)) }
 
     var status: LocationStatus { state.withLock { $0.status } }
     var latestFix: LocationFix? { state.withLock { $0.latestFix } }

@@ -1,13 +1,11 @@
-import Synchronization
-
 /// A registration of an observer with a location or pose source; ``cancel()`` removes it.
 ///
 /// Cancelling twice is harmless. Dropping the token does not cancel: observers compose and stay
 /// until removed, as the session's observers do.
 public final class LocationObservation: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: Locked<(@Sendable () -> Void)?>
 
-    init(cancel: @escaping @Sendable () -> Void) { cancellation = Mutex(cancel) }
+    init(cancel: @escaping @Sendable () -> Void) { cancellation = Locked(cancel) }
 
     /// Stops the observer from receiving events.
     public func cancel() {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Plays a recorded track (an NMEA log, a GPX file) as a live source: its fixes and orientations in
 /// time order, paced by a ``ReplayPace``, then ``LocationStatus/ended``.
@@ -15,7 +14,7 @@ public final class RecordedLocationSource: LocationSource {
     private let thread = SourceThread(name: "arcapture.replay")
     private let events: [LocationEvent]
     private let times: [Date]
-    private let position = Mutex(0)
+    private let position = Locked(0)
 
     /// Creates a source over `track`.
     public init(track: RecordedTrack, pace: ReplayPace) {

@@ -1,18 +1,16 @@
-import Synchronization
-
 /// Heading from the direction of travel of a live location source (see ``CourseHeadingEstimator``):
 /// for dash cameras and other cameras without a compass. Pitch and roll are taken as level.
 public final class CourseHeadingPoseSource: PoseSource {
     /// The source whose fixes give the course.
     public let location: any LocationSource
     private let hub = LocationEventHub(status: .starting)
-    private let estimator: Mutex<CourseHeadingEstimator>
+    private let estimator: Locked<CourseHeadingEstimator>
     private let observation = ObservationSlot()
 
     /// Creates the source over `location`'s fixes.
     public init(location: any LocationSource, options: CourseHeadingOptions = CourseHeadingOptions()) {
         self.location = location
-        estimator = Mutex(CourseHeadingEstimator(options: options))
+        estimator = Locked(CourseHeadingEstimator(options: options))
     }
 
     /// `course over ground`.

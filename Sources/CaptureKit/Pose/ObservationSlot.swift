@@ -1,9 +1,7 @@
-import Synchronization
-
 /// Holds the one observation a derived source keeps on the source it follows, so starting twice
 /// does not observe twice and stopping cancels it.
 final class ObservationSlot: Sendable {
-    private let current = Mutex<LocationObservation?>(nil)
+    private let current = Locked<LocationObservation?>(nil)
 
     /// Keeps `observation`, cancelling the one held before.
     func replace(with observation: LocationObservation) {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Captures frames from one V4L2 camera, AVCaptureSession's counterpart.
 ///
@@ -30,7 +29,7 @@ import Synchronization
 /// - A running session keeps itself alive until it stops; stop it explicitly.
 ///
 /// `@unchecked Sendable`: mutable state is split between the session queue (device and stream:
-/// `queue`) and a `Mutex` (configuration, observers, handler, phase, statistics), as each
+/// `queue`) and a `Locked` (configuration, observers, handler, phase, statistics), as each
 /// property's comment says.
 public final class CaptureSession: @unchecked Sendable {
     /// The serial queue that owns the device. Frame handlers and observers run on it.
@@ -51,7 +50,7 @@ public final class CaptureSession: @unchecked Sendable {
     var deviceWaiter: NodeAppearanceWaiter?
 
     // Guarded by the mutex:
-    let shared = Mutex(SharedState())
+    let shared = Locked(SharedState())
 
     struct SharedState: ~Copyable {
         var configuration = CaptureConfiguration()

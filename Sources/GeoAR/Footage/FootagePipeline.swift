@@ -1,7 +1,6 @@
 import ARCompositor
 import CaptureKit
 import Foundation
-import Synchronization
 
 /// Annotates recorded footage, the batch end of the one frame pipeline: frames from a
 /// `FootageReader`, each frame's pose looked up at its time, drawn on a pool of workers and written
@@ -24,7 +23,7 @@ import Synchronization
 ///   footage is done; ``progress`` may be read from any thread meanwhile.
 ///
 /// `@unchecked Sendable`: the reader and the first frame are used only by the thread in
-/// ``run(isInterrupted:onWarning:)``; the counts the workers' deliveries update are in a `Mutex`.
+/// ``run(isInterrupted:onWarning:)``; the counts the workers' deliveries update are in a `Locked`.
 public final class FootagePipeline: @unchecked Sendable {
     /// Where each frame's pose comes from.
     public enum Poses: Sendable {
@@ -112,7 +111,7 @@ public final class FootagePipeline: @unchecked Sendable {
     private let sink: FootageSink
     private let workers: Int
     private let frameObserver: (@Sendable (FrameInfo) -> Set<String>?)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var progress = Progress()

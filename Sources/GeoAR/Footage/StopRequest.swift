@@ -1,11 +1,11 @@
-import Synchronization
+import CaptureKit
 
 /// A request to stop, made once from anywhere (a signal handler, another thread) and looked at by
 /// a running pipeline between frames.
 ///
 /// This type is thread-safe.
 public final class StopRequest: Sendable {
-    private let requested = Mutex(false)
+    private let requested = Locked(false)
 
     /// A request not yet made.
     public init() {}

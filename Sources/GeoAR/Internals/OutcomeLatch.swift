@@ -1,4 +1,4 @@
-import Synchronization
+import CaptureKit
 
 /// How a run ended: set once, by whichever comes first (the last frame, an error, Ctrl-C), and
 /// awaited by any number of tasks.
@@ -9,7 +9,7 @@ package final class OutcomeLatch<Value: Sendable>: Sendable {
         var callbacks: [@Sendable (Value) -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A latch with no value yet.
     package init() {}

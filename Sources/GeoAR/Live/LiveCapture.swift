@@ -1,6 +1,5 @@
 import CaptureKit
 import Foundation
-import Synchronization
 
 /// A live capture, the camera end of the one frame pipeline: frames from a `CaptureSession` go
 /// through a small bounded queue to a writer queue that chooses, writes and logs them.
@@ -11,7 +10,7 @@ import Synchronization
 ///
 /// Connect it to a session with ``attach(to:)``, start the session, and wait for ``outcome()``.
 ///
-/// `@unchecked Sendable`: `shared` (a `Mutex`) holds what the session queue, the writer queue and
+/// `@unchecked Sendable`: `shared` (a `Locked`) holds what the session queue, the writer queue and
 /// the caller's threads share; the writer, selector and log are used only on `writerQueue`.
 public final class LiveCapture: @unchecked Sendable {
     /// How a capture ended.
@@ -78,7 +77,7 @@ public final class LiveCapture: @unchecked Sendable {
     /// Owns the writer, the selector and the log.
     let writerQueue = DispatchQueue(label: "arcapture.capture-writer")
     private let messages: PipelineMessages
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let ending = OutcomeLatch<Outcome>()
     private let writer: CaptureOutputWriter
     private let log: JSONLinesLog?

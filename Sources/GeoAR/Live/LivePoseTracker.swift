@@ -1,7 +1,6 @@
 import ARCompositor
 import CaptureKit
 import Foundation
-import Synchronization
 
 /// Poses for live frames, each looked up at the frame's capture time from the fixes and
 /// orientations received so far: the live counterpart of a track's `PoseTimeline`, never "the
@@ -86,7 +85,7 @@ public final class LivePoseTracker: Sendable {
 
     /// The options.
     public let options: Options
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Samples older than this, before the newest, are let go: memory stays bounded on a long run.
     private static let window: TimeInterval = 120
 

@@ -1,6 +1,5 @@
 import ARCompositor
 import CaptureKit
-import Synchronization
 
 /// Map data loaded once and shared by the views of a program: the counterpart of the geo-AR SDK's
 /// session. Create it above the views (in the program's state, not per view) and pass it down.
@@ -34,16 +33,16 @@ public final class ARSession: Sendable {
         var slots: [ViewKind: Slot] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A session over map data given as values: nothing to load.
     public init(mapData: MapData) {
-        state = Mutex(State(loaded: .success(mapData)))
+        state = Locked(State(loaded: .success(mapData)))
     }
 
     /// A session whose map data is read from `files` when the first view presents.
     public init(files: MapDataFiles) {
-        state = Mutex(State(files: files))
+        state = Locked(State(files: files))
     }
 
     /// Loads the map data if it is not loaded yet (once: later calls return the same data, or the

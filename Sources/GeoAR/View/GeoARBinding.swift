@@ -1,5 +1,5 @@
+import CaptureKit
 import Dispatch
-import Synchronization
 
 /// A value shared both ways between a program and a view: the program reads and sets ``value``,
 /// the view reads it for every frame and sets it when its own state changes.
@@ -18,11 +18,11 @@ public final class GeoARBinding<Value: Sendable & Equatable>: Sendable {
         var queue: DispatchQueue = .main
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a binding holding `initial`.
     public init(_ initial: Value) {
-        state = Mutex(State(value: initial))
+        state = Locked(State(value: initial))
     }
 
     /// The value now. Setting it from code is seen by the bound view from its next frame.

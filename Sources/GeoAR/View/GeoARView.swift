@@ -2,7 +2,6 @@ import ARCompositor
 import CaptureKit
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The handle to a running geo-AR pipeline: frames from a camera or footage, each posed at its
 /// time from the location source, annotated with the session's map data, and written to the
@@ -70,8 +69,8 @@ open class GeoARView: @unchecked Sendable {
 
     /// The view's own queue: presentation, location source changes, stopping.
     let control = DispatchQueue(label: "arcapture.geoar-view")
-    private let handlers = Mutex(Handlers())
-    private let state = Mutex(State())
+    private let handlers = Locked(Handlers())
+    private let state = Locked(State())
     private let ending = OutcomeLatch<Summary>()
     private let tracker: LivePoseTracker
 

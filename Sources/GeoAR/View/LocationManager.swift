@@ -1,5 +1,4 @@
 import CaptureKit
-import Synchronization
 
 /// Where a view's position (and orientation) comes from: the geo-AR SDK's location manager.
 ///
@@ -14,8 +13,8 @@ public final class LocationManager: Sendable {
         var poseSources: [any PoseSource] = []
     }
 
-    private let state = Mutex(State())
-    private let changed = Mutex<(@Sendable ((any LocationSource)?) -> Void)?>(nil)
+    private let state = Locked(State())
+    private let changed = Locked<(@Sendable ((any LocationSource)?) -> Void)?>(nil)
 
     init() {}
 

@@ -1,10 +1,10 @@
-import Synchronization
+import CaptureKit
 
 /// The views being presented: the library keeps each alive from ``GeoARView/present()`` until its
 /// pipeline has stopped, as a window keeps its views, and lets it go then.
 final class PresentedViews: Sendable {
     static let shared = PresentedViews()
-    private let views = Mutex<[ObjectIdentifier: GeoARView]>([:])
+    private let views = Locked<[ObjectIdentifier: GeoARView]>([:])
 
     /// Keeps `view` alive.
     func keep(_ view: GeoARView) {

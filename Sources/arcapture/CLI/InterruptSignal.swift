@@ -1,6 +1,6 @@
+import CaptureKit
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Ctrl-C (SIGINT) and SIGTERM for the whole process: by default they end it with status 130; a
 /// command that holds a device or writes files sets its own handler to stop cleanly first. SIGUSR1
@@ -13,8 +13,8 @@ import Synchronization
 /// disposition ignored, drop it. (Blocking only in the thread that creates the sources, as
 /// libdispatch does, loses Ctrl-C whenever the kernel picks another thread.)
 enum InterruptSignal {
-    private static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
-    private static let userHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    private static let handler = Locked<(@Sendable (Int32) -> Void)?>(nil)
+    private static let userHandler = Locked<(@Sendable () -> Void)?>(nil)
     private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
 
     /// Blocks SIGINT and SIGTERM in every future thread and starts listening.

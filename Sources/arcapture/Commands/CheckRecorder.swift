@@ -1,13 +1,12 @@
 import CaptureKit
 import GeoAR
-import Synchronization
 
 /// Collects what `check` needs while a session streams: a record per frame (valid or rejected), the
 /// negotiated format, and how the run ended. Frames are validated as they arrive: a raw frame must
 /// fill its format's size, and an MJPEG frame must decode to the negotiated size.
 ///
 /// Called on the session queue (frames, rejections, phases) and from the signal queue (interrupt);
-/// all state sits behind one `Mutex`.
+/// all state sits behind one `Locked`.
 final class CheckRecorder: Sendable {
     /// How the streaming part of a check ended.
     enum Outcome: Sendable, Equatable {
@@ -30,13 +29,13 @@ final class CheckRecorder: Sendable {
     }
 
     private let target: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let ending = OutcomeLatch<Outcome>()
 
     /// Creates a recorder that completes after `target` frames, writing delivered frames to `writer`.
     init(target: Int, writer: sending AtomicFileWriter?) {
         self.target = target
-        state = Mutex(State(writer: writer))
+        state = Locked(State(writer: writer))
     }
 
     /// Records a delivered frame.

@@ -1,5 +1,4 @@
 import CaptureKit
-import Synchronization
 
 /// `--wait`: waits for an absent camera, unless the command is interrupted first.
 enum DeviceWait {
@@ -17,7 +16,7 @@ enum DeviceWait {
         Terminal.note("waiting up to \(FrameIntervalText.rate(seconds)) s for '\(path)'…")
         let timeout = Duration.milliseconds(Int64(seconds * 1000))
         let wait = Task { await CaptureDevice.requestAccess(for: path, timeout: timeout) }
-        let interrupted = Mutex(false)
+        let interrupted = Locked(false)
         let watcher = Task {
             await interruption()
             interrupted.withLock { $0 = true }

@@ -1,14 +1,13 @@
 import CaptureKit
 import Foundation
 import GeoAR
-import Synchronization
 
 /// Prints location events as they arrive (from the source's thread): a line of text each, or a
 /// JSON object each (`--json`), and counts fixes so `location --count` can stop.
 final class LocationEventPrinter: Sendable {
     private let json: Bool
     private let fixLimit: Int?
-    private let counted = Mutex(0)
+    private let counted = Locked(0)
 
     init(json: Bool, fixLimit: Int?) {
         self.json = json

@@ -1,13 +1,12 @@
 import CaptureKit
 import Foundation
 import GeoAR
-import Synchronization
 
 /// Says on stderr, as they happen, the phases a user needs to know why nothing is written yet:
 /// waiting for a fix (and from where), running (with the format and the fix), interrupted (and why).
 final class PhaseReport: Sendable {
     private let source: String
-    private let held = Mutex<GeoARView?>(nil)
+    private let held = Locked<GeoARView?>(nil)
 
     init(source: String) {
         self.source = source

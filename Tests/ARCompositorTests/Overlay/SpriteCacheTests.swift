@@ -1,5 +1,5 @@
+import CaptureKit
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import ARCompositor
@@ -37,7 +37,7 @@ struct SpriteCacheTests {
     @Test("threads share one cache: a sprite made by one is found by the others")
     func shared() {
         let cache = SpriteCache(budget: 4_000_000)
-        let made = Mutex(0)
+        let made = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 400) { index in
             _ = cache.sprite(Self.key(index % 10)) {
                 made.withLock { $0 += 1 }

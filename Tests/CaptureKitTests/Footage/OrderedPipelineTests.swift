@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CaptureKit
@@ -15,7 +14,7 @@ struct OrderedPipelineTests {
     }
 
     private final class Collected: Sendable {
-        let items = Mutex<[(Int, Int)]>([])
+        let items = Locked<[(Int, Int)]>([])
     }
 
     @Test("results arrive in submission order whatever finishes first", arguments: [1, 2, 4])
@@ -33,8 +32,8 @@ struct OrderedPipelineTests {
 
     @Test("no more than `capacity` items are ever in flight, even when delivery is slow")
     func bounded() {
-        let inFlightAtDelivery = Mutex<[Int]>([])
-        let submittedCount = Mutex(0)
+        let inFlightAtDelivery = Locked<[Int]>([])
+        let submittedCount = Locked(0)
         let pipeline = OrderedPipeline<Int, Int>(
             workers: 3, capacity: 5, makeWorker: { _ in { $0 } },
             deliver: { sequence, _ in
@@ -54,8 +53,8 @@ struct OrderedPipelineTests {
 
     @Test("each worker builds its state once, on its own thread, and only uses it there")
     func workerState() {
-        let built = Mutex<[Int: UInt]>([:])
-        let misuse = Mutex(0)
+        let built = Locked<[Int: UInt]>([:])
+        let misuse = Locked(0)
         let pipeline = OrderedPipeline<Int, Int>(
             workers: 3, capacity: 6,
             makeWorker: { index in

@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 
 @testable import CaptureKit
 
 /// Collects a source's events (from its thread) and lets a test wait for a condition on them.
 final class LocationEventRecorder: Sendable {
-    private let events = Mutex<[LocationEvent]>([])
+    private let events = Locked<[LocationEvent]>([])
     private let start = Date()
-    private let transcript = Mutex<[String]>([])
+    private let transcript = Locked<[String]>([])
 
     /// A recorder observing `source`, which is started; the closure stops it and cancels.
     static func started(_ source: any EventSource) -> (LocationEventRecorder, @Sendable () -> Void) {

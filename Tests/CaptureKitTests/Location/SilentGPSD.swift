@@ -1,6 +1,6 @@
+import CaptureKit
 import Foundation
 import Glibc
-import Synchronization
 import TestSupport
 
 /// A gpsd stand-in on a loopback port that greets a client with no receiver and then says nothing
@@ -9,7 +9,7 @@ import TestSupport
 final class SilentGPSD: Sendable {
     let port: UInt16
     private let listener: Int32
-    private let watches = Mutex(0)
+    private let watches = Locked(0)
 
     /// The WATCH requests received so far.
     var watchCount: Int { watches.withLock { $0 } }

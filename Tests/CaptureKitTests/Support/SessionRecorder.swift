@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 @testable import CaptureKit
 
@@ -36,7 +35,7 @@ final class SessionRecorder: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Attaches to `session`'s phase observer, frame handler and rejection observer.
     init(_ session: CaptureSession) {
@@ -111,7 +110,7 @@ extension CapturePhase {
 extension SessionRecorder {
     /// A thread-safe counter for handlers that must not be called.
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         func increment() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
     }

@@ -1,8 +1,8 @@
-import Synchronization
+import CaptureKit
 
 /// Values handed to a callback from any thread, kept in order.
 final class StreamCollector<Value: Sendable>: Sendable {
-    private let stored = Mutex<[Value]>([])
+    private let stored = Locked<[Value]>([])
 
     func append(_ value: Value) { stored.withLock { $0.append(value) } }
 

@@ -2,7 +2,6 @@ import ARCompositor
 import CaptureKit
 import Foundation
 @_spi(Testing) import ScriptedCamera
-import Synchronization
 import TestSupport
 import Testing
 

@@ -3,7 +3,6 @@ import CaptureKit
 import Dispatch
 import Foundation
 import GeoAR
-import Synchronization
 import TestSupport
 
 /// Collects what a view tells its handlers, on the handler queue the tests give it, and says
@@ -20,7 +19,7 @@ final class ViewRecorder: Sendable {
     /// The queue handlers must run on.
     let queue = DispatchQueue(label: "test.geoar-handlers")
     private let key = DispatchSpecificKey<Bool>()
-    private let events = Mutex(Events())
+    private let events = Locked(Events())
 
     init() {
         queue.setSpecific(key: key, value: true)

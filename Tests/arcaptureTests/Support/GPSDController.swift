@@ -1,5 +1,5 @@
+import CaptureKit
 import Foundation
-import Synchronization
 import TestSupport
 
 /// Stops and starts the host's gpsd when the VM's guest asks, for the live annotation scenario:
@@ -9,14 +9,14 @@ import TestSupport
 final class GPSDController: Sendable {
     private let log: String
     private let out: URL
-    private let current: Mutex<GPSFake?>
-    private let finished = Mutex(false)
+    private let current: Locked<GPSFake?>
+    private let finished = Locked(false)
     private let done = DispatchSemaphore(value: 0)
 
     init(gpsd: GPSFake, log: String, out: URL) {
         self.log = log
         self.out = out
-        current = Mutex(gpsd)
+        current = Locked(gpsd)
     }
 
     /// Starts watching for requests on a thread of its own.

@@ -1,8 +1,6 @@
-import Synchronization
-
 /// Reconnection delays: 0.25 s, doubling after each failure, at most 5 s; reset on success.
 final class BackOff: Sendable {
-    private let delay = Mutex(0.25)
+    private let delay = Locked(0.25)
     static let first = 0.25
     static let limit = 5.0
 
