@@ -73,7 +73,7 @@ public final class FootagePipeline: @unchecked Sendable {
         public var cannotCreate: Bool
     }
 
-    /// A frame about to be drawn, in frame order, for ``init(reader:first:settings:poses:route:sink:workers:frameObserver:)``'s
+    /// A frame about to be drawn, in frame order, for ``init(reader:first:settings:poses:route:sink:workers:frameObserver:mapData:centreObserver:)``'s
     /// observer.
     public struct FrameInfo: Sendable {
         /// The frame's number, from 0.
@@ -111,6 +111,8 @@ public final class FootagePipeline: @unchecked Sendable {
     private let sink: FootageSink
     private let workers: Int
     private let frameObserver: (@Sendable (FrameInfo) -> Set<String>?)?
+    private let mapData: (@Sendable () -> MapDataSnapshot?)?
+    private let centreObserver: (@Sendable (_ frame: Int, _ id: String) -> Void)?
     private let state = Locked(State())
 
     private struct State {
@@ -131,12 +133,24 @@ public final class FootagePipeline: @unchecked Sendable {
     ///   - workers: frames drawn in parallel (1 or more).
     ///   - frameObserver: told of each frame before it is drawn, in frame order, on the reading
     ///     thread; what it returns is selected in that frame (a view's selection).
+    ///   - mapData: asked before each frame, in frame order, on the reading thread: map data to
+    ///     draw from that frame on in place of the settings' POIs, route, style and banner (an
+    ///     ``ARSession``'s, which can change while footage runs). When its `layoutVersion` changes
+    ///     the route is followed from its start again (if ``AnnotationSettings/followsRoute``).
+    ///     Which frame first shows a change depends on when it is made; nil keeps the settings'.
+    ///   - centreObserver: with ``AnnotationSettings/selectsCenter``, told of the marker drawn
+    ///     nearest each frame's centre (the frame's number and the POI's id), in frame order, as
+    ///     frames are written.
     public init(
         reader: FootageReader, first: FootageFrame? = nil, settings: AnnotationSettings, poses: Poses,
         route: NavigationRoute?, sink: FootageSink, workers: Int,
-        frameObserver: (@Sendable (FrameInfo) -> Set<String>?)? = nil
+        frameObserver: (@Sendable (FrameInfo) -> Set<String>?)? = nil,
+        mapData: (@Sendable () -> MapDataSnapshot?)? = nil,
+        centreObserver: (@Sendable (_ frame: Int, _ id: String) -> Void)? = nil
     ) {
+        self.centreObserver = centreObserver
         self.frameObserver = frameObserver
+        self.mapData = mapData
         self.reader = reader
         self.first = first
         self.settings = settings
@@ -168,6 +182,7 @@ public final class FootagePipeline: @unchecked Sendable {
         var track: [SIMD2<Double>] = []
         var pending = first
         var stopped = false
+        var layoutVersion: Int?
         while let frame = pending ?? reader.next() {
             pending = nil
             if state.withLock({ $0.failure != nil || $0.readerClosed }) { break }
@@ -176,6 +191,15 @@ public final class FootagePipeline: @unchecked Sendable {
                 break
             }
             state.withLock { $0.progress.read += 1 }
+            let map = mapData?()
+            if let map, map.layoutVersion != layoutVersion {
+                // The route may have changed: followed from its start. (The first snapshot is
+                // the data the pipeline was built from: its route is the one given.)
+                if layoutVersion != nil {
+                    navigator = settings.followsRoute ? map.data.route.map { RouteNavigator(route: $0) } : nil
+                }
+                layoutVersion = map.layoutVersion
+            }
             let (frameTime, pose, headingAccuracy) = lookUp(frame)
             var speed: Double?
             if let pose, let previous, let frameTime, frameTime > previous.time {
@@ -202,7 +226,7 @@ public final class FootagePipeline: @unchecked Sendable {
             pipeline.submit(
                 AnnotationJob(
                     frame: frame, time: frameTime, pose: pose, navigation: shown, speed: speed,
-                    headingAccuracy: headingAccuracy, selected: selected, track: track))
+                    headingAccuracy: headingAccuracy, selected: selected, track: track, map: map))
         }
         // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
         if !stopped && isInterrupted() { stopped = true }
@@ -250,7 +274,7 @@ public final class FootagePipeline: @unchecked Sendable {
     private func makeOrderedPipeline(capacity: Int, onWarning: @escaping @Sendable (String) -> Void)
         -> OrderedPipeline<AnnotationJob, AnnotationResult>
     {
-        let (settings, sink) = (self.settings, self.sink)
+        let (settings, sink, centreObserver) = (self.settings, self.sink, self.centreObserver)
         return OrderedPipeline<AnnotationJob, AnnotationResult>(
             // Frames in flight: two per worker for JPEG (a few hundred kB each), one more than the
             // workers for Y4M (megabytes each: 4 MB at 1080p 4:2:2; the writer holds the extra one).
@@ -269,7 +293,7 @@ public final class FootagePipeline: @unchecked Sendable {
                     state.withLock { $0.progress.corrupt += 1 }
                     onWarning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
                     record = skipped
-                case .frame(let frame, let annotated, let written, let time):
+                case .frame(let frame, let annotated, let written, let time, let centre):
                     do throws(FrameWriteError) {
                         // A file name's strftime conversions use the frame's time, else the time
                         // of writing (a photo without an EXIF time), as fswebcam's do.
@@ -293,6 +317,7 @@ public final class FootagePipeline: @unchecked Sendable {
                         return
                     }
                     record = written
+                    if let centre { centreObserver?(sequence, centre) }
                 }
                 do throws(OutputError) {
                     try sink.record(record)

@@ -20,4 +20,7 @@ struct AnnotationJob: Sendable {
     var selected: Set<String>? = nil
     /// Recent positions (latitude, longitude), oldest first, for the minimap's trail.
     var track: [SIMD2<Double>] = []
+    /// A session's map data as it stood when this frame was read, drawn in place of the
+    /// settings'; nil to draw the settings'.
+    var map: MapDataSnapshot? = nil
 }

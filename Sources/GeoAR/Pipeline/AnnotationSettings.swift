@@ -33,6 +33,16 @@ public struct AnnotationSettings: Sendable {
     public var inputRange = SampleRange.full
     /// A plan view inset at the top right of each frame, or nil for none.
     public var minimap: MapRenderer.Options?
+    /// Whether the plan view is drawn over each whole frame instead of the overlay (a map view),
+    /// with ``minimap``'s options when given.
+    public var mapOnly = false
+    /// Whether the navigator follows the route (the panel, remaining distance and time) rather
+    /// than the route being drawn on the ground only. A pipeline told of map data that changes
+    /// follows a new route from its start when this is true.
+    public var followsRoute = true
+    /// Whether each drawn frame's marker nearest the centre is found, for a footage pipeline's
+    /// `centreObserver` (a view's select-centre).
+    public var selectsCenter = false
 
     /// Creates settings.
     public init(

@@ -7,9 +7,13 @@ import Foundation
 final class AnnotationWorker {
     private let decoder: JPEGDecoder?
     private let encoder: JPEGEncoder?
-    private let annotator: FrameAnnotator?
-    private let minimap: MapRenderer?
+    private var annotator: FrameAnnotator?
+    private var minimap: MapRenderer?
     private let settings: AnnotationSettings
+    /// What is drawn: the settings' map data, until a job brings a session's newer one.
+    private var map: MapData
+    /// The version of `map` when it came from a job (nil: the settings').
+    private var version: (data: Int, layout: Int)?
     private var cameras = CameraModels()
     /// The last frame's planes, decoded into again: a stream of same-sized frames allocates (and
     /// clears) no new planes.
@@ -19,10 +23,35 @@ final class AnnotationWorker {
         self.settings = settings
         decoder = try? JPEGDecoder()
         encoder = try? JPEGEncoder()
-        minimap = settings.minimap.map { MapRenderer(style: settings.style.style, options: $0) }
+        map = MapData(
+            pointsOfInterest: settings.pointsOfInterest, route: settings.route, style: settings.style,
+            banner: nil)
+        map.banner = settings.banner  // as given: MapData's init would fall back to the style's
+        remake()
+    }
+
+    /// The annotator and the plan view for `map`'s style.
+    private func remake() {
+        minimap = (settings.minimap ?? (settings.mapOnly ? MapRenderer.Options() : nil)).map {
+            MapRenderer(style: map.style.style, options: $0)
+        }
         annotator = try? FrameAnnotator(
-            pointsOfInterest: settings.pointsOfInterest, style: settings.style.style, layout: settings.style.layout,
-            banner: settings.banner, sampleRange: settings.drawingRange, sprites: settings.sprites)
+            pointsOfInterest: map.pointsOfInterest, style: map.style.style, layout: map.style.layout,
+            banner: map.banner, sampleRange: settings.drawingRange, sprites: settings.sprites)
+    }
+
+    /// Follows a session's map data: the POIs swapped in when only they changed, the annotator
+    /// made again when the route, style or banner may have.
+    private func follow(_ snapshot: MapDataSnapshot?) {
+        guard let snapshot, version?.data != snapshot.version else { return }
+        let layoutChanged = version?.layout != snapshot.layoutVersion
+        map = snapshot.data
+        version = (snapshot.version, snapshot.layoutVersion)
+        if layoutChanged {
+            remake()
+        } else {
+            annotator?.pointsOfInterest = map.pointsOfInterest
+        }
     }
 
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
@@ -50,31 +79,41 @@ final class AnnotationWorker {
             return corrupt("the frame holds nothing", record)
         }
         var annotated = false
+        var centre: String?
+        follow(job.map)
         if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
-            if let selected = job.selected {
-                annotator.layoutOptions.selected = settings.style.layout.selected.union(selected)
-            }
-            let drawn = annotator.draw(
-                &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
-                route: settings.route, navigation: job.navigation, time: job.time, speed: job.speed,
-                frame: job.frame.index, headingAccuracy: job.headingAccuracy)
-            if settings.keepsRecords { record.add(drawn, units: settings.style.layout.units) }
-            if let minimap {
-                MinimapInset.draw(
-                    minimap, on: &image, pose: pose, pointsOfInterest: settings.pointsOfInterest,
-                    selected: annotator.layoutOptions.selected, route: settings.route, track: job.track)
+            annotator.layoutOptions.selected = map.style.layout.selected.union(job.selected ?? [])
+            if settings.mapOnly, let minimap {
+                // A map view: the plan view over the whole frame, nothing of the camera's picture.
+                minimap.draw(
+                    into: &image, rect: MapRect(x: 0, y: 0, width: image.width, height: image.height),
+                    latitude: pose.latitude, longitude: pose.longitude, heading: pose.orientation.heading,
+                    pointsOfInterest: map.pointsOfInterest, selected: annotator.layoutOptions.selected,
+                    route: map.route, track: job.track)
+            } else {
+                let drawn = annotator.draw(
+                    &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
+                    route: map.route, navigation: job.navigation, time: job.time, speed: job.speed,
+                    frame: job.frame.index, headingAccuracy: job.headingAccuracy)
+                if settings.keepsRecords { record.add(drawn, units: map.style.layout.units) }
+                if settings.selectsCenter { centre = ViewFrameStage.nearestToCentre(drawn.layout, image) }
+                if let minimap {
+                    MinimapInset.draw(
+                        minimap, on: &image, pose: pose, pointsOfInterest: map.pointsOfInterest,
+                        selected: annotator.layoutOptions.selected, route: map.route, track: job.track)
+                }
             }
             annotated = true
         }
         if settings.destination.wantsPlanes {
-            return .frame(.planes(image), annotated: annotated, record: record, time: job.time)
+            return .frame(.planes(image), annotated: annotated, record: record, time: job.time, centre: centre)
         }
         guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
         defer { decoded = image }  // the planes are decoded into again for the next frame
         do {
             return .frame(
                 .jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated, record: record,
-                time: job.time)
+                time: job.time, centre: centre)
         } catch {
             return corrupt("cannot encode: \(error)", record)
         }

@@ -4,7 +4,9 @@ import Foundation
 
 /// A footage view's pipeline, once its location source is assigned: the footage opened, each
 /// frame posed from the source (a recorded track looked up at the frame's time, or a fixed
-/// position), drawn with the session's map data and the view's selection, written in order.
+/// position), drawn with the session's map data as it stands when the frame is read and the
+/// view's selection (an AR overlay with an optional minimap, or for a map view the plan view over
+/// the whole frame), written in order.
 ///
 /// - Important: ``run()`` runs on a thread of its own.
 final class FootageRun: @unchecked Sendable {
@@ -43,14 +45,21 @@ final class FootageRun: @unchecked Sendable {
             return (nil, .footage(error))
         }
         let first = reader.next()
-        let route = configuration.navigates ? map.data.route : nil
-        let settings = AnnotationSettings(
-            pointsOfInterest: map.data.pointsOfInterest, route: route, style: map.data.style,
+        // A map view shows the navigation its session's AR view works out, as live.
+        let isMap = view.kind == .map
+        let follows = configuration.navigates && !isMap
+        let route = follows ? map.data.route : nil
+        var settings = AnnotationSettings(
+            pointsOfInterest: map.data.pointsOfInterest, route: map.data.route, style: map.data.style,
             banner: map.data.banner, cameraFile: configuration.camera.calibrationFile,
             horizontalFieldOfView: configuration.camera.horizontalFieldOfView,
             heightAboveGround: configuration.camera.heightAboveGround, quality: configuration.quality,
             destination: destination, keepsRecords: configuration.sidecar != nil,
-            inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full)
+            inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full,
+            minimap: configuration.minimap)
+        settings.mapOnly = isMap
+        settings.followsRoute = follows
+        settings.selectsCenter = configuration.selectsCenter && !isMap
         let sink: FootageSink
         do {
             sink = try FootageSink(
@@ -64,10 +73,16 @@ final class FootageRun: @unchecked Sendable {
             reader: reader, first: first, settings: settings, poses: poses, route: route, sink: sink, workers: workers,
             frameObserver: { [weak view] info in
                 guard let view else { return nil }
-                view.navigationChanged(info.navigation)
+                view.navigationChanged(isMap ? view.session.navigationInfo : info.navigation)
                 if let pose = info.pose { view.footagePosition(pose) }
                 return view.currentSelection()
-            })
+            },
+            // The session's map data as it stands at each frame: changes are drawn from the next
+            // frame read, as a camera view's are.
+            mapData: { [weak view] in view?.session.mapDataSnapshot },
+            // --select-center: the POI nearest the centre of each frame written is the view's
+            // selection, written back through its binding, as a camera view's is.
+            centreObserver: { [weak view] _, id in view?.viewSelected([id]) })
         view.setPhase(.running)
         let stop = self.stop
         let messages = configuration.messages

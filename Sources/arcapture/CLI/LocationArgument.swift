@@ -36,16 +36,28 @@ enum LocationArgument: Sendable, Equatable {
         }
     }
 
-    /// The source: files are read now (and may throw) and replayed at `pace`.
-    func makeSource(pace: ReplayPace) throws(InputFileError) -> any LocationSource {
+    /// Whether it is a recorded track (a GPX or NMEA file), replayed.
+    var isRecorded: Bool {
+        if case .file = self { return true }
+        return false
+    }
+
+    /// The source: files are read now (and may throw) and replayed at `pace`, a track with the
+    /// orientations of the pose sidecar at `poseSidecar` when one is given.
+    func makeSource(pace: ReplayPace, poseSidecar: String? = nil) throws(InputFileError) -> any LocationSource {
         switch self {
         case .fixed(let coordinate): return FixedLocationSource(coordinate)
         case .gpsd(let url): return GPSDLocationSource(url: url) ?? GPSDLocationSource()
         case .serial(let path, let baudRate):
             return NMEASerialLocationSource(path: path, baudRate: baudRate) ?? NoPositionSource()
         case .file(let path):
-            let track = try RecordedTrack.load(path)
+            var track = try RecordedTrack.load(path)
             for warning in track.warnings { Terminal.warning(warning) }
+            if let poseSidecar {
+                let sidecar = try SidecarFile(contentsOf: poseSidecar)
+                for warning in sidecar.warnings { Terminal.warning(warning) }
+                track = try track.replacingOrientations(with: sidecar, file: poseSidecar)
+            }
             return RecordedLocationSource(track: track, pace: pace)
         }
     }

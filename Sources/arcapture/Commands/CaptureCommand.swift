@@ -91,6 +91,26 @@ enum CaptureCommand {
             )
             return .usage
         }
+        if overlay.poseSidecar != nil && options.location?.isRecorded != true {
+            // A live receiver's fixes are placed by when they arrive; a sidecar's times match
+            // nothing live, only a track replayed on the same clock.
+            Terminal.error(
+                "--pose-sidecar replays with a recorded --location (a GPX or NMEA file) on the same clock; "
+                    + "live, use --orientation, --heading-from-course or --imu")
+            return .usage
+        }
+        // Input files are read before the camera is touched: a broken one is said at once.
+        let mapData: MapData
+        let source: any LocationSource
+        do throws(InputFileError) {
+            mapData = try overlay.mapData()
+            source =
+                try options.location?.makeSource(pace: .realTime(speed: 1), poseSidecar: overlay.poseSidecar)
+                ?? NoPositionSource()
+        } catch {
+            Terminal.error(error.description)
+            return error.isMissing ? .noInput : .dataError
+        }
         signal(SIGPIPE, SIG_IGN)  // a closed stream reader is an EPIPE to handle, not a death
         let path = options.devices.first ?? CheckCommand.defaultDevicePath()
         var authorization = CaptureDevice.authorization(for: path)
@@ -111,15 +131,6 @@ enum CaptureCommand {
             return ExitStatus(problem)
         }
 
-        let mapData: MapData
-        let source: any LocationSource
-        do throws(InputFileError) {
-            mapData = try overlay.mapData()
-            source = try options.location?.makeSource(pace: .realTime(speed: 1)) ?? NoPositionSource()
-        } catch {
-            Terminal.error(error.description)
-            return error.isMissing ? .noInput : .dataError
-        }
         let imu: IIOPoseSource?
         do throws(UsageError) {
             imu = try overlay.imuSource()

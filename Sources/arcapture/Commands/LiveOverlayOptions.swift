@@ -40,7 +40,7 @@ struct LiveOverlayOptions {
             .value(
                 "receiver-latency", "SECONDS", default: "0",
                 help: "How long fixes take to arrive (a serial GPS: about 0.1): frames are posed that much later."),
-        ] + PoseOptions.specs.filter { $0.name != "pose-sidecar" && $0.name != "max-extrapolation" } + [
+        ] + PoseOptions.specs.filter { $0.name != "max-extrapolation" } + [
             .value(
                 "max-extrapolation", "SECONDS", default: "2",
                 help: "How far past the newest fix a frame is still posed (a 1 Hz receiver needs about 1.5).")
@@ -57,6 +57,8 @@ struct LiveOverlayOptions {
     /// `--imu`: the accelerometer's and the magnetometer's device directories, or "auto".
     var imu: [String]?
     var imuDeclination = 0.0
+    /// `--pose-sidecar`: orientations replayed with a recorded `--location` track.
+    var poseSidecar: String?
 
     /// Whether anything is drawn: without an overlay option, frames pass through untouched.
     var drawsOverlay: Bool {
@@ -95,7 +97,11 @@ struct LiveOverlayOptions {
         case .fixed(let fixed): orientation = .fixed(fixed)
         case .course: orientation = .course
         case .automatic: orientation = .automatic
-        case .sidecar: throw UsageError("--pose-sidecar is for recorded footage (arcapture annotate)")
+        case .sidecar(let path):
+            // Replayed with the track, on its clock: the track's own headings are replaced.
+            guard imu == nil else { throw UsageError("--imu and --pose-sidecar are alternatives; give one") }
+            poseSidecar = path
+            orientation = .automatic
         }
         pose = LivePoseTracker.Options(
             orientation: orientation, mount: poseOptions.mount,

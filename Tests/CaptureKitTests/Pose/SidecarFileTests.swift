@@ -64,4 +64,32 @@ struct SidecarFileTests {
                 "pose.csv: line 3: time 2024-05-01T10:00:01.000Z is not after the previous row's; skipped"
             ])
     }
+
+    @Test("a track replayed live takes a sidecar's orientations in place of its own; one from another time is refused")
+    func replacesATracksOrientations() throws {
+        let start = try #require(UTCTime.parse("2024-05-01T10:00:00Z"))
+        let coordinate = try #require(GeodeticCoordinate(latitude: 60.17, longitude: 24.94, altitude: 20))
+        let fixes = (0..<3).map {
+            LocationFix(time: start.addingTimeInterval(Double($0)), coordinate: coordinate, mode: .threeD)
+        }
+        let track = RecordedTrack(
+            file: "track.gpx", fixes: fixes,
+            orientations: [OrientationSample(time: start, heading: 10, origin: .trueHeading)])
+        let sidecar = try parse(
+            """
+            time,heading
+            2024-05-01T10:00:00.500Z,45
+            2024-05-01T10:00:01.500Z,46
+            """)
+        let replaced = try track.replacingOrientations(with: sidecar, file: "pose.csv")
+        #expect(replaced.orientations.map(\.heading) == [45, 46])
+        #expect(replaced.fixes.count == 3)
+        let elsewhere = try parse("time,heading\n2001-01-01T00:00:00Z,90\n")
+        #expect {
+            try track.replacingOrientations(with: elsewhere, file: "pose.csv")
+        } throws: { error in
+            "\(error)".hasPrefix("pose.csv: its samples (2001-01-01T00:00:00Z to 2001-01-01T00:00:00Z) do not overlap")
+                && "\(error)".contains("track.gpx's fixes (2024-05-01T10:00:00Z to 2024-05-01T10:00:02Z)")
+        }
+    }
 }

@@ -299,6 +299,49 @@ struct GeoARViewTests {
     }
 
     /// The luma of a JPEG, decoded by libjpeg-turbo.
+    @Test("a track replayed live with a pose sidecar's headings (capture --pose-sidecar) poses frames by the sidecar")
+    func replayedPoseSidecar() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        // Eastward along the fixed position's parallel (a course of 90°), a fix every half second
+        // for a minute; the sidecar says the camera looked at 45° all along.
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let origin = try ViewFixtures.position
+        let fixes = try (0..<120).map { index in
+            LocationFix(
+                time: start.addingTimeInterval(Double(index) / 2),
+                coordinate: try #require(
+                    GeodeticCoordinate(
+                        latitude: origin.latitude, longitude: origin.longitude + Double(index) * 2e-5, altitude: 20)),
+                mode: .threeD)
+        }
+        let rows = (0..<120).map { "\(1_700_000_000 + Double($0) / 2),45" }.joined(separator: "\n")
+        let sidecar = try SidecarFile(data: Data(("time,heading\n" + rows).utf8), file: "pose.csv")
+        let track = try RecordedTrack(file: "track.gpx", fixes: fixes).replacingOrientations(
+            with: sidecar, file: "pose.csv")
+        let recorder = ViewRecorder()
+        var configuration = fixtures.configuration(queue: recorder.queue)
+        configuration.pose = LivePoseTracker.Options(orientation: .automatic)
+        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        #expect(recorder.wait { $0.phases.last == .waitingForLocationSource })
+        view.locationManager.locationSource = RecordedLocationSource(track: track, pace: .realTime(speed: 1))
+        #expect(recorder.wait { $0.phases.last == .running })
+        var sequence: UInt32 = 0
+        let posed = waitUntil {
+            sequence += 1
+            guard fixtures.emit(sequence: sequence) else { return false }
+            return fixtures.records().contains { $0["pose"] != nil }
+        }
+        #expect(posed, "a frame was posed")
+        await view.stop()
+        let poses = fixtures.records().compactMap { $0["pose"] as? [String: Any] }
+        #expect(!poses.isEmpty)
+        #expect(
+            poses.allSatisfy { $0["heading_deg"] as? Double == 45 }, "the sidecar's heading, not the course: \(poses)")
+    }
+
     private func decodedLuma(_ url: URL) throws -> [UInt8] {
         let image = try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
         let plane = image.planes[0]

@@ -167,11 +167,45 @@ struct CaptureOptionsBinaryTests {
             (["--skip", "3", "--settle"], "--skip and --settle are alternatives"),
             (["--set", "brightness"], "--set must be NAME=VALUE"),
             (["--quality", "0"], "--quality must be a whole number from 1 to 100"),
+            (
+                ["--pois", "p.geojson", "--location", "gpsd://127.0.0.1:2947", "--pose-sidecar", "poses.csv"],
+                "--pose-sidecar replays with a recorded --location (a GPX or NMEA file)"
+            ),
+            (["--imu", "auto", "--pose-sidecar", "poses.csv"], "--imu and --pose-sidecar are alternatives"),
         ])
     func usage(arguments: [String], message: String) throws {
         let result = try Binary.run(["capture", "--device", "/dev/arcapture-absent"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("input files are read before the camera: a broken one is named (65), not the missing camera (69)")
+    func inputBeforeCamera() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let track = Binary.packageRoot.appendingPathComponent("samples/footage/harbour.gpx").path
+        let pois = Binary.packageRoot.appendingPathComponent("samples/pois/helsinki-senate-square.geojson").path
+        // A pose sidecar from another day than the track: it would replay against nothing.
+        let poses = directory.appendingPathComponent("poses.csv")
+        try Data("time,heading\n2001-01-01T00:00:00Z,90\n2001-01-01T00:00:01Z,91\n".utf8).write(to: poses)
+        let result = try Binary.run([
+            "capture", "--device", "/dev/arcapture-absent", "--pois", pois, "--location", track,
+            "--pose-sidecar", poses.path,
+        ])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("\(poses.path): its samples (2001-01-01T00:00:00Z"), "\(result.stderr)")
+        #expect(result.stderr.contains("do not overlap \(track)'s fixes"), "\(result.stderr)")
+        let broken = directory.appendingPathComponent("broken.geojson")
+        let feature =
+            #"{"type": "Feature", "properties": {"name": "x"}, "geometry": {"type": "Point", "coordinates": [24.9]}}"#
+        try Data((#"{"type": "FeatureCollection", "features": ["# + feature + "]}").utf8).write(to: broken)
+        let poisResult = try Binary.run([
+            "capture", "--device", "/dev/arcapture-absent", "--pois", broken.path, "--location", "60.17,24.94,20",
+        ])
+        #expect(poisResult.status == 65, "\(poisResult.stderr)")
+        #expect(poisResult.stderr.contains("\(broken.path): "), "\(poisResult.stderr)")
+        #expect(poisResult.stderr.contains("coordinates"), "\(poisResult.stderr)")
     }
 
     @Test("a missing camera is 69 before anything is written")
