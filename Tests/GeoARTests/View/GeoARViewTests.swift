@@ -13,11 +13,11 @@ struct GeoARViewTests {
     /// Presents a view with a recorder attached and waits until it is loaded.
     private func presented(
         _ fixtures: ViewFixtures, session: ARSession = ViewFixtures.session(), selectsCenter: Bool = false,
-        recorder: ViewRecorder = ViewRecorder()
+        recorder: ViewRecorder = ViewRecorder(), orientation: LivePoseTracker.OrientationChoice? = nil
     ) throws -> (GeoARView, ViewRecorder) {
-        let view = GeoARView(
-            frame: .full, session: session,
-            configuration: fixtures.configuration(queue: recorder.queue, selectsCenter: selectsCenter))
+        var configuration = fixtures.configuration(queue: recorder.queue, selectsCenter: selectsCenter)
+        if let orientation { configuration.pose = LivePoseTracker.Options(orientation: orientation) }
+        let view = GeoARView(frame: .full, session: session, configuration: configuration)
         recorder.attach(to: view)
         view.present()
         try #require(recorder.wait { $0.phases.last == .waitingForLocationSource }, "\(recorder.snapshot.phases)")
@@ -280,13 +280,7 @@ struct GeoARViewTests {
     func poseSources() async throws {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
-        let recorder = ViewRecorder()
-        var configuration = fixtures.configuration(queue: recorder.queue)
-        configuration.pose = LivePoseTracker.Options(orientation: .automatic)
-        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
-        recorder.attach(to: view)
-        view.present()
-        #expect(recorder.wait { $0.phases.last == .waitingForLocationSource })
+        let (view, recorder) = try presented(fixtures, orientation: .automatic)
         view.locationManager.poseSources = [OneOrientation(heading: 45)]
         view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
         #expect(recorder.wait { $0.phases.last == .running })
@@ -298,7 +292,6 @@ struct GeoARViewTests {
         #expect(abs((pose["lat"] as? Double ?? 0) - 60.17) < 1e-9)
     }
 
-    /// The luma of a JPEG, decoded by libjpeg-turbo.
     @Test("a track replayed live with a pose sidecar's headings (capture --pose-sidecar) poses frames by the sidecar")
     func replayedPoseSidecar() async throws {
         let fixtures = try ViewFixtures()
@@ -319,13 +312,7 @@ struct GeoARViewTests {
         let sidecar = try SidecarFile(data: Data(("time,heading\n" + rows).utf8), file: "pose.csv")
         let track = try RecordedTrack(file: "track.gpx", fixes: fixes).replacingOrientations(
             with: sidecar, file: "pose.csv")
-        let recorder = ViewRecorder()
-        var configuration = fixtures.configuration(queue: recorder.queue)
-        configuration.pose = LivePoseTracker.Options(orientation: .automatic)
-        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
-        recorder.attach(to: view)
-        view.present()
-        #expect(recorder.wait { $0.phases.last == .waitingForLocationSource })
+        let (view, recorder) = try presented(fixtures, orientation: .automatic)
         view.locationManager.locationSource = RecordedLocationSource(track: track, pace: .realTime(speed: 1))
         #expect(recorder.wait { $0.phases.last == .running })
         var sequence: UInt32 = 0
@@ -342,6 +329,7 @@ struct GeoARViewTests {
             poses.allSatisfy { $0["heading_deg"] as? Double == 45 }, "the sidecar's heading, not the course: \(poses)")
     }
 
+    /// The luma of a JPEG, decoded by libjpeg-turbo.
     private func decodedLuma(_ url: URL) throws -> [UInt8] {
         let image = try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
         let plane = image.planes[0]
