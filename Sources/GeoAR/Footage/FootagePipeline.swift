@@ -34,6 +34,18 @@ public final class FootagePipeline: @unchecked Sendable {
         case geotags(geoidSeparation: Double?)
         /// One pose for every frame (a camera on a mast), with the footage clock when there is one.
         case fixed(DevicePose, FootageClock?)
+
+        /// Seconds between consecutive frames' times, when a clock gives them (photos' EXIF times
+        /// follow no step).
+        public var frameInterval: Double? {
+            let clock: FootageClock?
+            switch self {
+            case .track(_, let given): clock = given
+            case .fixed(_, let given): clock = given
+            case .geotags: clock = nil
+            }
+            return clock.map { abs($0.time(ofFrame: 1).timeIntervalSince($0.time(ofFrame: 0))) }
+        }
     }
 
     /// What has been done so far, and at the end, what was done.

@@ -21,6 +21,22 @@ public struct OutputTemplate: Equatable, Sendable {
     /// Whether names differ from frame to frame (a counter, milliseconds or seconds).
     public var variesPerFrame: Bool { !conversions.isDisjoint(with: ["n", "L", "S", "s", "T"]) }
 
+    /// The shortest time between two frames for which their names still differ, in seconds: nil
+    /// when the name counts frames (`%n`: every name differs), 0.001 with `%L`, 1 with seconds
+    /// (`%S`, `%s`, `%T`), 60 with minutes, and so on; infinity when nothing in it changes.
+    ///
+    /// Footage whose frames are closer together than this would give two frames one name (the
+    /// second replacing the first), so it is refused before any work.
+    public var timeResolution: Double? {
+        let found = conversions
+        if found.contains("n") { return nil }
+        let steps: [(Set<Character>, Double)] = [
+            (["L"], 0.001), (["S", "s", "T", "r", "X", "c"], 1), (["M", "R"], 60), (["H", "I", "k", "l"], 3600),
+            (["d", "e", "j", "D", "F", "x", "a", "A", "u", "w"], 86_400),
+        ]
+        return steps.first { !found.isDisjoint(with: $0.0) }?.1 ?? .infinity
+    }
+
     /// The conversions the pattern uses, by their letter (`n` for `%n` and `%4n`; `%` for `%%`),
     /// read as ``name(counter:date:)`` reads them. (A scan, not a regular expression: Foundation's
     /// regular expressions load ICU, a few milliseconds of every run's start-up.)

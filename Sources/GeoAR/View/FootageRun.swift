@@ -38,6 +38,11 @@ final class FootageRun: @unchecked Sendable {
         case .success(let found): poses = found
         case .failure(let error): return (nil, error)
         }
+        do {
+            try destination.checkNames(framesEvery: poses.frameInterval)
+        } catch {
+            return (nil, .configuration(error.description))
+        }
         let reader: FootageReader
         do {
             reader = try FootageReader(path: path)

@@ -11,13 +11,14 @@ struct CheckRun: Sendable {
     let started = ContinuousClock.now
     let startDate = Date()
 
-    /// Prepares a run; creating the `--stream-to` file first, so an unwritable path fails before the
-    /// camera is touched.
+    /// Prepares a run; creating the `--stream-to` file first, and trying the `--junit` file's (its
+    /// temporary twin, made and dropped), so an unwritable path fails before the camera is touched.
     ///
-    /// - Throws: ``OutputError`` when the `--stream-to` file cannot be created.
+    /// - Throws: ``OutputError`` when the `--stream-to` or `--junit` file cannot be created.
     init(options: CheckOptions, path: String) throws(OutputError) {
         self.options = options
         self.path = path
+        if let junit = options.junit { try AtomicFileWriter(destination: junit).discard() }
         location = options.location.map { FixedLocationSource($0) } ?? NoPositionSource()
         recorder = CheckRecorder(
             target: options.frames,

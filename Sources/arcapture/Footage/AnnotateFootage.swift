@@ -17,6 +17,9 @@ enum AnnotateFootage {
             .value(
                 "sidecar", "FILE.jsonl",
                 help: "Footage: one JSON line per frame: its time, the pose used, the POIs drawn and where."),
+            .flag(
+                "pass-through",
+                help: "Footage: write the frames even when the track gives none of them a pose (else an error, 1)."),
         ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != "orientation" }
 
     static func run(_ parsed: ParsedArguments, input: String) async -> ExitStatus {
@@ -141,10 +144,24 @@ enum AnnotateFootage {
                 return .usage
             }
             poses = .track(try poseOptions.timeline(for: track).0, clock)
+            if !parsed.flag("pass-through"),
+                let miss = TrackCoverage.miss(
+                    clock: clock, frames: info.frameCount, exact: reader.kind != .mjpeg, track: track,
+                    limits: poseOptions.limits)
+            {
+                Terminal.error(miss + "; nothing was written")
+                return .failure
+            }
         } else if reader.kind == .jpegFolder {
             poses = .geotags(geoidSeparation: poseOptions.geoidSeparation)
         } else {
             Terminal.error("give --track FILE: only a folder of geotagged photos annotates without one")
+            return .usage
+        }
+        do {
+            try destination.checkNames(framesEvery: poses.frameInterval)
+        } catch {
+            Terminal.error(error.description)
             return .usage
         }
         // A calibration that does not fit the footage's frames is refused now, not found out frame
@@ -216,6 +233,15 @@ enum AnnotateFootage {
                 + String(format: "%.1f s, %.1f fps, ", summary.seconds, Double(final.read) / max(summary.seconds, 1e-9))
                 + (workers == 1 ? "1 worker" : "\(workers) workers"))
         if output != "-" { Terminal.out(output) }
+        if case .track = poses, final.read > 0, final.annotated == 0, summary.ending == .completed,
+            !parsed.flag("pass-through")
+        {
+            Terminal.error(
+                "no frame was annotated: the track gives none of the \(final.read) frames a pose"
+                    + (output == "-" ? "" : " (\(output) holds them as they came)")
+                    + "; check --start and --offset ('arcapture sync' finds the offset), or add --pass-through")
+            return .failure
+        }
         if summary.ending == .interrupted {
             Terminal.note("interrupted: the output holds the \(final.written) frames before Ctrl-C, each whole")
             return .interrupted
