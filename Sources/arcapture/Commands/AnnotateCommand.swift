@@ -27,7 +27,9 @@ enum AnnotateCommand {
             )
         ],
         options: ProjectCommand.spec.options.filter { !["json", "in-view", "within", "size"].contains($0.name) } + [
-            .value("output", "FILE", default: "IMAGE-annotated.jpg", help: "The annotated JPEG (written atomically)."),
+            .value(
+                "output", "FILE", default: "IMAGE-annotated.jpg",
+                help: "The annotated JPEG (written atomically), or - for stdout."),
             .flag("force", help: "Overwrite the output if it exists."),
             .value("quality", "Q", default: "90", help: "JPEG quality, 1-100."),
             .value("select", "ID", help: "Highlight this POI and always label it (repeatable)."),
@@ -117,7 +119,9 @@ enum AnnotateCommand {
             Terminal.error(error.message)
             return .usage
         }
-        if FileManager.default.fileExists(atPath: settings.output) && !parsed.flag("force") {
+        let toStandardOutput = settings.output == "-"  // `-` is stdout, as for footage
+        if toStandardOutput { signal(SIGPIPE, SIG_IGN) }  // a closed reader is an EPIPE to handle
+        if !toStandardOutput && FileManager.default.fileExists(atPath: settings.output) && !parsed.flag("force") {
             Terminal.error("\(settings.output) exists; use --force to overwrite it")
             return .cannotCreate
         }
@@ -149,6 +153,18 @@ enum AnnotateCommand {
             } catch {
                 Terminal.error("cannot encode the annotated image: \(error)")
                 return .failure
+            }
+            if toStandardOutput {
+                do {
+                    try CaptureOutputWriter.writeToStandardOutput(jpeg)
+                } catch {
+                    // A reader that stopped early (`| head -c`) had what it wanted.
+                    if case .readerClosed = error { return .ok }
+                    Terminal.error(error.description)
+                    return .ioError
+                }
+                report(drawn, route: route, units: styleFile.layout.units)
+                return .ok
             }
             do {
                 let writer = try AtomicFileWriter(destination: settings.output, replacing: parsed.flag("force"))

@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 import TestSupport
 import Testing
@@ -56,6 +57,23 @@ struct AnnotateCommandTests {
             tool: "ffprobe", ["-v", "error", "-show_entries", "stream=width,height,pix_fmt", "-of", "csv=p=0", output],
             install: "apt-get install ffmpeg")
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1600,686,yuvj420p")
+    }
+
+    @Test("--output - writes the annotated photo to stdout, as for footage, not to a file named '-'")
+    func photoToStandardOutput() throws {
+        let directory = try PackagePaths.temporaryDirectory("photo-stdout")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = [Binary.path, "annotate", Self.photo, "--pois", Self.pois] + Self.pose + ["--output", "-"]
+        let command =
+            "cd '\(directory.path)' && " + arguments.map { "'\($0)'" }.joined(separator: " ") + " > annotated.jpg"
+        let result = try Binary.run(executable: "/bin/sh", arguments: ["-c", command])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["annotated.jpg"])
+        let bytes = Array(try Data(contentsOf: directory.appendingPathComponent("annotated.jpg")))
+        let image = try JPEGDecoder().decode(bytes)
+        let original = try JPEGDecoder().decode(Array(try Data(contentsOf: URL(fileURLWithPath: Self.photo))))
+        #expect(image.width == original.width && image.height == original.height)
+        #expect(result.stderr.contains("markers"), "the summary still goes to stderr: \(result.stderr)")
     }
 
     @Test("an existing output is kept unless --force; bad inputs exit 65 and 66")
