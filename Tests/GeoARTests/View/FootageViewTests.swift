@@ -40,10 +40,6 @@ struct FootageViewTests {
         return names.filter { $0.hasPrefix("frame-") && $0.hasSuffix(".jpg") }.count
     }
 
-    private func luma(_ url: URL) throws -> YCbCrImage {
-        try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
-    }
-
     @Test("map data changed while footage runs is drawn from the next frame read, as a camera view's")
     func mapDataChanges() async throws {
         let fixtures = try ViewFixtures()
@@ -115,27 +111,17 @@ struct FootageViewTests {
             let summary = await view.ended()
             #expect(summary.footage?.progress.written == 3, "\(name)")
         }
-        let plain = try luma(try #require(outputs["plain"]).directory.appendingPathComponent("frame-001.jpg"))
-        let inset = try luma(try #require(outputs["minimap"]).directory.appendingPathComponent("frame-001.jpg"))
-        let map = try luma(try #require(outputs["map"]).directory.appendingPathComponent("frame-001.jpg"))
-        let side = 480 * 9 / 25
-        let margin = 480 / 36
-        var inside = 0
-        var outside = 0
-        var mapChanged = 0
-        for y in 0..<480 {
-            for x in 0..<640 {
-                if abs(Int(map.planes[0][x, y]) - Int(plain.planes[0][x, y])) > 8 { mapChanged += 1 }
-                guard abs(Int(inset.planes[0][x, y]) - Int(plain.planes[0][x, y])) > 8 else { continue }
-                if x >= 640 - side - margin - 2 && x <= 640 - margin + 2 && y >= margin - 2 && y <= margin + side + 2 {
-                    inside += 1
-                } else {
-                    outside += 1
-                }
-            }
-        }
-        #expect(inside > side * side / 4, "the inset covers its square (\(inside) pixels changed)")
-        #expect(outside < 50, "and nothing else changed (\(outside))")
+        let plain = try LumaDifference.decode(
+            try #require(outputs["plain"]).directory.appendingPathComponent("frame-001.jpg"))
+        let inset = try LumaDifference.decode(
+            try #require(outputs["minimap"]).directory.appendingPathComponent("frame-001.jpg"))
+        let map = try LumaDifference.decode(
+            try #require(outputs["map"]).directory.appendingPathComponent("frame-001.jpg"))
+        let minimap = LumaDifference(plain, inset)
+        let mapChanged = LumaDifference(plain, map).total
+        let side = LumaDifference.side
+        #expect(minimap.inside > side * side / 4, "the inset covers its square (\(minimap.inside) pixels changed)")
+        #expect(minimap.outside < 50, "and nothing else changed (\(minimap.outside))")
         #expect(mapChanged > 640 * 480 / 2, "the map view covers the frame (\(mapChanged) pixels changed)")
         // The AR frames list the POIs drawn; the map view's draws no AR markers.
         let arPOIs = try #require(outputs["plain"]).records().first?["pois"] as? [[String: Any]]

@@ -29,10 +29,6 @@ struct MapViewTests {
         return (view, recorder)
     }
 
-    private func luma(_ url: URL) throws -> YCbCrImage {
-        try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
-    }
-
     /// Pixels close to `color` (within 24 levels in Y, Cb and Cr).
     private func count(_ color: RGBAColor, in image: YCbCrImage) -> Int {
         let (y, cb, cr) = color.ycbcr(in: .full)
@@ -63,24 +59,13 @@ struct MapViewTests {
             #expect(waitUntil { fixtures.records().count == 1 })
             await view.stop()
         }
-        let a = try luma(plain.directory.appendingPathComponent("frame-001.jpg"))
-        let b = try luma(inset.directory.appendingPathComponent("frame-001.jpg"))
-        // The inset: a square of 9/25 of the frame's height, a margin in from the top right.
-        let side = 480 * 9 / 25
-        let margin = 480 / 36
-        var inside = 0
-        var outside = 0
-        for y in 0..<480 {
-            for x in 0..<640 where abs(Int(a.planes[0][x, y]) - Int(b.planes[0][x, y])) > 8 {
-                if x >= 640 - side - margin - 2 && x <= 640 - margin + 2 && y >= margin - 2 && y <= margin + side + 2 {
-                    inside += 1
-                } else {
-                    outside += 1
-                }
-            }
-        }
-        #expect(inside > side * side / 4, "the inset covers its square (\(inside) pixels changed)")
-        #expect(outside < 50, "and nothing else changed (\(outside))")
+        let difference = LumaDifference(
+            try LumaDifference.decode(plain.directory.appendingPathComponent("frame-001.jpg")),
+            try LumaDifference.decode(inset.directory.appendingPathComponent("frame-001.jpg")))
+        let side = LumaDifference.side
+        #expect(
+            difference.inside > side * side / 4, "the inset covers its square (\(difference.inside) pixels changed)")
+        #expect(difference.outside < 50, "and nothing else changed (\(difference.outside))")
     }
 
     @Test("an AR view and a map view on one session share the selection and the navigation")
@@ -126,8 +111,8 @@ struct MapViewTests {
         await ar.stop()
         await map.stop()
 
-        let before = try luma(mapFixtures.directory.appendingPathComponent("frame-001.jpg"))
-        let after = try luma(mapFixtures.directory.appendingPathComponent("frame-002.jpg"))
+        let before = try LumaDifference.decode(mapFixtures.directory.appendingPathComponent("frame-001.jpg"))
+        let after = try LumaDifference.decode(mapFixtures.directory.appendingPathComponent("frame-002.jpg"))
         let selected = OverlayStyle().selectedColor
         #expect(count(selected, in: before) < 5, "nothing selected on the map at first")
         #expect(count(selected, in: after) > 30, "the AR view's selection is highlighted on the map")
