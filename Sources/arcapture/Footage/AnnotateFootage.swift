@@ -145,11 +145,14 @@ enum AnnotateFootage {
             }
             poses = .track(try poseOptions.timeline(for: track).0, clock)
             if !parsed.flag("pass-through"),
-                let miss = TrackCoverage.miss(
+                let miss = TrackMiss(
                     clock: clock, frames: info.frameCount, exact: reader.kind != .mjpeg, track: track,
                     limits: poseOptions.limits)
             {
-                Terminal.error(miss + "; nothing was written")
+                // Refused before any work: written, it would be the footage as it came.
+                Terminal.error(
+                    miss.description + ", so none would be annotated: check --start and --offset ('arcapture sync' "
+                        + "finds the offset), or add --pass-through to write them unannotated; nothing was written")
                 return .failure
             }
         } else if reader.kind == .jpegFolder {
