@@ -22,12 +22,8 @@ public final class FootageSink: @unchecked Sendable {
     public private(set) var written = 0
     /// Whether files that exist may be replaced (`--force`).
     private let replacing: Bool
-    /// The names this run has written, for a template without a counter (`%n`), whose names come
-    /// from the frames' times alone and so can repeat: a repeat is refused rather than replacing a
-    /// frame of this same run. Kept as hashes (8 bytes a frame, not the names' tens: hours of
-    /// footage are hundreds of thousands of frames); two different names with one hash would be
-    /// refused too, at odds of about one in 10^12 for a million frames.
-    private var writtenNames: Set<Int>?
+    /// The names this run has given its files (a template without a counter can repeat one).
+    private var names: FrameNameLedger?
 
     /// Opens the destination (a file's temporary twin).
     ///
@@ -49,7 +45,7 @@ public final class FootageSink: @unchecked Sendable {
         self.destination = destination
         self.frameRate = frameRate
         self.fullRange = fullRange
-        if case .files(let template) = destination, template.timeResolution != nil { writtenNames = [] }
+        if case .files(let template) = destination { names = FrameNameLedger(template: template) }
         sidecar = try path.map { path throws(OutputError) in
             try AtomicFileWriter(destination: path, replacing: replacing)
         }
@@ -70,15 +66,8 @@ public final class FootageSink: @unchecked Sendable {
         case .jpeg(let jpeg):
             if case .files(let template) = destination {
                 let name = template.name(counter: written, date: date)
-                if writtenNames?.insert(name.hashValue).inserted == false {
-                    throw .output(
-                        OutputError(
-                            path: name,
-                            reason:
-                                "an earlier frame of this run has that name (frames too close together for '\(template.pattern)'): "
-                                + "add %n (the frame number) or %L (milliseconds)"))
-                }
                 do {
+                    try names?.claim(name)
                     try CaptureOutputWriter.writeFile(name, jpeg, replacing: replacing)
                 } catch {
                     throw .output(error)

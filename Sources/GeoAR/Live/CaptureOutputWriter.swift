@@ -12,10 +12,13 @@ public final class CaptureOutputWriter {
     private let frames: FrameJPEGWriter
     private let encoder: JPEGEncoder
     private var y4m = Y4MStreamState()
+    /// The names this capture has given its files (a template without a counter can repeat one).
+    private var names: FrameNameLedger?
 
     /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
     public init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
         self.destination = destination
+        if case .files(let template) = destination { names = FrameNameLedger(template: template) }
         self.quality = quality
         frames = try FrameJPEGWriter()
         encoder = try JPEGEncoder()
@@ -54,6 +57,7 @@ public final class CaptureOutputWriter {
             let (bytes, passedThrough) = try jpeg(frame)
             let name = template.name(counter: counter, date: frame.captureDate)
             do {
+                try names?.claim(name)
                 try Self.writeFile(name, bytes)
             } catch {
                 throw .output(error)
@@ -100,6 +104,7 @@ public final class CaptureOutputWriter {
         case .files(let template):
             let name = template.name(counter: counter, date: frame.captureDate)
             do {
+                try names?.claim(name)
                 try Self.writeFile(name, bytes)
             } catch {
                 throw .output(error)

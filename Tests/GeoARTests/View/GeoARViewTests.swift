@@ -329,6 +329,40 @@ struct GeoARViewTests {
             poses.allSatisfy { $0["heading_deg"] as? Double == 45 }, "the sidecar's heading, not the course: \(poses)")
     }
 
+    @Test("a live template that repeats a name stops the capture at that frame instead of replacing the first")
+    func repeatedLiveName() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        var configuration = fixtures.configuration(queue: recorder.queue)
+        // One name a year: the second frame would replace the first.
+        let template = fixtures.directory.appendingPathComponent("still-%Y.jpg").path
+        configuration.output = .live(
+            .files(OutputTemplate(pattern: template)), LiveCaptureSettings(devices: ["/dev/video-scripted"]),
+            jsonLog: nil)
+        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        #expect(recorder.wait { $0.phases.last == .waitingForLocationSource })
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        #expect(fixtures.emit(sequence: 1))
+        let failed = recorder.wait { if case .failed = $0.phases.last { true } else { false } }
+        if !failed { await view.stop() }  // the capture would run on: end it, and fail below
+        let summary = await view.ended()
+        #expect(failed, "\(recorder.snapshot.phases)")
+        guard case .outputFailed(let error) = summary.liveOutcome else {
+            Issue.record("ended \(String(describing: summary.liveOutcome))")
+            return
+        }
+        #expect(error.description.contains("an earlier frame of this run has that name"), "\(error)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: fixtures.directory.path)
+        #expect(files.filter { $0.hasPrefix("still-") }.count == 1)
+        #expect(summary.live?.written == 1)
+    }
+
     /// The luma of a JPEG, decoded by libjpeg-turbo.
     private func decodedLuma(_ url: URL) throws -> [UInt8] {
         let image = try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
