@@ -55,12 +55,7 @@ public struct FootageInfo: Sendable {
             throw .missing(file: path)
         }
         if isDirectory.boolValue { return try folder(path) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
-        }
+        let data = try InputFile.read(path, options: .alwaysMapped)
         if data.starts(with: Array("YUV4MPEG2".utf8)) { return try y4m(data, path: path) }
         if data.starts(with: [0xFF, 0xD8]) { return mjpeg(data, path: path) }
         throw .malformed(
@@ -115,6 +110,10 @@ public struct FootageInfo: Sendable {
                     if count == 0 { firstTime = EXIFReader.captureTime(inJPEG: bytes[range]) }
                     count += 1
                     offset = range.upperBound
+                case .damaged(let range):
+                    notes.append("the frame at byte \(range.lowerBound) is cut short (the next frame's start follows)")
+                    count += 1
+                    offset = range.upperBound
                 case .truncated(let start):
                     notes.append("the frame at byte \(start) is cut short; it is not counted")
                     offset = bytes.count
@@ -136,7 +135,7 @@ public struct FootageInfo: Sendable {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
                 .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
         } catch {
-            throw .unreadable(file: path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(file: path, reason: InputFile.reason(for: error, path: path))
         }
         guard !names.isEmpty else { throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files") }
         return names

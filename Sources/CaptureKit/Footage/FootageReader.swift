@@ -6,7 +6,8 @@ import Foundation
 /// Files and stdin (`-`: what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write) are read through
 /// a buffer holding a frame or two, so hours of footage take no more memory than a minute. Damage
 /// never stops reading early without saying so: bytes between JPEGs are skipped and counted, a JPEG
-/// cut short at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its
+/// cut short where the next begins is returned as it is (decoding finds it damaged), a JPEG cut
+/// short at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its
 /// `FRAME` line or cut short ends the stream with a note naming the frame. Not thread-safe: one
 /// reader, one producer thread.
 public final class FootageReader {
@@ -100,13 +101,11 @@ public final class FootageReader {
             let piece = stream.bytes.withUnsafeBytes { all in
                 splitter.next(in: UnsafeRawBufferPointer(rebasing: all[stream.start...]), from: 0)
             }
-            if case .image(let range) = piece {
-                streamSkipped += splitter.skippedBytes
-                let bytes = Array(stream.bytes[(stream.start + range.lowerBound)..<(stream.start + range.upperBound)])
-                stream.consume(range.upperBound)
-                let frame = FootageFrame(index: index, content: .jpeg(bytes))
-                index += 1
-                return frame
+            // A damaged image is still a frame (its slot keeps the frames after it at their times):
+            // whoever decodes it finds it damaged (no EOI), and skips and counts it.
+            switch piece {
+            case .image(let range), .damaged(let range): return frame(stream, range, skipped: splitter.skippedBytes)
+            case .truncated, nil: break
             }
             // Incomplete so far: read on, unless the stream has ended.
             if stream.readMore() { continue }
@@ -119,6 +118,16 @@ public final class FootageReader {
             stream.consume(stream.available)
             return nil
         }
+    }
+
+    /// The JPEG at `range` of the buffer's unread bytes, as the next frame.
+    private func frame(_ stream: StreamBuffer, _ range: Range<Int>, skipped: Int) -> FootageFrame {
+        streamSkipped += skipped
+        let bytes = Array(stream.bytes[(stream.start + range.lowerBound)..<(stream.start + range.upperBound)])
+        stream.consume(range.upperBound)
+        let frame = FootageFrame(index: index, content: .jpeg(bytes))
+        index += 1
+        return frame
     }
 
     private func nextStreamedY4M(_ stream: StreamBuffer) -> FootageFrame? {

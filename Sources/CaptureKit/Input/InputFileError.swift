@@ -10,10 +10,13 @@ public enum InputFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file's contents are wrong; `location` is a line or a feature, when known.
     case malformed(file: String, location: String?, problem: String)
 
-    /// Whether the file does not exist (exit status 66 rather than 65).
-    public var isMissing: Bool {
-        if case .missing = self { return true }
-        return false
+    /// Whether the file does not exist or cannot be read (a folder, no permission): exit status
+    /// 66 (`EX_NOINPUT`) rather than 65, which says its contents are wrong.
+    public var cannotBeOpened: Bool {
+        switch self {
+        case .missing, .unreadable: true
+        case .malformed: false
+        }
     }
 
     /// One line, starting with the file's name.

@@ -116,10 +116,11 @@ public final class CaptureOutputWriter {
         }
     }
 
-    /// Writes a whole file atomically; a failure leaves no trace of it. Unless `replacing`, a file
-    /// already there is left as it was and the write fails (``AtomicFileWriter``).
+    /// Writes a whole frame file atomically; a failure leaves no trace of it. Unless `replacing`, a
+    /// file already there is left as it was and the write fails (``AtomicFileWriter``). Folders
+    /// the name puts it in are made when missing: a template may give each day its own.
     public static func writeFile(_ name: String, _ bytes: [UInt8], replacing: Bool = true) throws(OutputError) {
-        let file = try AtomicFileWriter(destination: name, replacing: replacing)
+        let file = try AtomicFileWriter(destination: name, replacing: replacing, creatingFolders: true)
         do {
             try file.write(bytes)
             try file.commit()

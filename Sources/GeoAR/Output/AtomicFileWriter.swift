@@ -27,19 +27,82 @@ public final class AtomicFileWriter {
     /// - Parameters:
     ///   - destination: the file that appears on ``commit()``.
     ///   - replacing: whether ``commit()`` may replace a file that exists then.
-    /// - Throws: ``OutputError`` naming the path when the directory is not writable.
-    public init(destination: String, replacing: Bool = true) throws(OutputError) {
+    ///   - creatingFolders: whether missing folders on the way to `destination` are made (frames
+    ///     named by a template, which may sort them into a folder per day); when not, the error
+    ///     names the folder that is missing.
+    /// - Throws: ``OutputError`` naming the path when the directory is missing or not writable.
+    public init(destination: String, replacing: Bool = true, creatingFolders: Bool = false) throws(OutputError) {
         self.destination = destination
         self.replacing = replacing
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
+        // The folder as the user wrote it, for messages.
+        let named = Self.parent(of: destination) ?? "."
         temporary = "\(directory)/.\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else {
-            throw OutputError(path: destination, reason: "cannot create the file (\(String(cString: strerror(errno))))")
+        // Found now rather than at the commit, after the work: a folder cannot be replaced.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
+            throw OutputError(path: destination, reason: "it is a folder; name a file (in it, or elsewhere)")
         }
-        self.handle = handle
+        // open(2) rather than FileManager.createFile, whose errno after a failure is not promised.
+        var descriptor = Self.create(temporary)
+        if descriptor.failure == ENOENT && creatingFolders {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw OutputError(path: destination, reason: Self.folderProblem(named))
+            }
+            descriptor = Self.create(temporary)
+        }
+        guard let fd = descriptor.fd else {
+            let failure = descriptor.failure
+            throw OutputError(
+                path: destination,
+                reason: failure == ENOENT || failure == ENOTDIR
+                    ? Self.folderProblem(named) : "cannot create the file (\(String(cString: strerror(failure))))")
+        }
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    }
+
+    /// Creates (or truncates) `path` for writing: the descriptor, or the errno.
+    private static func create(_ path: String) -> (fd: Int32?, failure: Int32) {
+        while true {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd >= 0 { return (fd, 0) }
+            if errno != EINTR { return (nil, errno) }
+        }
+    }
+
+    /// The folder part of `path` as written (`a/b` for `a/b/c`, `/` for `/c`), or nil when it has
+    /// none. Written out because `NSString.deletingLastPathComponent` was seen to trap on a
+    /// one-component relative path in this toolchain's Foundation.
+    static func parent(of path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return nil }
+        if slash == trimmed.startIndex { return "/" }
+        var folder = trimmed[..<slash]
+        while folder.count > 1 && folder.hasSuffix("/") { folder = folder.dropLast() }
+        return String(folder)
+    }
+
+    /// Why no file can be made in `directory`, naming the first part of its path that is missing
+    /// or is not a folder (so `out/2026/x.jpg` says which of them to create).
+    static func folderProblem(_ directory: String) -> String {
+        var path = directory
+        var missing: String?
+        var isFolder: ObjCBool = false
+        while true {
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+                if !isFolder.boolValue { return "'\(path)' is not a folder" }
+                break
+            }
+            missing = path
+            guard let up = parent(of: path) else { break }
+            path = up
+        }
+        guard let missing else { return "cannot create a file in '\(directory)'" }
+        return "the folder '\(missing)' does not exist"
     }
 
     /// Appends `bytes`.
@@ -87,7 +150,9 @@ public final class AtomicFileWriter {
                 path: destination,
                 reason: failure == EEXIST
                     ? "it exists; use --force to overwrite it"
-                    : "cannot create the file (\(String(cString: strerror(failure))))")
+                    : failure == EISDIR
+                        ? "it is a folder; name a file (in it, or elsewhere)"
+                        : "cannot create the file (\(String(cString: strerror(failure))))")
         }
     }
 

@@ -64,14 +64,21 @@ final class AnnotationWorker {
             image = planes
             if settings.inputRange == .limited && settings.drawingRange == .full { image.expandToFullRange() }
         } else if case .jpeg(let bytes) = job.frame.content {
-            if job.pose == nil && !settings.destination.wantsPlanes {
-                return .frame(.jpeg(bytes), annotated: false, record: record, time: job.time)
-            }
             guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
+            if let problem = JPEGStructure.problem(in: bytes) { return corrupt(problem.description, record) }
             let result = bytes.withUnsafeBytes { raw in
                 Result { () throws(JPEGError) in try decoder.decode(raw, into: &decoded) }
             }
             if case .failure(let error) = result { return corrupt("\(error)", record) }
+            if job.pose == nil && !settings.destination.wantsPlanes {
+                // Checked as an annotated frame is (whole structure, a full decode), so a text file,
+                // a PNG or a cut-off frame named .jpg is skipped and counted, never copied out; the
+                // bytes themselves pass through, with the standard Huffman tables a UVC camera
+                // leaves out, so that every viewer opens them.
+                return .frame(
+                    .jpeg(JPEGStructure.insertingStandardHuffmanTables(into: bytes)), annotated: false,
+                    record: record, time: job.time)
+            }
             // Moved out (the property lets go of the planes), so drawing does not copy them.
             image = decoded
             decoded = Self.placeholder

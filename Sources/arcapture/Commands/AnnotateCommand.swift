@@ -104,7 +104,7 @@ enum AnnotateCommand {
             image = try JPEGDecoder().decode(bytes)
         } catch let error as InputFileError {
             Terminal.error(error.description)
-            return error.isMissing ? .noInput : .dataError
+            return error.cannotBeOpened ? .noInput : .dataError
         } catch {
             Terminal.error("\(input): not a JPEG image arcapture can read (\(error))")
             return .dataError
@@ -179,7 +179,7 @@ enum AnnotateCommand {
             return .ok
         } catch {
             Terminal.error(error.description)
-            return error.isMissing ? .noInput : .dataError
+            return error.cannotBeOpened ? .noInput : .dataError
         }
     }
 

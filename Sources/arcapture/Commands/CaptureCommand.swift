@@ -109,7 +109,7 @@ enum CaptureCommand {
                 ?? NoPositionSource()
         } catch {
             Terminal.error(error.description)
-            return error.isMissing ? .noInput : .dataError
+            return error.cannotBeOpened ? .noInput : .dataError
         }
         signal(SIGPIPE, SIG_IGN)  // a closed stream reader is an EPIPE to handle, not a death
         let path = options.devices.first ?? CheckCommand.defaultDevicePath()
@@ -242,7 +242,7 @@ enum CaptureCommand {
         guard case .failed(let error) = summary.ending else { return .ok }
         Terminal.error(error.description)
         switch error {
-        case .mapData(let file), .footage(let file): return file.isMissing ? .noInput : .dataError
+        case .mapData(let file), .footage(let file): return file.cannotBeOpened ? .noInput : .dataError
         case .cameraUnauthorized, .camera: return .unavailable
         case .output(let output): return ExitStatus(output)
         case .writeFailed(_, let cannotCreate): return cannotCreate ? .cannotCreate : .ioError

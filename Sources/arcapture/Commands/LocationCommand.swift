@@ -64,7 +64,7 @@ enum LocationCommand {
             source = try argument.makeSource(pace: speed.map { .realTime(speed: $0) } ?? .immediate)
         } catch {
             Terminal.error(error.description)
-            if case .missing = error { return .noInput }
+            if error.cannotBeOpened { return .noInput }
             return .dataError
         }
         let isFile = if case .file = argument { true } else { false }

@@ -82,7 +82,7 @@ enum ProjectCommand {
             return .ok
         } catch {
             Terminal.error(error.description)
-            if case .missing = error { return .noInput }
+            if error.cannotBeOpened { return .noInput }
             return .dataError
         }
     }

@@ -89,7 +89,7 @@ enum SyncCommand {
             return report.overlap.framesWithPose > 0 ? .ok : .failure
         } catch {
             Terminal.error(error.description)
-            if case .missing = error { return .noInput }
+            if error.cannotBeOpened { return .noInput }
             return .dataError
         }
     }

@@ -85,7 +85,7 @@ enum AnnotateFootage {
                         interrupted: { stop.isRequested })
                 } catch {
                     Terminal.error(error.description)
-                    return error.isMissing ? .noInput : .dataError
+                    return error.cannotBeOpened ? .noInput : .dataError
                 }
             })
     }

@@ -77,6 +77,34 @@ struct FootageReaderTests {
         #expect(reader.notes.first?.contains("cut short") == true)
     }
 
+    @Test(
+        "a frame cut short mid-stream is its own damaged frame: the frames after it are whole and keep their places"
+    )
+    func cutMidStream() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: Self.frame)))
+        // Cut inside the entropy-coded data, and inside the headers (where a marker belongs, text).
+        let inData = Array(whole.prefix(whole.count / 2))
+        let inHeaders = Array(whole.prefix(20)) + Array("garbage".utf8)
+        let stream = whole + inData + whole + inHeaders + whole
+        let path = directory.appendingPathComponent("clip.mjpeg").path
+        try Data(stream).write(to: URL(fileURLWithPath: path))
+        let reader = try FootageReader(path: path)
+        var read: [(index: Int, bytes: [UInt8])] = []
+        while let frame = reader.next() {
+            if case .jpeg(let bytes) = frame.content { read.append((frame.index, bytes)) }
+        }
+        #expect(read.map(\.index) == [0, 1, 2, 3, 4])
+        #expect(read.map(\.bytes) == [whole, inData, whole, inHeaders, whole])
+        #expect(JPEGStructure.problem(in: read[1].bytes) == .missingEndMarker)
+        #expect(reader.truncatedFrames == 0 && reader.skippedBytes == 0)
+        // Probing counts the same five frame slots.
+        let info = try FootageInfo.probe(path)
+        #expect(info.frameCount == 5)
+        #expect(info.notes.filter { $0.contains("cut short") }.count == 2)
+    }
+
     @Test("a folder gives its JPEGs in name order with their EXIF times; other files are ignored")
     func folder() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")

@@ -54,6 +54,53 @@ struct GPXFileTests {
         }
     }
 
+    @Test(
+        "XML mistakes are worded, not numbered (Foundation says only 'NSXMLParserErrorDomain error N')",
+        arguments: [
+            (
+                "<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkseg></trk></gpx>",
+                "t.gpx: line 2: XML error: an end tag that does not match the element it closes"
+            ),
+            ("<gpx><trk>&bogus;</trk></gpx>", "t.gpx: line 1: XML error: an entity that is not declared"),
+            ("<gpx><a b=1></a></gpx>", "t.gpx: line 1: XML error: an attribute's value without quotes"),
+            ("<gpx></gpx>\njunk\n", "t.gpx: line 2: XML error: there is more after the document's last element"),
+        ])
+    func wordedXMLErrors(gpx: String, message: String) {
+        #expect {
+            try load(gpx)
+        } throws: { error in
+            "\(error)".hasPrefix(message) && !"\(error)".contains("Domain")
+        }
+    }
+
+    @Test("a GPX file cut short says so, at its last line, wherever the cut fell")
+    func cutShort() throws {
+        let whole = try String(contentsOfFile: PackagePaths.sample("gpx/korita-zbevnica.gpx"), encoding: .utf8)
+        let lines = whole.split(separator: "\n", omittingEmptySubsequences: false)
+        // Inside a tag, inside a value, and between elements (then the cut's trailing newline).
+        for cut in [19_990, 20_000, 20_010] {
+            let part = String(decoding: Array(whole.utf8).prefix(cut), as: UTF8.self)
+            let lastLine = part.split(separator: "\n", omittingEmptySubsequences: false).count
+            #expect(lastLine < lines.count)
+            #expect(
+                throws: InputFileError.malformed(
+                    file: "t.gpx", location: nil,
+                    problem: "the XML ends in the middle of an element at line \(lastLine) (was the file cut short?)")
+            ) {
+                try load(part)
+            }
+        }
+        let betweenPoints = lines.prefix(while: { !$0.contains("</trkpt>") }).count + 1
+        let part = lines.prefix(betweenPoints).joined(separator: "\n") + "\n"
+        #expect(
+            throws: InputFileError.malformed(
+                file: "t.gpx", location: nil,
+                problem: "the XML ends in the middle of an element at line \(betweenPoints) (was the file cut short?)")
+        ) {
+            try load(part)
+        }
+    }
+
     @Test("a wrong root, a missing attribute and an impossible latitude are errors naming the line")
     func wrongContent() {
         #expect(

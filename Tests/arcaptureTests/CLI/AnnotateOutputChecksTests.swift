@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// `annotate` never reports frames written that it did not write, nor writes something other than
-/// what its output's name says (issue 20's items 1, 4 and 5), run as a user would.
+/// what its output's name says, nor copies garbage into it (issue 20's items 1, 2, 4, 5 and 10),
+/// run as a user would.
 @Suite("arcapture annotate: no silent wrong output")
 struct AnnotateOutputChecksTests {
     private let clip = PackagePaths.sample("footage/harbour.mjpeg")
@@ -112,5 +113,105 @@ struct AnnotateOutputChecksTests {
             ])
         #expect(asked.status == 0, "\(asked.stderr)")
         #expect(asked.stderr.contains("48 frames in, 48 out (0 annotated, 48 without a pose passed through)"))
+    }
+
+    /// A folder whose .jpg files are a text file, an empty file, a PNG's start and one real photo.
+    private func mixedFolder(in directory: URL) throws -> URL {
+        let folder = directory.appendingPathComponent("mixed")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: folder.appendingPathComponent("a.jpg"))
+        try Data().write(to: folder.appendingPathComponent("b.jpg"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 200))
+            .write(to: folder.appendingPathComponent("c.jpg"))
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg"),
+            toPath: folder.appendingPathComponent("d.jpg").path)
+        return folder
+    }
+
+    @Test("files named .jpg that are no JPEG are skipped and counted, never copied into the output")
+    func garbageIsNotPassedThrough() throws {
+        let directory = try PackagePaths.temporaryDirectory("garbage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try mixedFolder(in: directory)
+        let common = [
+            "annotate", folder.path, "--pois", PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
+            "--hfov", "100",
+        ]
+        // The frames' folder does not exist yet: a template's folders are made.
+        let frames = directory.appendingPathComponent("out/%02n.jpg").path
+        let files = try Binary.run(common + ["--output", frames])
+        #expect(files.status == 0, "\(files.stderr)")
+        #expect(
+            files.stderr.contains(
+                "4 frames in, 1 out (1 annotated, 0 without a pose passed through), 3 damaged skipped"))
+        for (frame, why) in [
+            (1, "JPEG too small (6 bytes)"), (2, "JPEG too small (0 bytes)"),
+            (3, "not a JPEG (no start-of-image marker)"),
+        ] {
+            #expect(files.stderr.contains("frame \(frame): cannot be decoded (\(why)); skipped"), "\(files.stderr)")
+        }
+        #expect(self.files(in: directory.appendingPathComponent("out")) == ["01.jpg"])
+        let written = try Data(contentsOf: directory.appendingPathComponent("out/01.jpg"))
+        #expect(written.starts(with: [0xFF, 0xD8]) && written.count > 10_000)
+        // One stream: the text is not appended to it.
+        let stream = directory.appendingPathComponent("mixed.mjpeg")
+        let joined = try Binary.run(common + ["--output", stream.path])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let bytes = try Data(contentsOf: stream)
+        #expect(bytes.starts(with: [0xFF, 0xD8]))
+        #expect(bytes.range(of: Data("hello".utf8)) == nil && bytes.range(of: Data("PNG".utf8)) == nil)
+    }
+
+    @Test("a cut-off frame without a pose is skipped and counted as damaged, not passed through")
+    func truncatedFrameWithoutPose() throws {
+        let directory = try PackagePaths.temporaryDirectory("garbage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The harbour clip with its third frame cut in half.
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+        let starts = whole.indices.dropLast(2).filter {
+            whole[$0] == 0xFF && whole[$0 + 1] == 0xD8 && whole[$0 + 2] == 0xFF
+        }
+        try #require(starts.count == 48)
+        let cut = whole[..<(starts[2] + (starts[3] - starts[2]) / 2)] + whole[starts[3]...]
+        let damaged = directory.appendingPathComponent("damaged.mjpeg")
+        try Data(cut).write(to: damaged)
+        let output = directory.appendingPathComponent("out.mjpeg")
+        // A year late: no frame has a pose, all pass through (asked for), the cut one does not.
+        let result = try Binary.run(
+            ["annotate", damaged.path] + harbour(start: "2023-08-14T11:12:32Z") + [
+                "--output", output.path, "--pass-through",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("48 frames in, 47 out (0 annotated, 47 without a pose passed through), 1 damaged"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("frame 3: cannot be decoded"), "\(result.stderr)")
+        let written = [UInt8](try Data(contentsOf: output))
+        let frames = written.indices.dropLast(2).filter {
+            written[$0] == 0xFF && written[$0 + 1] == 0xD8 && written[$0 + 2] == 0xFF
+        }
+        #expect(frames.count == 47)
+    }
+
+    @Test("an output whose folder is missing, or that is a folder, is refused before any work, naming it")
+    func outputFolders() throws {
+        let directory = try PackagePaths.temporaryDirectory("folders")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = try Binary.run(
+            ["annotate", clip] + harbour() + ["--output", directory.path + "/nope/x/all.mjpeg"])
+        #expect(missing.status == 73, "\(missing.stderr)")
+        #expect(missing.stderr.contains("the folder '\(directory.path)/nope' does not exist"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("annotate:"), "refused before any frame")
+        let sidecar = try Binary.run(
+            ["annotate", clip] + harbour() + [
+                "--output", directory.path + "/all.mjpeg", "--sidecar", directory.path + "/gone/poses.jsonl",
+            ])
+        #expect(sidecar.status == 73)
+        #expect(sidecar.stderr.contains("the folder '\(directory.path)/gone' does not exist"), "\(sidecar.stderr)")
+        let folder = try Binary.run(["annotate", clip] + harbour() + ["--output", directory.path, "--force"])
+        #expect(folder.status == 73, "\(folder.stderr)")
+        #expect(folder.stderr.contains("it is a folder"), "\(folder.stderr)")
+        #expect(files(in: directory).isEmpty)
     }
 }

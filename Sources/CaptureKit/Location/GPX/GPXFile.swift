@@ -38,11 +38,12 @@ public struct GPXFile: Sendable {
         parser.delegate = reader
         let parsed = parser.parse()
         if let problem = reader.problem { throw problem }
+        if let (error, line, column) = reader.xmlError {
+            throw XMLProblem.error(error, line: line, column: column, file: file, data: data)
+        }
         guard parsed else {
-            let error = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not well-formed XML"
-            throw .malformed(
-                file: file, location: "line \(parser.lineNumber), column \(parser.columnNumber)",
-                problem: "XML error: \(error)")
+            throw XMLProblem.error(
+                parser.parserError, line: parser.lineNumber, column: parser.columnNumber, file: file, data: data)
         }
         guard reader.sawRoot else {
             throw .malformed(file: file, location: nil, problem: "not a GPX file (the root element is not <gpx>)")

@@ -105,8 +105,13 @@ final class GPXReader: NSObject, XMLParserDelegate {
     /// libxml2 reports some errors (a mismatched end tag) without stopping; any error is fatal here,
     /// since a GPX file that is not well-formed cannot be trusted to hold the points it seems to.
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        fail(parser, "XML error: \((parseError as NSError).localizedDescription)")
+        guard problem == nil, xmlError == nil else { return }  // a GPX problem found first stands
+        xmlError = (parseError, parser.lineNumber, parser.columnNumber)
+        parser.abortParsing()
     }
+
+    /// The first XML error libxml2 reported and where, worded by ``GPXFile`` (which has the data).
+    var xmlError: (error: any Error, line: Int, column: Int)?
 
     private func fail(_ parser: XMLParser, _ what: String) {
         if problem == nil { problem = .malformed(file: file, location: "line \(parser.lineNumber)", problem: what) }
