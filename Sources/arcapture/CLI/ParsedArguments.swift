@@ -13,6 +13,11 @@ struct ParsedArguments: Equatable, Sendable {
     /// Whether flag `name` was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
+    /// Those of `names` that were given (as options with a value or as flags), in `names`' order.
+    func given(_ names: [String]) -> [String] {
+        names.filter { values[$0] != nil || flags.contains($0) }
+    }
+
     /// Parses an integer option within `range`.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }

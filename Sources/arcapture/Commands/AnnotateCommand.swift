@@ -15,7 +15,7 @@ enum AnnotateCommand {
             chroma subsampling unless --subsampling says otherwise.
             """,
         usage: """
-            IMAGE.jpg --pois FILE.geojson --position LAT,LON,ALT [--orientation H,P,R] \
+            IMAGE.jpg --pois FILE.geojson [--position LAT,LON,ALT] [--orientation H,P,R] \
             (--camera FILE.yaml | --hfov DEG) [--output OUT.jpg] [--force] [more options]
               or: arcapture annotate FOOTAGE --pois FILE.geojson (--camera FILE.yaml | --hfov DEG) \
             [--track FILE] --output OUT [--workers N] [time and pose options]
@@ -50,7 +50,10 @@ enum AnnotateCommand {
                 "subsampling", "444|422|420", default: "the input's", help: "Chroma subsampling of the output JPEG."),
         ] + AnnotateFootage.specs,
         discussion: """
-            The pose and camera options are `arcapture project`'s; the ground (for POIs without an \
+            The pose and camera options are `arcapture project`'s; without --position, a geotagged \
+            photo's EXIF position and image direction are the pose. Footage options given for one \
+            photo, and photo options (--time, --subsampling, --ground-speed, --poi-altitude) given \
+            for footage, are refused. The ground (for POIs without an \
             altitude and for the route) is --height-above-ground below the device. Options given on the \
             command line win over the style file's. A summary (markers, labels placed and hidden, arrows, \
             the navigation instruction) goes to stderr; the output's path to stdout.
@@ -68,7 +71,7 @@ enum AnnotateCommand {
               0   the annotated photo was written
               64  bad command line
               65  an input file is malformed (or the image is not a JPEG)
-              66  an input file is missing
+              66  an input file is missing, a folder or unreadable
               73  the output exists (use --force) or cannot be created
               74  writing the output failed
               130 interrupted (footage: the output holds every frame before Ctrl-C, each whole)
@@ -80,7 +83,7 @@ enum AnnotateCommand {
             """)
 
     static func run(_ arguments: [String]) async -> ExitStatus {
-        let parsed: ParsedArguments
+        var parsed: ParsedArguments
         do {
             parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: 1)
         } catch {
@@ -91,11 +94,15 @@ enum AnnotateCommand {
             Terminal.error("give the photo to annotate: arcapture annotate IMAGE.jpg …")
             return .usage
         }
-        // Without an explicit --position, the input is footage (or a folder of geotagged photos);
-        // with one, footage (more than one frame) is annotated frame by frame with that pose.
-        if parsed.value("position") == nil || isFootage(input) {
-            return await AnnotateFootage.run(parsed, input: input)
+        // Footage (more than one frame, a folder, a pipe) is annotated frame by frame, with --position
+        // as one fixed pose if given; one photo is drawn for --position, else for its EXIF geotag.
+        // One photo without --position: the pose from its EXIF geotag, as for a folder of them.
+        let mode: AnnotateMode = isFootage(input) ? .footage : .photo
+        if let refusal = mode.refusal(parsed) {
+            Terminal.error(refusal.message)
+            return .usage
         }
+        if mode == .footage { return await AnnotateFootage.run(parsed, input: input) }
         // The image first: its size is the frame's.
         let image: YCbCrImage
         let bytes: [UInt8]
@@ -108,6 +115,14 @@ enum AnnotateCommand {
         } catch {
             Terminal.error("\(input): not a JPEG image arcapture can read (\(error))")
             return .dataError
+        }
+        if parsed.value("position") == nil {
+            guard let tag = EXIFReader.geotag(inJPEG: bytes) else {
+                Terminal.error(
+                    "\(input) has no GPS position in its EXIF: give --position LAT,LON,ALT (and --orientation HEADING)")
+                return .usage
+            }
+            useGeotag(tag, of: input, in: &parsed)
         }
         let options: ProjectOptions
         let settings: AnnotateSettings
@@ -181,6 +196,25 @@ enum AnnotateCommand {
             Terminal.error(error.description)
             return error.cannotBeOpened ? .noInput : .dataError
         }
+    }
+
+    /// Puts a photo's geotag where `--position` (and, without one given, `--orientation`) would
+    /// be, and says so: the altitude is taken as given (above sea level), as for a folder of photos.
+    private static func useGeotag(_ tag: Geotag, of input: String, in parsed: inout ParsedArguments) {
+        let altitude = tag.altitudeMeanSeaLevel ?? 0
+        parsed.values["position"] = ["\(tag.latitude),\(tag.longitude),\(altitude)"]
+        var heading = "heading 0° (the EXIF gives no image direction)"
+        if let given = parsed.value("orientation") {
+            heading = "orientation \(given) (--orientation)"
+        } else if let direction = tag.imageDirection {
+            parsed.values["orientation"] = ["\(direction)"]
+            heading = String(format: "heading %.1f° (its image direction)", direction)
+        }
+        let height =
+            tag.altitudeMeanSeaLevel.map { String(format: "%.1f m above sea level", $0) } ?? "no altitude (0 m)"
+        Terminal.note(
+            String(format: "note: the pose from %@'s EXIF: %.6f, %.6f, ", input, tag.latitude, tag.longitude)
+                + "\(height), \(heading)")
     }
 
     /// The summary on stderr.

@@ -31,7 +31,7 @@ enum LocationCommand {
               1   the source answered but gave no fix in time
               64  bad command line
               65  a file is malformed
-              66  a file is missing
+              66  a file is missing, a folder or unreadable
               69  the source could not be reached
               130 interrupted (Ctrl-C)
 

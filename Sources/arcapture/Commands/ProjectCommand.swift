@@ -53,7 +53,7 @@ enum ProjectCommand {
               0   the points were projected
               64  bad command line
               65  an input file is malformed (the message names the file, the line or feature, and the problem)
-              66  an input file is missing
+              66  an input file is missing, a folder or unreadable
 
             EXAMPLE:
               arcapture project --pois samples/pois/helsinki-senate-square.geojson \\

@@ -54,7 +54,12 @@ struct ProjectOptions: Sendable {
             size = imageSize
         }
         switch (cameraFile, horizontalFieldOfView) {
-        case (nil, nil): throw UsageError("a camera is required: --camera FILE.yaml, or --hfov DEGREES with --size WxH")
+        case (nil, nil):
+            // `annotate` takes the size from the image and has no --size: say only what it accepts.
+            throw UsageError(
+                imageSize == nil
+                    ? "a camera is required: --camera FILE.yaml, or --hfov DEGREES with --size WxH"
+                    : "a camera is required: --camera FILE.yaml or --hfov DEGREES (the image gives the size)")
         case (.some, .some): throw UsageError("--camera and --hfov are alternatives; give one")
         case (nil, .some) where size == nil: throw UsageError("--hfov needs --size WxH")
         default: break

@@ -30,7 +30,7 @@ enum SyncCommand {
               1   no frame has a pose: the footage and the track do not overlap
               64  bad command line
               65  an input file is malformed (the message names the file, the line and the problem)
-              66  an input file is missing
+              66  an input file is missing, a folder or unreadable
 
             EXAMPLE:
               arcapture sync --track samples/gpx/around-visnjan-with-car.gpx --frames 300 --fps 30 \\

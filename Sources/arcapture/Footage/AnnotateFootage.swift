@@ -45,8 +45,10 @@ enum AnnotateFootage {
             }
             workers = try parsed.integer("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
             guard parsed.value("pois") != nil else { throw UsageError("--pois FILE.geojson is required") }
-            guard (parsed.value("camera") == nil) != (parsed.value("hfov") == nil) else {
-                throw UsageError("a camera is required: --camera FILE.yaml or --hfov DEGREES (one of them)")
+            switch (parsed.value("camera"), parsed.value("hfov")) {
+            case (nil, nil): throw UsageError("a camera is required: --camera FILE.yaml or --hfov DEGREES")
+            case (.some, .some): throw UsageError("--camera and --hfov are alternatives; give one")
+            default: break
             }
             // The ranges `project` checks; footage has no --position, so no ProjectOptions.
             cameraSetup = (

@@ -440,22 +440,26 @@ struct AnnotateFootageTests {
 
     @Test("footage needs --output, and --track unless it is a folder of geotagged photos")
     func usage() throws {
-        let noOutput = try Binary.run(["annotate", Self.frame] + along)
-        #expect(noOutput.status == 64)
-        #expect(noOutput.stderr.contains("footage needs --output"))
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Two frames: footage (one JPEG is a photo).
+        let clip = directory.appendingPathComponent("twice.mjpeg").path
+        let frame = try Data(contentsOf: URL(fileURLWithPath: Self.frame))
+        try (frame + frame).write(to: URL(fileURLWithPath: clip))
+        let noOutput = try Binary.run(["annotate", clip] + along)
+        #expect(noOutput.status == 64)
+        #expect(noOutput.stderr.contains("footage needs --output"), "\(noOutput.stderr)")
         let noTrack = try Binary.run([
-            "annotate", Self.frame, "--pois", Self.pois, "--hfov", "70", "--output",
+            "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--output",
             directory.appendingPathComponent("o.mjpeg").path,
         ])
         #expect(noTrack.status == 64)
-        #expect(noTrack.stderr.contains("give --track FILE"))
+        #expect(noTrack.stderr.contains("give --track FILE"), "\(noTrack.stderr)")
         // Values out of range are refused, as `project` refuses them, not replaced by defaults.
         let output = directory.appendingPathComponent("o.mjpeg").path
-        var wideLens = ["annotate", Self.frame] + along + ["--output", output]
+        var wideLens = ["annotate", clip] + along + ["--output", output]
         wideLens[(wideLens.firstIndex(of: "--hfov") ?? 0) + 1] = "500"
-        let badGround = ["annotate", Self.frame] + along + ["--output", output, "--height-above-ground", "high"]
+        let badGround = ["annotate", clip] + along + ["--output", output, "--height-above-ground", "high"]
         for (option, arguments) in [("--hfov", wideLens), ("--height-above-ground", badGround)] {
             let refused = try Binary.run(arguments)
             #expect(refused.status == 64, "\(option): \(refused.stderr)")

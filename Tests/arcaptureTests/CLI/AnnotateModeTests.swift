@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `annotate` refuses options that mean nothing for what it is doing, and its errors name only
+/// what the command accepts (issue 20, items 7 and 8), run as a user would.
+@Suite("arcapture annotate: options for the mode")
+struct AnnotateModeTests {
+    private let photo = AnnotateCommandTests.photo
+    private let pois = ["--pois", AnnotateCommandTests.pois]
+    private let clip = PackagePaths.sample("footage/harbour.mjpeg")
+
+    @Test("footage options with one photo are refused (64), naming them and the mode; nothing is written")
+    func footageOptionsForAPhoto() throws {
+        let directory = try PackagePaths.temporaryDirectory("mode")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("o.jpg").path
+        let sidecar = directory.appendingPathComponent("poses.jsonl").path
+        let result = try Binary.run(
+            ["annotate", photo] + pois + AnnotateCommandTests.pose + [
+                "--track", PackagePaths.sample("footage/harbour.gpx"), "--sidecar", sidecar, "--workers", "2",
+                "--fps", "3", "--output", output,
+            ])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "--track, --workers, --sidecar and --fps do not apply to one photo (one image, one pose: --position or its EXIF geotag)"
+            ), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output) && !FileManager.default.fileExists(atPath: sidecar))
+    }
+
+    @Test("photo options with footage are refused (64), each with the reason")
+    func photoOptionsForFootage() throws {
+        let result = try Binary.run(
+            ["annotate", clip] + AnnotateFootageTests.harbour + [
+                "--time", "2022-08-14T11:12:32Z", "--subsampling", "444", "--output", "/tmp/never.mjpeg",
+            ])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "--subsampling and --time do not apply to footage (--subsampling: frames keep the input's chroma layout; "
+                    + "--time: frames are timed by --start and --fps, or by their EXIF)"), "\(result.stderr)")
+    }
+
+    @Test(
+        "a missing or doubled camera is said in this command's words (no --size for a photo)",
+        arguments: [
+            (
+                [AnnotateCommandTests.photo, "--position", "60.146706,24.906772,21"],
+                "a camera is required: --camera FILE.yaml or --hfov DEGREES (the image gives the size)"
+            ),
+            (
+                [
+                    PackagePaths.sample("footage/harbour.mjpeg"), "--track", PackagePaths.sample("footage/harbour.gpx"),
+                    "--fps", "8", "--hfov", "60", "--camera", PackagePaths.sample("footage/harbour-camera.yaml"),
+                ],
+                "--camera and --hfov are alternatives; give one"
+            ),
+            (
+                [PackagePaths.sample("footage/harbour.mjpeg"), "--track", PackagePaths.sample("footage/harbour.gpx")],
+                "a camera is required: --camera FILE.yaml or --hfov DEGREES"
+            ),
+        ])
+    func cameraMessages(arguments: [String], message: String) throws {
+        let result = try Binary.run(
+            ["annotate"] + arguments + pois + ["--output", "/tmp/never-\(UUID().uuidString).mjpeg"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("error: " + message), "\(result.stderr)")
+        #expect(!result.stderr.contains("--size"))
+    }
+
+    @Test("one geotagged photo without --position is drawn for its EXIF position and image direction")
+    func photoFromItsGeotag() throws {
+        let directory = try PackagePaths.temporaryDirectory("mode")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("o.jpg").path
+        let result = try Binary.run(["annotate", photo] + pois + ["--hfov", "100", "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the pose from \(photo)'s EXIF: 60.146706, 24.906772, no altitude (0 m), heading 56.0° (its image direction)"
+            ), "\(result.stderr)")
+        #expect(result.stdout == output + "\n")
+        // The same drawing as the pose given by hand.
+        let byHand = directory.appendingPathComponent("by-hand.jpg").path
+        let given = try Binary.run(
+            ["annotate", photo] + pois + [
+                "--position", "60.146705555555556,24.90677222222222,0", "--orientation", "56", "--hfov", "100",
+                "--output", byHand,
+            ])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: byHand)))
+        // A photo without a geotag says what to give.
+        let bare = try Binary.run(
+            ["annotate", PackagePaths.sample("frames/lund-640x480.jpg")] + pois + [
+                "--hfov", "100", "--output", directory.appendingPathComponent("bare.jpg").path,
+            ])
+        #expect(bare.status == 64)
+        #expect(bare.stderr.contains("has no GPS position in its EXIF: give --position LAT,LON,ALT"))
+    }
+}
