@@ -17,6 +17,24 @@ public struct GeoJSONFile: Hashable, Sendable {
         self.skipped = skipped
     }
 
+    /// What a user should hear when this file is read for its points of interest: the features
+    /// that are not POIs and so are not drawn, by type, `file` naming it. A file of LineStrings
+    /// given as POIs would otherwise draw nothing without a word.
+    public func pointOfInterestNotes(file: String) -> [String] {
+        var notes: [String] = []
+        if !routes.isEmpty {
+            let count = routes.count
+            notes.append(
+                "\(file): skipped \(count) line\(count == 1 ? "" : "s") (LineString, MultiLineString): only Points are POIs; "
+                    + "a line is a route (--route)")
+        }
+        for (type, count) in skipped.sorted(by: { $0.key < $1.key }) {
+            notes.append("\(file): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (only Points are POIs)")
+        }
+        if pointsOfInterest.isEmpty { notes.append("\(file): no Point features, so no POIs to draw") }
+        return notes
+    }
+
     /// Reads a GeoJSON file.
     ///
     /// - Throws: `InputFileError`: missing, unreadable, not JSON (with the line), or a feature

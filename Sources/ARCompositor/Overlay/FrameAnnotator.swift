@@ -121,7 +121,24 @@ public final class FrameAnnotator {
                 time: time, latitude: pose.latitude, longitude: pose.longitude, altitude: pose.altitude,
                 heading: pose.orientation.heading, speed: speed, frame: frame), units: layoutOptions.units)
         if let text { compositor.drawBanner(text, on: &image) }
-        return FrameAnnotation(layout: layout, navigation: navigation, banner: text, markerOpacity: opacity)
+        return FrameAnnotation(
+            layout: drawnLayout(), navigation: navigation, banner: text, markerOpacity: opacity)
+    }
+
+    /// The layout as drawn: what the style's layers leave out is not reported as drawn (a summary
+    /// of "30 markers" for `{"layers": []}` would describe nothing on the frame). Laying out still
+    /// used every marker, so labels keep the places they would have had.
+    private func drawnLayout() -> MarkerLayout {
+        let layers = compositor.style.layers
+        guard !layers.isSuperset(of: [.markers, .labels, .edgeArrows]) else { return layout }
+        var drawn = layout
+        if !layers.contains(.markers) { drawn.markers = [] }
+        if !layers.contains(.labels) {
+            drawn.labels = []
+            drawn.hiddenLabels = 0
+        }
+        if !layers.contains(.edgeArrows) { drawn.edgeIndicators = [] }
+        return drawn
     }
 
     /// Draws the overlay for one packed YUYV frame (a webcam's uncompressed output), as

@@ -11,6 +11,9 @@ public struct MapData: Sendable {
     public var style: OverlayStyleFile
     /// The banner along the bottom (the style's when none is given).
     public var banner: BannerTemplate?
+    /// What loading left out, one sentence each naming the file (features of the POI file that
+    /// are not points of interest): for the user to see, since nothing is drawn for them.
+    public var notes: [String] = []
 
     /// Creates map data from values.
     public init(

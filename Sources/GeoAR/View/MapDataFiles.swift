@@ -17,14 +17,16 @@ public struct MapDataFiles: Sendable, Equatable {
         self.style = style
     }
 
-    /// Reads the files.
+    /// Reads the files; what the POI file holds that is not a POI is in ``MapData/notes``.
     ///
     /// - Throws: `InputFileError` naming the file, the line or feature, and the field.
     public func load() throws(InputFileError) -> MapData {
         let pois = try pointsOfInterest.map { path throws(InputFileError) in try GeoJSONFile(contentsOf: path) }
         let style = try style.map { path throws(InputFileError) in try OverlayStyleFile(contentsOf: path) }
         let route = try route.map { path throws(InputFileError) in try RouteFile.load(path) }
-        return MapData(
+        var data = MapData(
             pointsOfInterest: pois?.pointsOfInterest ?? [], route: route, style: style ?? OverlayStyleFile())
+        if let pois, let path = pointsOfInterest { data.notes = pois.pointOfInterestNotes(file: path) }
+        return data
     }
 }

@@ -32,7 +32,7 @@ enum AnnotateCommand {
                 help: "The annotated JPEG (written atomically), or - for stdout."),
             .flag("force", help: "Overwrite the output if it exists."),
             .value("quality", "Q", default: "90", help: "JPEG quality, 1-100."),
-            .value("select", "ID", help: "Highlight this POI and always label it (repeatable)."),
+            .value("select", "ID|NAME", help: "Highlight this POI (its id or name) and always label it (repeatable)."),
             .value("units", "metric|imperial", default: "metric", help: "Distance units on labels."),
             .value("font", "NAME|FILE", default: "DejaVu Sans", help: "A fontconfig font name or a font file."),
             .value("max-distance", "METRES", default: "5000", help: "Leave out POIs further than this."),
@@ -143,7 +143,8 @@ enum AnnotateCommand {
         do {
             let (file, camera, _) = try options.project()
             ProjectCommand.report(file: file, ground: options.groundAltitude, options: options)
-            let styleFile = try settings.loadStyle()
+            var styleFile = try settings.loadStyle()
+            SelectedPOIs.resolve(&styleFile, among: file.pointsOfInterest)
             let route = try settings.loadRoute()
             let annotator: FrameAnnotator
             do {

@@ -111,6 +111,7 @@ enum CaptureCommand {
             Terminal.error(error.description)
             return error.cannotBeOpened ? .noInput : .dataError
         }
+        for note in mapData.notes { Terminal.warning(note) }
         signal(SIGPIPE, SIG_IGN)  // a closed stream reader is an EPIPE to handle, not a death
         let path = options.devices.first ?? CheckCommand.defaultDevicePath()
         var authorization = CaptureDevice.authorization(for: path)

@@ -18,7 +18,7 @@ struct LiveOverlayOptions {
             .value(
                 "banner", "TEMPLATE",
                 help: "A banner line: {time} {time:FMT} {lat} {lon} {alt} {heading} {speed} {frame}."),
-            .value("select", "ID", help: "Highlight this POI and always label it (repeatable)."),
+            .value("select", "ID|NAME", help: "Highlight this POI (its id or name) and always label it (repeatable)."),
             .flag("select-center", help: "Select the POI drawn nearest the frame's centre, frame by frame."),
             .flag("minimap", help: "A plan view at the top right: POIs, the route, the position, heading and track."),
             .flag("north-up", help: "The minimap with north at the top (default: the heading at the top)."),
@@ -148,6 +148,7 @@ struct LiveOverlayOptions {
     func mapData() throws(InputFileError) -> MapData {
         var data = try files.load()
         data.style = try settings.loadStyle()
+        SelectedPOIs.resolve(&data.style, among: data.pointsOfInterest)
         data.banner = settings.banner ?? data.style.banner
         return data
     }

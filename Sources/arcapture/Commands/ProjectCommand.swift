@@ -89,10 +89,7 @@ enum ProjectCommand {
 
     /// Notes on stderr: skipped geometries and the altitude assumed for points without one.
     static func report(file: GeoJSONFile, ground: Double, options: ProjectOptions) {
-        for (type, count) in file.skipped.sorted(by: { $0.key < $1.key }) {
-            Terminal.warning(
-                "\(options.poisFile): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (only Points are POIs)")
-        }
+        for note in file.pointOfInterestNotes(file: options.poisFile) { Terminal.warning(note) }
         let withoutAltitude = file.pointsOfInterest.filter { $0.altitude == nil }.count
         guard withoutAltitude > 0 else { return }
         let source =

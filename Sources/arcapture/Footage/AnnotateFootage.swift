@@ -104,7 +104,9 @@ enum AnnotateFootage {
         let first = reader.next()
         let info = describe(input, reader: reader, first: first)
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
-        let style = try settingsOptions.loadStyle()
+        for note in pois.pointOfInterestNotes(file: parsed.value("pois") ?? "") { Terminal.warning(note) }
+        var style = try settingsOptions.loadStyle()
+        SelectedPOIs.resolve(&style, among: pois.pointsOfInterest)
         let route = try settingsOptions.loadRoute()
         // Poses: a track and the footage clock, one fixed pose (a camera on a mast), or each photo's
         // own geotag.

@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Nothing is left out without a word, nor reported drawn when it was not: features that are not
+/// POIs are named, `--select` takes the names a user reads on labels, and the summary counts what
+/// the style's layers let through (issue 20, items 9 and 12), run as a user would.
+@Suite("arcapture: nothing skipped without a word")
+struct EmptyResultsTests {
+    private let senate = PackagePaths.sample("pois/helsinki-senate-square.geojson")
+    private let route = PackagePaths.sample("routes/west-harbour-tour.geojson")
+
+    @Test("a GeoJSON of LineStrings given as POIs says it holds lines, not POIs, for project and annotate")
+    func linesAsPOIs() throws {
+        let projected = try Binary.run([
+            "project", "--pois", route, "--position", "60.1467,24.9068,21", "--hfov", "60", "--size", "640x480",
+        ])
+        #expect(projected.status == 0)
+        #expect(
+            projected.stderr.contains(
+                "\(route): skipped 1 line (LineString, MultiLineString): only Points are POIs; a line is a route (--route)"
+            ),
+            "\(projected.stderr)")
+        #expect(projected.stderr.contains("\(route): no Point features, so no POIs to draw"))
+        let directory = try PackagePaths.temporaryDirectory("lines")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let footage = try Binary.run(
+            ["annotate", PackagePaths.sample("footage/harbour.mjpeg")]
+                + AnnotateFootageTests.harbour.map {
+                    $0 == PackagePaths.sample("pois/helsinki_center_osm_pois.geojson") ? route : $0
+                }
+                + ["--output", directory.appendingPathComponent("o.mjpeg").path])
+        #expect(footage.status == 0, "\(footage.stderr)")
+        #expect(footage.stderr.contains("\(route): skipped 1 line"), "\(footage.stderr)")
+    }
+
+    @Test("--select takes a POI's name as well as its id: the same frame either way")
+    func selectByName() throws {
+        let directory = try PackagePaths.temporaryDirectory("select")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func annotate(_ select: String, _ name: String) throws -> (Data, String) {
+            let output = directory.appendingPathComponent(name).path
+            let result = try Binary.run(
+                ["annotate", AnnotateCommandTests.photo, "--pois", senate] + AnnotateCommandTests.pose + [
+                    "--select", select, "--output", output,
+                ])
+            #expect(result.status == 0, "\(result.stderr)")
+            return (try Data(contentsOf: URL(fileURLWithPath: output)), result.stderr)
+        }
+        let (byId, _) = try annotate("node/1815986142", "id.jpg")
+        let (byName, quiet) = try annotate("kolera-allas", "name.jpg")
+        let (unselected, _) = try annotate("nothing-like-it-at-all", "none.jpg")
+        #expect(byName == byId)
+        #expect(byId != unselected, "selecting changes the frame")
+        #expect(!quiet.contains("warning"))
+        let (_, typo) = try annotate("Kolera-alas", "typo.jpg")
+        #expect(
+            typo.contains(
+                "warning: 'Kolera-alas' is selected (--select, or the style's \"selected\") but no POI has that id or name; "
+                    + "did you mean 'node/1815986142' (Kolera-allas)?"), "\(typo)")
+    }
+
+    @Test("the summary counts what the style's layers draw: none for [], labels alone for [\"labels\"]")
+    func summaryCountsWhatIsDrawn() throws {
+        let directory = try PackagePaths.temporaryDirectory("layers")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func summary(_ layers: String) throws -> String {
+            let style = directory.appendingPathComponent("style.json")
+            try Data("{\"layers\": \(layers)}".utf8).write(to: style)
+            let result = try Binary.run(
+                ["annotate", AnnotateCommandTests.photo, "--pois", AnnotateCommandTests.pois]
+                    + AnnotateCommandTests.pose + [
+                        "--style", style.path, "--output", directory.appendingPathComponent("o.jpg").path, "--force",
+                    ])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr
+        }
+        let all = try summary("[\"markers\", \"labels\", \"edge-arrows\"]")
+        #expect(all.contains("30 markers, 6 labels"), "\(all)")
+        let none = try summary("[]")
+        #expect(none.contains("0 markers, 0 labels (0 hidden for lack of room), 0 arrows"), "\(none)")
+        let labels = try summary("[\"labels\"]")
+        #expect(labels.contains("0 markers, 6 labels"), "\(labels)")
+    }
+}
