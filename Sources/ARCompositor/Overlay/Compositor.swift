@@ -36,8 +36,15 @@ public final class Compositor {
         self.sprites = sprites
         self.sampleRange = sampleRange
         painter.sampleRange = sampleRange
-        _ = try TextRenderer(font: style.font, pixelSize: 20)
+        let renderer = try TextRenderer(font: style.font, pixelSize: 20)
+        fontNote = renderer.substitute.map {
+            "font '\(style.font)': fontconfig has no such font; using \($0) (\(renderer.fontFile)) instead"
+        }
     }
+
+    /// Said when the style's font is not the one drawn with: fontconfig knew no font by that name
+    /// and chose another (its family and file named), or nil.
+    public let fontNote: String?
 
     /// The pixel size of text on a frame `height` rows tall.
     public func textSize(frameHeight height: Int) -> Int { max(10, Int((Double(height) * style.textScale).rounded())) }

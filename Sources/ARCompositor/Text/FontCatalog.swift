@@ -17,22 +17,28 @@ final class FontCatalog: Sendable {
         /// fontconfig's configuration; nil until first used (and when fontconfig fails to load).
         var config: OpaquePointer?
         var loaded = false
-        var files: [String: String] = [:]
+        var files: [String: (String, String?)] = [:]
         var coverage: [UInt32: String?] = [:]
     }
 
     private let state = Locked(State())
 
-    /// The file for `name`: the name itself when it is a readable file, else fontconfig's best
-    /// match for it as a pattern (`DejaVu Sans`, `Noto Sans:bold`).
-    func file(forName name: String) throws(FontError) -> String {
-        if name.contains("/") {
-            guard FileManager.default.isReadableFile(atPath: name) else {
-                throw FontError(font: name, problem: "no such font file")
+    /// The file for `name`, and the family used instead when fontconfig had nothing by that name
+    /// (it always answers with something, so `NoSuchFont` would silently be DejaVu Sans).
+    ///
+    /// `name` is a font file when it looks like a path (it has a `/` or a font file's extension) or
+    /// names a file that exists; else a fontconfig pattern (`DejaVu Sans`, `Noto Sans:bold`).
+    func file(forName name: String) throws(FontError) -> (file: String, substitute: String?) {
+        if Self.isFile(name) {
+            guard FileManager.default.fileExists(atPath: name) else {
+                throw FontError(font: name, problem: "no such font file", isMissing: true)
             }
-            return name
+            guard FileManager.default.isReadableFile(atPath: name) else {
+                throw FontError(font: name, problem: "the font file cannot be read")
+            }
+            return (name, nil)
         }
-        let found: Result<String, FontError> = state.withLock { state in
+        let found: Result<(String, String?), FontError> = state.withLock { state in
             if let file = state.files[name] { return .success(file) }
             guard
                 let pattern = name.withCString({
@@ -40,13 +46,39 @@ final class FontCatalog: Sendable {
                 })
             else { return .failure(FontError(font: name, problem: "not a fontconfig pattern")) }
             defer { FcPatternDestroy(pattern) }
-            guard let file = Self.match(pattern, in: &state) else {
-                return .failure(FontError(font: name, problem: "fontconfig found no font"))
+            let asked = Self.family(of: pattern)
+            guard let (file, family) = Self.match(pattern, in: &state) else {
+                return .failure(FontError(font: name, problem: "fontconfig found no font", isMissing: true))
             }
-            state.files[name] = file
-            return .success(file)
+            // A generic family (sans-serif, monospace…) stands for whichever font fontconfig picks.
+            let substitute = asked.flatMap { asked in
+                Self.genericFamilies.contains(asked.lowercased())
+                    ? nil : family.map { $0.lowercased() == asked.lowercased() ? nil : $0 } ?? nil
+            }
+            state.files[name] = (file, substitute)
+            return .success((file, substitute))
         }
         return try found.get()
+    }
+
+    /// Names fontconfig's configuration turns into a font of its choosing (CSS's and its own).
+    private static let genericFamilies: Set<String> = [
+        "sans-serif", "sans", "serif", "monospace", "mono", "system-ui", "ui-sans-serif", "ui-serif",
+        "ui-monospace", "cursive", "fantasy", "emoji", "math",
+    ]
+
+    /// Whether `name` means a file rather than a fontconfig pattern.
+    private static func isFile(_ name: String) -> Bool {
+        let extensions = ["ttf", "otf", "ttc", "otc", "pfb", "pfa", "woff", "woff2", "pcf", "bdf"]
+        if name.contains("/") || extensions.contains((name as NSString).pathExtension.lowercased()) { return true }
+        return FileManager.default.fileExists(atPath: name)
+    }
+
+    /// The first family a pattern names, if any.
+    private static func family(of pattern: OpaquePointer) -> String? {
+        var value: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, "family", 0, &value) == FcResultMatch, let value else { return nil }
+        return String(cString: UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
     }
 
     /// A font file that covers `scalar`, or nil when fontconfig knows none.
@@ -58,7 +90,7 @@ final class FontCatalog: Sendable {
                 if let characters = FcCharSetCreate() {
                     FcCharSetAddChar(characters, FcChar32(scalar.value))
                     FcPatternAddCharSet(pattern, "charset", characters)
-                    file = Self.match(pattern, in: &state, mustCover: scalar)
+                    file = Self.match(pattern, in: &state, mustCover: scalar)?.file
                     FcCharSetDestroy(characters)
                 }
                 FcPatternDestroy(pattern)
@@ -68,10 +100,11 @@ final class FontCatalog: Sendable {
         }
     }
 
-    /// fontconfig's best match for `pattern` (which it completes with its substitutions).
+    /// fontconfig's best match for `pattern` (which it completes with its substitutions): its file
+    /// and family.
     private static func match(
         _ pattern: OpaquePointer, in state: inout State, mustCover scalar: Unicode.Scalar? = nil
-    ) -> String? {
+    ) -> (file: String, family: String?)? {
         if !state.loaded {
             state.config = FcInitLoadConfigAndFonts()
             state.loaded = true
@@ -90,6 +123,6 @@ final class FontCatalog: Sendable {
         }
         var file: UnsafeMutablePointer<FcChar8>?
         guard FcPatternGetString(matched, "file", 0, &file) == FcResultMatch, let file else { return nil }
-        return String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+        return (String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), family(of: matched))
     }
 }

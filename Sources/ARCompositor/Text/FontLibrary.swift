@@ -25,7 +25,7 @@ final class FontLibrary {
         if let face = faces[file] { return face }
         var face: FT_Face?
         guard FT_New_Face(library, file, 0, &face) == 0, let face else {
-            throw FontError(font: file, problem: "FreeType cannot read it")
+            throw FontError(font: file, problem: "not a font FreeType can read")
         }
         faces[file] = face
         return face

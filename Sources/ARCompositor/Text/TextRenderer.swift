@@ -20,6 +20,9 @@ public final class TextRenderer {
     public let haloRadius: Int
     /// The primary font's file.
     public let fontFile: String
+    /// The family fontconfig chose because it had none by the name asked for, or nil when the
+    /// font is the one asked for (or a file).
+    public let substitute: String?
     private let library: FontLibrary
     private let primary: FT_Face
     private var fallbackFaces: [UInt32: FT_Face?] = [:]
@@ -48,7 +51,7 @@ public final class TextRenderer {
     /// - Throws: ``FontError`` when no font is found or FreeType cannot read it.
     public init(font: String = "DejaVu Sans", pixelSize: Int, haloRadius: Int? = nil) throws(FontError) {
         library = try FontLibrary()
-        fontFile = try FontCatalog.shared.file(forName: font)
+        (fontFile, substitute) = try FontCatalog.shared.file(forName: font)
         primary = try library.face(file: fontFile)
         self.pixelSize = max(4, pixelSize)
         self.haloRadius = haloRadius ?? max(1, self.pixelSize / 8)

@@ -146,6 +146,7 @@ enum AnnotateCommand {
             var styleFile = try settings.loadStyle()
             SelectedPOIs.resolve(&styleFile, among: file.pointsOfInterest)
             let route = try settings.loadRoute()
+            if let failed = FontCheck.check(styleFile.style) { return failed }
             let annotator: FrameAnnotator
             do {
                 annotator = try FrameAnnotator(
@@ -153,7 +154,7 @@ enum AnnotateCommand {
                     layout: styleFile.layout, banner: settings.banner ?? styleFile.banner)
             } catch {
                 Terminal.error(error.description)
-                return .noInput
+                return error.isMissing ? .noInput : .dataError
             }
             var annotated = settings.subsampling.map { image.resampled(to: $0) } ?? image
             let pose = DevicePose(

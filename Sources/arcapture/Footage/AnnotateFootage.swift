@@ -176,12 +176,7 @@ enum AnnotateFootage {
         if let cameraPath = parsed.value("camera"), let size = firstFrameSize(reader: reader, first: first) {
             _ = try CameraModel(cameraInfoFile: cameraPath, frameSize: size)
         }
-        do {
-            _ = try Compositor(style: style.style)
-        } catch {
-            Terminal.error(error.description)
-            return .noInput
-        }
+        if let failed = FontCheck.check(style.style) { return failed }
         let settings = AnnotationSettings(
             pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
             banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),

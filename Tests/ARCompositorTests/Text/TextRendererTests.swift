@@ -43,7 +43,7 @@ struct TextRendererTests {
 
     @Test("a missing font file is an error naming it")
     func missingFont() {
-        #expect(throws: FontError(font: "/nonexistent/font.ttf", problem: "no such font file")) {
+        #expect(throws: FontError(font: "/nonexistent/font.ttf", problem: "no such font file", isMissing: true)) {
             try TextRenderer(font: "/nonexistent/font.ttf", pixelSize: 20)
         }
     }

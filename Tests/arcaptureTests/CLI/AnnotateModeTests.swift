@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `annotate` refuses options that mean nothing for what it is doing, and its errors name only
-/// what the command accepts (issue 20, items 7 and 8), run as a user would.
+/// what the command accepts, fonts included (issue 20, items 7, 8 and 14), run as a user would.
 @Suite("arcapture annotate: options for the mode")
 struct AnnotateModeTests {
     private let photo = AnnotateCommandTests.photo
@@ -97,5 +97,28 @@ struct AnnotateModeTests {
             ])
         #expect(bare.status == 64)
         #expect(bare.stderr.contains("has no GPS position in its EXIF: give --position LAT,LON,ALT"))
+    }
+
+    @Test(
+        "--font: an unknown name says which font is drawn instead; a missing file is 66, a file that is no font 65",
+        arguments: [
+            ("NoSuchFont", 0, "warning: font 'NoSuchFont': fontconfig has no such font; using DejaVu Sans ("),
+            ("monospace", 0, ""),
+            ("nope.ttf", 66, "error: font 'nope.ttf': no such font file"),
+            (PackagePaths.root.appendingPathComponent("README.md").path, 65, "': not a font FreeType can read"),
+        ])
+    func fonts(font: String, status: Int32, message: String) throws {
+        let directory = try PackagePaths.temporaryDirectory("font")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("o.jpg").path
+        let result = try Binary.run(
+            ["annotate", photo] + pois + AnnotateCommandTests.pose + ["--font", font, "--output", output])
+        #expect(result.status == status, "\(result.stderr)")
+        if message.isEmpty {
+            #expect(!result.stderr.contains("font"), "\(result.stderr)")
+        } else {
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: output) == (status == 0))
     }
 }
