@@ -80,12 +80,12 @@ public struct FootageInfo: Sendable {
                 guard line.starts(with: Array("FRAME".utf8)), let newline = line.firstIndex(of: UInt8(ascii: "\n"))
                 else {
                     notes.append(
-                        "frame \(count + 1) does not start with a FRAME line at byte \(offset); counting stops there")
+                        "frame \(count) does not start with a FRAME line at byte \(offset); counting stops there")
                     return
                 }
                 let next = newline + 1 + frameBytes
                 guard next <= bytes.count else {
-                    notes.append("frame \(count + 1) is cut short (the file ends \(next - bytes.count) bytes early)")
+                    notes.append("frame \(count) is cut short (the file ends \(next - bytes.count) bytes early)")
                     return
                 }
                 count += 1

@@ -140,7 +140,7 @@ public final class FootageReader {
         {}
         let line = stream.bytes[stream.start...].prefix(256)
         guard line.starts(with: Array("FRAME".utf8)), let newline = line.firstIndex(of: UInt8(ascii: "\n")) else {
-            notes.append("\(name): frame \(index + 1) does not start with a FRAME line; reading stops")
+            notes.append("\(name): frame \(index) does not start with a FRAME line; reading stops")
             stream.consume(stream.available)
             return nil
         }
@@ -173,7 +173,7 @@ public final class FootageReader {
             }
         }
         guard missing == 0 else {
-            notes.append("\(name): frame \(index + 1) is cut short (it ends \(missing) bytes early)")
+            notes.append("\(name): frame \(index) is cut short (it ends \(missing) bytes early)")
             truncatedFrames += 1
             return nil
         }

@@ -303,7 +303,9 @@ public final class FootagePipeline: @unchecked Sendable {
                 switch result {
                 case .corrupt(let why, let skipped):
                     state.withLock { $0.progress.corrupt += 1 }
-                    onWarning("frame \(sequence + 1): cannot be decoded (\(why)); skipped")
+                    // Numbered as in the sidecar (from 0), with the photo's name in a folder.
+                    let name = skipped.file.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
+                    onWarning("frame \(sequence)\(name): cannot be decoded (\(why)); skipped")
                     record = skipped
                 case .frame(let frame, let annotated, let written, let time, let centre):
                     do throws(FrameWriteError) {

@@ -25,13 +25,13 @@ struct SidecarRecord: Encodable, Sendable {
     var schema = "arcapture.footage-frame/1"
     var frame: Int
     var file: String?
-    /// Absent for a photo without an EXIF time.
+    /// Nil (null) for a photo without an EXIF time.
     var time: String?
     /// Nil when the frame had no pose (it passed through).
     var pose: Pose?
     var pois: [Drawn] = []
     var instruction: String?
-    /// The markers' opacity when an uncertain heading faded them (absent at full strength; 0: they
+    /// The markers' opacity when an uncertain heading faded them (null at full strength; 0: they
     /// were hidden and `pois` is empty).
     var markerOpacity: Double?
     /// Why the frame was skipped, when it was.
@@ -47,6 +47,33 @@ struct SidecarRecord: Encodable, Sendable {
     var fixMode: String?
     /// Live capture: why the frame had no pose, when it had none.
     var noPose: String?
+
+    enum CodingKeys: String, CodingKey {
+        case schema, frame, file, time, pose, pois, instruction, markerOpacity, skipped
+        case sequence, captureTime, extrapolationS, fixTime, fixMode, noPose
+    }
+
+    /// Every key of the schema, null when it has no value (docs/json.md: null, never missing; the
+    /// synthesised encoding would leave them out); the live keys on live frames' lines only.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schema, forKey: .schema)
+        try container.encode(frame, forKey: .frame)
+        try container.encode(file, forKey: .file)
+        try container.encode(time, forKey: .time)
+        try container.encode(pose, forKey: .pose)
+        try container.encode(pois, forKey: .pois)
+        try container.encode(instruction, forKey: .instruction)
+        try container.encode(markerOpacity, forKey: .markerOpacity)
+        try container.encode(skipped, forKey: .skipped)
+        guard let sequence else { return }
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(captureTime, forKey: .captureTime)
+        try container.encode(extrapolationS, forKey: .extrapolationS)
+        try container.encode(fixTime, forKey: .fixTime)
+        try container.encode(fixMode, forKey: .fixMode)
+        try container.encode(noPose, forKey: .noPose)
+    }
 
     init(job: AnnotationJob, time: String?) {
         self.init(frame: job.frame.index, file: job.frame.name, time: time, pose: job.pose)

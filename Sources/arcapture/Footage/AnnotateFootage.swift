@@ -102,6 +102,11 @@ enum AnnotateFootage {
         // Footage is described from what the reader sees, not probed ahead (probing would read a
         // whole file first): the first frame gives the EXIF start, a Y4M file's size its frame count.
         let first = reader.next()
+        guard first != nil || reader.truncatedFrames > 0 else {
+            // A Y4M header with nothing after it: an empty output with status 0 would say all went well.
+            for note in reader.notes { Terminal.warning(note) }
+            throw .malformed(file: input == "-" ? "stdin" : input, location: nil, problem: "no frames to annotate")
+        }
         let info = describe(input, reader: reader, first: first)
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         for note in pois.pointOfInterestNotes(file: parsed.value("pois") ?? "") { Terminal.warning(note) }
@@ -229,7 +234,7 @@ enum AnnotateFootage {
             break
         }
         Terminal.note(
-            "annotate: \(final.read) frames in, \(final.written) out (\(final.annotated) annotated, "
+            "annotate: \(final.read + summary.truncated) frames in, \(final.written) out (\(final.annotated) annotated, "
                 + "\(final.passedThrough) without a pose passed through), "
                 + "\(final.corrupt + summary.truncated) damaged skipped; "
                 + String(format: "%.1f s, %.1f fps, ", summary.seconds, Double(final.read) / max(summary.seconds, 1e-9))

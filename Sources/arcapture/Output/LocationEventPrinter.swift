@@ -20,15 +20,16 @@ final class LocationEventPrinter: Sendable {
     /// Whether `--count` fixes have been printed.
     var isDone: Bool { fixLimit.map { fixes >= $0 } ?? false }
 
+    /// Prints `event`, unless `--count` fixes were printed already: then nothing more is (a file
+    /// source reads on while the command stops, and its heading events would trail the last fix).
     func print(_ event: LocationEvent) {
-        if case .fix = event {
-            let proceed = counted.withLock { count -> Bool in
-                guard fixLimit.map({ count < $0 }) ?? true else { return false }
-                count += 1
-                return true
-            }
-            guard proceed else { return }
+        let isFix = if case .fix = event { true } else { false }
+        let proceed = counted.withLock { count -> Bool in
+            guard fixLimit.map({ count < $0 }) ?? true else { return false }
+            if isFix { count += 1 }
+            return true
         }
+        guard proceed else { return }
         let now = UTCTime.format(Date())
         if json {
             Terminal.out(JSONLinesLog.line(Self.object(event, now: now)))
@@ -76,21 +77,24 @@ final class LocationEventPrinter: Sendable {
             object["mode"] = fix.mode.description
             object["lat"] = fix.coordinate.latitude
             object["lon"] = fix.coordinate.longitude
-            object["alt_hae_m"] = fix.coordinate.altitude
-            object["alt_msl_m"] = fix.altitudeMeanSeaLevel
-            object["horizontal_accuracy_m"] = fix.horizontalAccuracy
-            object["vertical_accuracy_m"] = fix.verticalAccuracy
-            object["speed_mps"] = fix.speed
-            object["course_deg"] = fix.course
+            object["alt_hae_m"] = Self.orNull(fix.coordinate.altitude)
+            object["alt_msl_m"] = Self.orNull(fix.altitudeMeanSeaLevel)
+            object["horizontal_accuracy_m"] = Self.orNull(fix.horizontalAccuracy)
+            object["vertical_accuracy_m"] = Self.orNull(fix.verticalAccuracy)
+            object["speed_mps"] = Self.orNull(fix.speed)
+            object["course_deg"] = Self.orNull(fix.course)
         case .orientation(let sample):
             object["event"] = "heading"
             object["time"] = UTCTime.format(sample.time)
             object["heading_deg"] = sample.heading
-            object["pitch_deg"] = sample.pitch
-            object["roll_deg"] = sample.roll
-            object["heading_accuracy_deg"] = sample.headingAccuracy
+            object["pitch_deg"] = Self.orNull(sample.pitch)
+            object["roll_deg"] = Self.orNull(sample.roll)
+            object["heading_accuracy_deg"] = Self.orNull(sample.headingAccuracy)
             object["origin"] = sample.origin.rawValue
         }
-        return object.compactMapValues { $0 }
+        return object
     }
+
+    /// `value`, or JSON's null: a key without a value is null, never missing (docs/json.md).
+    private static func orNull(_ value: Double?) -> Any { value.map { $0 as Any } ?? NSNull() }
 }

@@ -53,6 +53,30 @@ struct SyncReport: Encodable, Sendable {
         var headingAccuracyDeg: Double?
         var extrapolationS: Double?
         var noPose: String?
+
+        enum CodingKeys: String, CodingKey {
+            case label, index, time, latitude, longitude, altitudeM, altitudeApproximate, headingDeg, pitchDeg
+            case rollDeg, headingAccuracyDeg, extrapolationS, noPose
+        }
+
+        /// Every key, null when it has no value (docs/json.md: null, never missing); the
+        /// synthesised encoding would leave them out.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(label, forKey: .label)
+            try container.encode(index, forKey: .index)
+            try container.encode(time, forKey: .time)
+            try container.encode(latitude, forKey: .latitude)
+            try container.encode(longitude, forKey: .longitude)
+            try container.encode(altitudeM, forKey: .altitudeM)
+            try container.encode(altitudeApproximate, forKey: .altitudeApproximate)
+            try container.encode(headingDeg, forKey: .headingDeg)
+            try container.encode(pitchDeg, forKey: .pitchDeg)
+            try container.encode(rollDeg, forKey: .rollDeg)
+            try container.encode(headingAccuracyDeg, forKey: .headingAccuracyDeg)
+            try container.encode(extrapolationS, forKey: .extrapolationS)
+            try container.encode(noPose, forKey: .noPose)
+        }
     }
 
     var schema = "arcapture.sync/1"

@@ -101,7 +101,7 @@ struct FootageInfoTests {
         #expect(info.kind == .y4m && info.frameCount == 2)
         #expect(abs((info.framesPerSecond ?? 0) - 30000.0 / 1001) < 1e-12)
         #expect(info.width == 4 && info.height == 2)
-        #expect(info.notes == ["frame 3 is cut short (the file ends 6 bytes early)"])
+        #expect(info.notes == ["frame 2 is cut short (the file ends 6 bytes early)"])
         #expect(
             throws: InputFileError.malformed(
                 file: path.path, location: "line 1", problem: "the header has no valid W and H")

@@ -151,7 +151,7 @@ struct FootageReaderTests {
         let reader = try FootageReader(path: damaged)
         #expect(reader.next() != nil)
         #expect(reader.next() == nil)
-        #expect(reader.notes.first?.contains("frame 2 does not start with a FRAME line") == true)
+        #expect(reader.notes.first?.contains("frame 1 does not start with a FRAME line") == true)
 
         // A frame cut short (a 4x2 4:2:0 frame is 8 + 2 + 2 bytes; the second has 5): the first
         // frame whole, then a note saying how much is missing.
@@ -166,7 +166,7 @@ struct FootageReaderTests {
         #expect(image.planes[0].bytes.prefix(4) == [50, 50, 50, 50])
         #expect(fromFile.next() == nil)
         #expect(fromFile.truncatedFrames == 1)
-        #expect(fromFile.notes == ["\(cut.path): frame 2 is cut short (it ends 7 bytes early)"])
+        #expect(fromFile.notes == ["\(cut.path): frame 1 is cut short (it ends 7 bytes early)"])
     }
 }
 

@@ -36,7 +36,8 @@ struct GPXFileTests {
         let path = PackagePaths.sample("gpx/korita-zbevnica.gpx")
         let track = try RecordedTrack.load(path)
         #expect(track.fixes.count == 176 + 337)
-        #expect(track.warnings == ["\(path): line 33: 358 of 358 points of '03-OCT-10 #2' have no time; left out"])
+        #expect(
+            track.warnings == ["\(path): line 33: 358 of 358 points of track '03-OCT-10 #2' have no time; left out"])
     }
 
     private func load(_ gpx: String) throws -> RecordedTrack {
@@ -121,6 +122,14 @@ struct GPXFileTests {
         ) {
             try load("<gpx><trk><trkseg>\n<trkpt lat=\"95\" lon=\"14\"/></trkseg></trk></gpx>")
         }
+    }
+
+    @Test("an unnamed track's untimed points are said in a sentence")
+    func unnamedTrackWarning() throws {
+        let track = try load(
+            "<gpx><trk><trkseg>\n<trkpt lat=\"45\" lon=\"14\"><time>2020-01-01T00:00:00Z</time></trkpt>\n"
+                + "<trkpt lat=\"45.1\" lon=\"14\"/></trkseg></trk></gpx>")
+        #expect(track.warnings == ["t.gpx: line 3: 1 of 2 points of a track without a name have no time; left out"])
     }
 
     @Test("a time going back and an unreadable time are warnings; the other points stay")

@@ -21,6 +21,20 @@ struct LocationCommandTests {
         #expect(events.last?["status"] as? String == "ended")
     }
 
+    @Test("--count on a log: the output ends with the last fix counted, nothing of the log after it")
+    func countOnALog() throws {
+        let result = try Binary.run([
+            "location", PackagePaths.sample("nmea/bundg_zeus_9.log"), "--count", "2", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(events.filter { $0["event"] as? String == "fix" }.count == 2)
+        #expect(events.last?["event"] as? String == "fix", "\(result.stdout)")
+        #expect(events.last?["time"] as? String == "2018-08-20T09:47:37.000Z")
+    }
+
     @Test("gpsd through gpsfake: --count fixes, then exit 0")
     func gpsd() throws {
         let fake = try GPSFake(log: PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"))

@@ -69,8 +69,9 @@ public struct GPXFile: Sendable {
         var fixes: [LocationFix] = []
         var untimed = 0
         let timedRoutes = routes.filter { route in route.points.contains { $0.time != nil } }
-        for track in tracks + timedRoutes {
-            let label = track.name.map { "'\($0)'" } ?? "without a name"
+        for (number, track) in (tracks + timedRoutes).enumerated() {
+            let kind = number < tracks.count ? "track" : "route"
+            let label = track.name.map { "\(kind) '\($0)'" } ?? "a \(kind) without a name"
             let missing = track.points.filter { $0.time == nil }
             if let first = missing.first {
                 untimed += missing.count
