@@ -10,7 +10,8 @@ public struct FootageFrame: Sendable {
         case planes(YCbCrImage)
     }
 
-    /// The frame's number, from 0, counting only frames read whole.
+    /// The frame's number, from 0, counting every frame the footage holds (one cut short where
+    /// the next begins too: it keeps the frames after it at their times).
     public var index: Int
     /// The content.
     public var content: Content

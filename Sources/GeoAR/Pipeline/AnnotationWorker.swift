@@ -60,6 +60,7 @@ final class AnnotationWorker {
         var record = SidecarRecord(
             job: copy job, time: settings.keepsRecords ? job.time.map(JSONLinesLog.timestamp) : nil)
         var image: YCbCrImage
+        var exif: EXIFSegment?
         if let planes {
             image = planes
             if settings.inputRange == .limited && settings.drawingRange == .full { image.expandToFullRange() }
@@ -70,6 +71,14 @@ final class AnnotationWorker {
                 Result { () throws(JPEGError) in try decoder.decode(raw, into: &decoded) }
             }
             if case .failure(let error) = result { return corrupt("\(error)", record) }
+            // A photo of a folder is drawn on upright, as its EXIF orientation shows it, and
+            // written upright with its EXIF block (time, GPS, camera) kept.
+            if job.frame.name != nil, let segment = EXIFSegment(inJPEG: bytes) {
+                exif = segment
+                if let orientation = segment.orientation, orientation != .up {
+                    decoded = decoded.turnedUpright(orientation)
+                }
+            }
             if job.pose == nil && !settings.destination.wantsPlanes {
                 // Checked as an annotated frame is (whole structure, a full decode), so a text file,
                 // a PNG or a cut-off frame named .jpg is skipped and counted, never copied out; the
@@ -118,9 +127,9 @@ final class AnnotationWorker {
         guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
         defer { decoded = image }  // the planes are decoded into again for the next frame
         do {
-            return .frame(
-                .jpeg(try encoder.encode(image, quality: settings.quality)), annotated: annotated, record: record,
-                time: job.time, centre: centre)
+            var jpeg = try encoder.encode(image, quality: settings.quality)
+            if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
+            return .frame(.jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre)
         } catch {
             return corrupt("cannot encode: \(error)", record)
         }

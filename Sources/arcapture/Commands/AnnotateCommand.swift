@@ -104,7 +104,7 @@ enum AnnotateCommand {
         }
         if mode == .footage { return await AnnotateFootage.run(parsed, input: input) }
         // The image first: its size is the frame's.
-        let image: YCbCrImage
+        var image: YCbCrImage
         let bytes: [UInt8]
         do {
             bytes = try Array(InputFile.read(input))
@@ -115,6 +115,15 @@ enum AnnotateCommand {
         } catch {
             Terminal.error("\(input): not a JPEG image arcapture can read (\(error))")
             return .dataError
+        }
+        // Drawn on the upright picture (the field of view is the upright one's), written upright,
+        // with the photo's EXIF kept and its orientation reset.
+        let exif = EXIFSegment(inJPEG: bytes)
+        if let orientation = exif?.orientation, orientation != .up {
+            image = image.turnedUpright(orientation)
+            Terminal.note(
+                "note: \(input) is stored turned (EXIF orientation \(orientation.rawValue)); it is drawn on and written "
+                    + "upright, \(image.width)x\(image.height)")
         }
         if parsed.value("position") == nil {
             guard let tag = EXIFReader.geotag(inJPEG: bytes) else {
@@ -164,9 +173,10 @@ enum AnnotateCommand {
             let drawn = annotator.annotate(
                 &annotated, pose: pose, camera: camera, groundAltitude: options.groundAltitude, time: time,
                 speed: settings.speed)
-            let jpeg: [UInt8]
+            var jpeg: [UInt8]
             do {
                 jpeg = try JPEGEncoder().encode(annotated, quality: settings.quality)
+                if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
             } catch {
                 Terminal.error("cannot encode the annotated image: \(error)")
                 return .failure

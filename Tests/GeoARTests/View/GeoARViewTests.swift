@@ -319,7 +319,7 @@ struct GeoARViewTests {
         let posed = waitUntil {
             sequence += 1
             guard fixtures.emit(sequence: sequence) else { return false }
-            return fixtures.records().contains { $0["pose"] != nil }
+            return fixtures.records().contains { $0["pose"] is [String: Any] }
         }
         #expect(posed, "a frame was posed")
         await view.stop()
