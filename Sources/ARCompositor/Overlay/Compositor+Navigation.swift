@@ -40,7 +40,23 @@ extension Compositor {
     /// The panel is composed once per text into a sprite (its text changes every few seconds, not
     /// every frame).
     public func drawPanel(_ info: NavigationInfo, units: DistanceUnits, on image: inout YCbCrImage) {
-        guard style.layers.contains(.panel) else { return }
+        guard let (sprite, x, y) = panelPlacement(info, units: units, on: image) else { return }
+        painter.draw(sprite, x: x, y: y, on: &image)
+    }
+
+    /// Where ``drawPanel(_:units:on:)`` puts the panel on `image` (x, y, width, height), or nil
+    /// when it draws none: the layout keeps edge arrows and labels off it.
+    public func panelArea(_ info: NavigationInfo, units: DistanceUnits, on image: YCbCrImage) -> SIMD4<Double>? {
+        panelPlacement(info, units: units, on: image).map {
+            SIMD4(Double($0.x), Double($0.y), Double($0.sprite.width), Double($0.sprite.height))
+        }
+    }
+
+    /// The panel's sprite (composed once per text) and its top-left corner.
+    private func panelPlacement(_ info: NavigationInfo, units: DistanceUnits, on image: YCbCrImage)
+        -> (sprite: Sprite, x: Int, y: Int)?
+    {
+        guard style.layers.contains(.panel) else { return nil }
         let size = textSize(frameHeight: image.height)
         let (h, v) = Self.factors(image)
         // The key is what the panel shows, from short texts and numbers (no string is built for a
@@ -57,9 +73,9 @@ extension Compositor {
             kind: info.distanceToManoeuvre < 10 && !info.isOffRoute ? 4 : 3, text: shown,
             detail: units.format(info.remainingDistance),
             numbers: SIMD4(manoeuvre, minutes, Int64(size), Int64(h * 16 + v)))
-        guard let sprite = panelSprite(key: key, info: info, units: units, size: size, h: h, v: v) else { return }
+        guard let sprite = panelSprite(key: key, info: info, units: units, size: size, h: h, v: v) else { return nil }
         let margin = Self.floor(size / 2, to: max(h, v))
-        painter.draw(sprite, x: Self.floor(margin, to: h), y: Self.floor(margin, to: v), on: &image)
+        return (sprite, Self.floor(margin, to: h), Self.floor(margin, to: v))
     }
 
     private func panelSprite(
@@ -106,6 +122,21 @@ extension Compositor {
         }
     }
 
+    /// Where ``drawBanner(_:on:)`` puts the banner for `text` on a frame `width`×`height` (x, y,
+    /// width, height: a strip across the bottom), or nil when it draws none.
+    public func bannerArea(_ text: String, width: Int, height: Int) -> SIMD4<Double>? {
+        guard style.layers.contains(.banner), !text.isEmpty, let renderer = textRenderer(frameHeight: height) else {
+            return nil
+        }
+        let top = Self.bannerTop(renderer.render(text), height: height)
+        return SIMD4(0, Double(top), Double(width), Double(height - top))
+    }
+
+    /// The banner strip's top row for `line` on a frame `height` rows tall.
+    private static func bannerTop(_ line: RenderedText, height: Int) -> Int {
+        height - line.mask.height - 2 * max(2, line.mask.height / 6)
+    }
+
     /// Draws a line of text on a strip across the bottom of the frame (the banner).
     public func drawBanner(_ text: String, on image: inout YCbCrImage) {
         guard style.layers.contains(.banner), !text.isEmpty,
@@ -113,7 +144,7 @@ extension Compositor {
         else { return }
         let line = renderer.render(text)
         let pad = max(2, line.mask.height / 6)
-        let top = image.height - line.mask.height - 2 * pad
+        let top = Self.bannerTop(line, height: image.height)
         painter.fill(
             .roundedRectangle(
                 x: 0, y: Double(top), width: Double(image.width), height: Double(image.height - top), radius: 0),

@@ -22,6 +22,8 @@ public final class FrameAnnotator {
     /// Kept between frames so that a stream of frames reuses their storage.
     private var projected: [ProjectedPointOfInterest] = []
     private var layout = MarkerLayout()
+    /// The banner's and the panel's areas on the current frame (kept: no allocation per frame).
+    private var keepClear: [SIMD4<Double>] = []
 
     /// Creates an annotator.
     ///
@@ -109,17 +111,25 @@ public final class FrameAnnotator {
         if let route { compositor.drawRoute(route, info: navigation, projector: projector, on: &image) }
         projector.project(pointsOfInterest, into: &projected)
         let height = image.height
-        layout.update(
-            points: projected, width: image.width, height: height, heading: pose.orientation.heading,
-            options: layoutOptions, texts: labelTexts
-        ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
-        let opacity = headingAccuracyPolicy.opacity(headingAccuracy: headingAccuracy)
-        compositor.draw(layout, on: &image, opacity: opacity)
-        if let navigation { compositor.drawPanel(navigation, units: layoutOptions.units, on: &image) }
         let text = banner?.render(
             BannerValues(
                 time: time, latitude: pose.latitude, longitude: pose.longitude, altitude: pose.altitude,
                 heading: pose.orientation.heading, speed: speed, frame: frame), units: layoutOptions.units)
+        // The banner and the panel are drawn last, over everything: arrows and labels keep off them.
+        keepClear.removeAll(keepingCapacity: true)
+        if let text, let area = compositor.bannerArea(text, width: image.width, height: height) {
+            keepClear.append(area)
+        }
+        if let navigation, let area = compositor.panelArea(navigation, units: layoutOptions.units, on: image) {
+            keepClear.append(area)
+        }
+        layout.update(
+            points: projected, width: image.width, height: height, heading: pose.orientation.heading,
+            options: layoutOptions, texts: labelTexts, keepClear: keepClear
+        ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
+        let opacity = headingAccuracyPolicy.opacity(headingAccuracy: headingAccuracy)
+        compositor.draw(layout, on: &image, opacity: opacity)
+        if let navigation { compositor.drawPanel(navigation, units: layoutOptions.units, on: &image) }
         if let text { compositor.drawBanner(text, on: &image) }
         return FrameAnnotation(
             layout: drawnLayout(), navigation: navigation, banner: text, markerOpacity: opacity)

@@ -46,12 +46,13 @@ public final class FootageSink: @unchecked Sendable {
         self.frameRate = frameRate
         self.fullRange = fullRange
         if case .files(let template) = destination { names = FrameNameLedger(template: template) }
+        // Their folders are made when missing, as a frame template's are.
         sidecar = try path.map { path throws(OutputError) in
-            try AtomicFileWriter(destination: path, replacing: replacing)
+            try AtomicFileWriter(destination: path, replacing: replacing, creatingFolders: true)
         }
         switch destination {
         case .mjpegFile(let path), .y4mFile(let path):
-            file = try AtomicFileWriter(destination: path, replacing: replacing)
+            file = try AtomicFileWriter(destination: path, replacing: replacing, creatingFolders: true)
         default: break
         }
     }

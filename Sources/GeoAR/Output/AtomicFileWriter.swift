@@ -73,6 +73,21 @@ public final class AtomicFileWriter {
         }
     }
 
+    /// Makes the folders `path` goes in when they are missing, as for a frame template: a run
+    /// that writes `out/%03n.jpg` and `out/frames.jsonl` should not fail for the second.
+    ///
+    /// - Throws: ``OutputError`` naming the part of the path that is a file, or cannot be made.
+    public static func makeFolders(for path: String) throws(OutputError) {
+        guard let folder = parent(of: path) else { return }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(path: path, reason: folderProblem(folder))
+        }
+    }
+
     /// The folder part of `path` as written (`a/b` for `a/b/c`, `/` for `/c`), or nil when it has
     /// none. Written out because `NSString.deletingLastPathComponent` was seen to trap on a
     /// one-component relative path in this toolchain's Foundation.

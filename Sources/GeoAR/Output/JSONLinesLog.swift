@@ -9,11 +9,12 @@ public final class JSONLinesLog {
     public let path: String
     private let handle: FileHandle
 
-    /// Creates (or truncates) the log.
+    /// Creates (or truncates) the log, and the folders it goes in when they are missing.
     ///
     /// - Throws: ``OutputError`` when the file cannot be created.
     public init(path: String) throws(OutputError) {
         self.path = path
+        try AtomicFileWriter.makeFolders(for: path)
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else { throw OutputError(path: path, reason: "cannot create the file (\(String(cString: strerror(errno))))") }

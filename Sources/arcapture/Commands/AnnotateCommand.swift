@@ -194,7 +194,8 @@ enum AnnotateCommand {
                 return .ok
             }
             do {
-                let writer = try AtomicFileWriter(destination: settings.output, replacing: parsed.flag("force"))
+                let writer = try AtomicFileWriter(
+                    destination: settings.output, replacing: parsed.flag("force"), creatingFolders: true)
                 try writer.write(jpeg)
                 try writer.commit()
             } catch {

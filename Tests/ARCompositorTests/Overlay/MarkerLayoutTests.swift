@@ -135,4 +135,104 @@ struct MarkerLayoutTests {
             #expect(!inside, "label \(label.x),\(label.y) covers \(spot)")
         }
     }
+
+    /// The layout the way the annotator makes it, with areas kept clear.
+    private func layout(
+        _ points: [ProjectedPointOfInterest], options: MarkerLayoutOptions = MarkerLayoutOptions(),
+        keepClear: [SIMD4<Double>] = []
+    ) -> MarkerLayout {
+        var layout = MarkerLayout()
+        layout.update(
+            points: points, width: 1280, height: 720, heading: 0, options: options, texts: nil, keepClear: keepClear,
+            labelSize: size)
+        return layout
+    }
+
+    @Test("edge arrows and labels keep off the banner and the panel: moved above the one, slid past the other")
+    func keepClearAreas() {
+        let banner = SIMD4(0.0, 680, 1280, 40)
+        let panel = SIMD4(10.0, 10, 300, 80)
+        // Out of view: straight below (under the banner), up and to the left (under the panel), and
+        // behind on the left (the left border, below the panel).
+        let points = [
+            point("below", u: 640, v: 2000, distance: 300), point("corner", u: -200, v: -150, distance: 400),
+            point("label", u: 150, v: 700, distance: 100),
+        ]
+        let plain = layout(points)
+        let cleared = layout(points, keepClear: [banner, panel])
+        #expect(plain.edgeIndicators.count == 2 && cleared.edgeIndicators.count == 2)
+        // Without the areas, the arrows do fall in them (the test would prove nothing otherwise).
+        let plainBoxes = plain.edgeIndicators.map {
+            MarkerLayout.edgeBox($0.position, angle: $0.angle, size: size($0.text))
+        }
+        #expect(plainBoxes.contains { MarkerLayout.intersects($0, banner) })
+        #expect(plainBoxes.contains { MarkerLayout.intersects($0, panel) })
+        for arrow in cleared.edgeIndicators {
+            let box = MarkerLayout.edgeBox(arrow.position, angle: arrow.angle, size: size(arrow.text))
+            #expect(!MarkerLayout.intersects(box, banner) && !MarkerLayout.intersects(box, panel), "\(arrow)")
+        }
+        // The arrow below keeps pointing down, now just above the banner.
+        let below = cleared.edgeIndicators.first { $0.pointOfInterest.id == "below" }
+        #expect(below.map { $0.position.y < 680 && $0.position.y > 600 && sin($0.angle) > 0.99 } == true)
+        for label in cleared.labels {
+            #expect(!MarkerLayout.intersects(SIMD4(label.x, label.y, label.width, label.height), banner))
+        }
+    }
+
+    @Test(
+        "in a crowd, no leader line crosses another label or marker, and no label covers a marker, its own included",
+        arguments: [21, 22, 23, 24, 25] as [UInt64])
+    func leadersAndMarkersClear(seed: UInt64) {
+        var options = MarkerLayoutOptions()
+        options.maximumMarkers = 60
+        // A tight cluster on top of the random band: what stacks labels with leaders.
+        var points = scene(seed: seed, count: 40)
+        for index in 0..<12 {
+            points.append(
+                point("c\(index)", u: 600 + Double(index % 6) * 9, v: 330 + Double(index / 6) * 3, distance: 2500))
+        }
+        let placed = layout(points, options: options)
+        #expect(placed.labels.contains { $0.leader != nil }, "the scene stacks some labels")
+        for label in placed.labels {
+            let box = SIMD4(label.x, label.y, label.width, label.height)
+            for marker in placed.markers {
+                let dot = SIMD4(
+                    marker.center.x - marker.radius, marker.center.y - marker.radius, 2 * marker.radius,
+                    2 * marker.radius)
+                #expect(!MarkerLayout.intersects(box, dot), "\(label.text) covers \(marker.pointOfInterest.id)")
+            }
+            guard let leader = label.leader else { continue }
+            for other in placed.labels where other != label {
+                #expect(
+                    !MarkerLayout.segment(
+                        leader.from, leader.to, crosses: SIMD4(other.x, other.y, other.width, other.height)),
+                    "\(label.text)'s leader crosses \(other.text)")
+            }
+            for (index, marker) in placed.markers.enumerated() where index != label.markerIndex {
+                let dot = SIMD4(
+                    marker.center.x - marker.radius, marker.center.y - marker.radius, 2 * marker.radius,
+                    2 * marker.radius)
+                #expect(!MarkerLayout.segment(leader.from, leader.to, crosses: dot))
+            }
+        }
+    }
+
+    @Test("a label near the border does not slide over its own marker")
+    func ownMarkerKeptVisible() throws {
+        // Right of the marker does not fit, so the label slid left over the dot; now it goes left.
+        let placed = layout([point("edge", u: 1270, v: 360, distance: 100)])
+        let marker = try #require(placed.markers.first)
+        let label = try #require(placed.labels.first)
+        #expect(label.x + label.width <= marker.center.x - marker.radius, "\(label)")
+    }
+
+    @Test("the segment test: through, beside, touching, inside")
+    func segmentCrossing() {
+        let box = SIMD4(10.0, 10, 20, 10)
+        #expect(MarkerLayout.segment(SIMD2(0, 15), SIMD2(40, 15), crosses: box))
+        #expect(MarkerLayout.segment(SIMD2(15, 12), SIMD2(16, 13), crosses: box))
+        #expect(!MarkerLayout.segment(SIMD2(0, 0), SIMD2(40, 5), crosses: box))
+        #expect(!MarkerLayout.segment(SIMD2(10, 0), SIMD2(10, 30), crosses: box), "along the edge")
+        #expect(!MarkerLayout.segment(SIMD2(0, 30), SIMD2(5, 0), crosses: box))
+    }
 }

@@ -194,24 +194,28 @@ struct AnnotateOutputChecksTests {
         #expect(frames.count == 47)
     }
 
-    @Test("an output whose folder is missing, or that is a folder, is refused before any work, naming it")
+    @Test("missing output folders are made; a path through a file, or an output that is a folder, is refused (73)")
     func outputFolders() throws {
         let directory = try PackagePaths.temporaryDirectory("folders")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let missing = try Binary.run(
-            ["annotate", clip] + harbour() + ["--output", directory.path + "/nope/x/all.mjpeg"])
-        #expect(missing.status == 73, "\(missing.stderr)")
-        #expect(missing.stderr.contains("the folder '\(directory.path)/nope' does not exist"), "\(missing.stderr)")
-        #expect(!missing.stderr.contains("annotate:"), "refused before any frame")
-        let sidecar = try Binary.run(
+        // The frames' and the sidecar's folder, made for them (as `--output out/%03n.jpg
+        // --sidecar out/frames.jsonl` needs).
+        let made = try Binary.run(
             ["annotate", clip] + harbour() + [
-                "--output", directory.path + "/all.mjpeg", "--sidecar", directory.path + "/gone/poses.jsonl",
+                "--output", directory.path + "/new/x/all.mjpeg", "--sidecar", directory.path + "/new/y/poses.jsonl",
             ])
-        #expect(sidecar.status == 73)
-        #expect(sidecar.stderr.contains("the folder '\(directory.path)/gone' does not exist"), "\(sidecar.stderr)")
-        let folder = try Binary.run(["annotate", clip] + harbour() + ["--output", directory.path, "--force"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/new/x/all.mjpeg"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/new/y/poses.jsonl"))
+        // Through a file: named, before any work.
+        try Data("x".utf8).write(to: directory.appendingPathComponent("file"))
+        let through = try Binary.run(
+            ["annotate", clip] + harbour() + ["--output", directory.path + "/file/all.mjpeg"])
+        #expect(through.status == 73, "\(through.stderr)")
+        #expect(through.stderr.contains("'\(directory.path)/file' is not a folder"), "\(through.stderr)")
+        #expect(!through.stderr.contains("annotate:"), "refused before any frame")
+        let folder = try Binary.run(["annotate", clip] + harbour() + ["--output", directory.path + "/new", "--force"])
         #expect(folder.status == 73, "\(folder.stderr)")
         #expect(folder.stderr.contains("it is a folder"), "\(folder.stderr)")
-        #expect(files(in: directory).isEmpty)
     }
 }
