@@ -63,3 +63,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz harnesses (fuzz/), only when scripts/fuzz builds them: libFuzzer supplies their `main`
+// (`-sanitize=fuzzer`), so an ordinary build could not link them.
+if Context.environment["ARCAPTURE_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "arcapture-fuzz", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"], path: "fuzz",
+            exclude: ["corpus", "regressions", "lsan.supp"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

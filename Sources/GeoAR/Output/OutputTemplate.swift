@@ -6,12 +6,16 @@ import Foundation
 /// strftime conversions (`%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%j`, …) take the frame's capture time in
 /// local time; two more stand for what strftime lacks:
 /// - `%L`: milliseconds, three digits;
-/// - `%n` or `%Wn` (W a width, such as `%4n`): the frame counter from 1, zero-padded to W digits.
+/// - `%n` or `%Wn` (W a width, such as `%4n`): the frame counter from 1, zero-padded to W digits
+///   (at most 20).
 ///
 /// `%n` is strftime's newline, useless in a file name, hence its use here.
 public struct OutputTemplate: Equatable, Sendable {
     /// The pattern as given.
     public let pattern: String
+
+    /// The widest `%Wn` counter: wider asks are cut to it.
+    public static let widestCounter = 20
 
     /// Creates a template from a pattern such as `frames/%05n.jpg` or `lapse-%Y%m%d-%H%M%S.jpg`.
     public init(pattern: String) {
@@ -85,7 +89,10 @@ public struct OutputTemplate: Equatable, Sendable {
             case "n":
                 flushStrftime()
                 let digits = String(counter)
-                result += String(repeating: "0", count: max(0, (Int(width) ?? 0) - digits.count)) + digits
+                // At most 20 digits: a counter has no more than 19, and `%8888888888n` (found by
+                // fuzzing) would otherwise ask for gigabytes of zeros.
+                let padded = min(Int(width.prefix(3)) ?? 0, Self.widestCounter)
+                result += String(repeating: "0", count: max(0, padded - digits.count)) + digits
             case "L" where width.isEmpty:
                 flushStrftime()
                 let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000

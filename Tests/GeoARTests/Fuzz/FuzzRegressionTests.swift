@@ -1,0 +1,31 @@
+import CaptureKit
+import Foundation
+import GeoAR
+import TestSupport
+import Testing
+
+/// The inputs fuzzing found a fault with (fuzz/regressions/), replayed on every run of the default
+/// suite with the behaviour now expected; scripts/fuzz replays them under AddressSanitizer too.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    private static func input(_ target: String, _ name: String) throws -> Data {
+        try Data(contentsOf: PackagePaths.root.appendingPathComponent("fuzz/regressions/\(target)/\(name)"))
+    }
+
+    @Test("output-template: a counter width of 8888888888 is cut to 20 digits, not gigabytes of zeros")
+    func wideCounter() throws {
+        let pattern = String(decoding: try Self.input("output-template", "oom-wide-counter"), as: UTF8.self)
+        let name = OutputTemplate(pattern: pattern).name(counter: 12, date: Date(timeIntervalSince1970: 0))
+        #expect(name.count < 100, "\(name.count) characters")
+        #expect(name.contains(String(repeating: "0", count: 18) + "12"))
+        #expect(OutputTemplate(pattern: "%30n").name(counter: 7, date: Date()).count == OutputTemplate.widestCounter)
+    }
+
+    @Test("y4m: an empty footage file is refused with a reason (Foundation's reader leaked on it)")
+    func emptyFile() throws {
+        let path = PackagePaths.root.appendingPathComponent("fuzz/regressions/y4m/empty-file-leak").path
+        #expect(try Self.input("y4m", "empty-file-leak").isEmpty)
+        #expect(throws: InputFileError.self) { try FootageInfo.probe(path) }
+        #expect(throws: InputFileError.self) { try FootageReader(path: path) }
+    }
+}

@@ -1,0 +1,161 @@
+// libFuzzer harnesses for every parser of outside data, in one binary: `ARCAPTURE_FUZZ_TARGET`
+// names the one to run (scripts/fuzz sets it). Built only by scripts/fuzz, with
+// `-sanitize=fuzzer,address`; its entry point hands over to libFuzzer's driver.
+//
+// Each harness feeds the bytes to a parser exactly as the tools do with a file or a line and
+// discards the result: the finding is a crash, a trap, a leak or a hang, never a wrong value
+// (the test suites check values).
+import ARCompositor
+import CaptureKit
+import Foundation
+import GeoAR
+
+@testable import ARCompositor
+@testable import CaptureKit
+
+/// The harnesses by name, each taking the fuzzer's bytes.
+let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
+    "nmea": { bytes in
+        var decoder = NMEADecoder()
+        for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n").enumerated() {
+            _ = decoder.decode(line: line, lineNumber: number + 1)
+        }
+        _ = decoder.flush()
+    },
+    "gpsd-json": { bytes in
+        var decoder = GPSDMessageDecoder()
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            _ = decoder.decode(String(line), received: 0)
+        }
+    },
+    "gpx": { bytes in
+        if let file = try? GPXFile(data: Data(bytes), file: "fuzz.gpx") { _ = try? file.recordedTrack() }
+    },
+    "geojson": { bytes in
+        guard let root = try? JSONValue.parse(Data(bytes), file: "fuzz.geojson") else { return }
+        if let file = try? GeoJSONFile(root, file: "fuzz.geojson") { _ = file.pointOfInterestNotes(file: "fuzz") }
+        if let route = (try? GeoJSONFile(root, file: "fuzz.geojson"))?.routes.first { _ = NavigationRoute(route) }
+    },
+    "style": { bytes in
+        guard let root = try? JSONValue.parse(Data(bytes), file: "fuzz.json") else { return }
+        _ = try? OverlayStyleFile(root, file: "fuzz.json")
+    },
+    "camera-yaml": { bytes in
+        guard let root = try? YAMLLoader.load(String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml") else { return }
+        if let camera = try? CameraModel.parseCameraInfo(root, file: "fuzz.yaml") {
+            _ = try? camera.scaled(toWidth: 640, height: 480)
+        }
+    },
+    "pose-sidecar": { bytes in
+        _ = try? SidecarFile(data: Data(bytes), file: "fuzz.csv")
+    },
+    "exif": { bytes in
+        let jpeg =
+            [0xFF, 0xD8, 0xFF, 0xE1, UInt8((bytes.count + 8) >> 8 & 0xFF), UInt8((bytes.count + 8) & 0xFF)]
+            + Array("Exif\0\0".utf8) + bytes.prefix(65_000) + [0xFF, 0xD9]
+        _ = EXIFReader.captureTimeAndGeotag(inJPEG: jpeg)
+        _ = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
+        if let segment = EXIFSegment(inJPEG: jpeg) { _ = segment.upright() }
+    },
+    "y4m": { bytes in
+        _ = Y4MHeader.parse(bytes.prefix(1024))
+        let path = FuzzFiles.write(bytes, suffix: ".y4m")
+        defer { unlink(path) }
+        if let reader = try? FootageReader(path: path) { while reader.next() != nil {} }
+        _ = try? FootageInfo.probe(path)
+    },
+    "mjpeg": { bytes in
+        let stream = [0xFF, 0xD8] + bytes
+        var splitter = MJPEGSplitter()
+        stream.withUnsafeBytes { raw in
+            var offset = 0
+            while let piece = splitter.next(in: raw, from: offset) {
+                switch piece {
+                case .image(let range), .damaged(let range): offset = range.upperBound
+                case .truncated: offset = raw.count
+                }
+            }
+        }
+        let path = FuzzFiles.write(stream, suffix: ".mjpeg")
+        defer { unlink(path) }
+        if let reader = try? FootageReader(path: path) { while reader.next() != nil {} }
+    },
+    "jpeg-structure": { bytes in
+        let jpeg = [0xFF, 0xD8] + bytes
+        _ = JPEGStructure.problem(in: jpeg)
+        _ = JPEGStructure.insertingStandardHuffmanTables(into: jpeg)
+        _ = JPEGStructure.headerSegments(of: jpeg)
+        _ = JPEGStructure.inserting(exif: [0xFF, 0xE1, 0x00, 0x08] + Array("Exif\0\0".utf8), into: jpeg)
+    },
+    "jpeg-decode": { bytes in
+        guard let decoder = FuzzFiles.decoder else { return }
+        let jpeg = [0xFF, 0xD8] + bytes
+        // The header first, as the pipeline reads it: an image too large to be a frame is not
+        // decoded (libjpeg-turbo would allocate it), as a camera frame of that size cannot come.
+        guard let header = try? jpeg.withUnsafeBytes({ raw in try decoder.readHeader(raw) }),
+            header.width * header.height <= 4096 * 4096
+        else { return }
+        if let image = try? decoder.decode(jpeg) {
+            for orientation in ImageOrientation.allCases { _ = image.turnedUpright(orientation) }
+        }
+    },
+    "banner": { bytes in
+        guard let template = try? BannerTemplate(String(decoding: bytes, as: UTF8.self)) else { return }
+        _ = template.render(
+            BannerValues(
+                time: Date(timeIntervalSince1970: 1_660_000_000), latitude: 60.1, longitude: 24.9, altitude: 3,
+                heading: 60, speed: 5, frame: 7))
+    },
+    "output-template": { bytes in
+        let template = OutputTemplate(pattern: String(decoding: bytes, as: UTF8.self))
+        _ = template.name(counter: 12, date: Date(timeIntervalSince1970: 1_660_000_000))
+        _ = template.timeResolution
+    },
+]
+
+/// Scratch files for harnesses whose parser reads a path, and shared codec handles. libFuzzer
+/// runs one input at a time on one thread, so the unchecked globals are safe.
+enum FuzzFiles {
+    nonisolated(unsafe) static var counter = 0
+    nonisolated(unsafe) static let decoder = try? JPEGDecoder()
+
+    static func write(_ bytes: [UInt8], suffix: String) -> String {
+        counter += 1
+        let path = NSTemporaryDirectory() + "arcapture-fuzz-\(getpid())-\(counter)\(suffix)"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+}
+
+let selectedTarget: (@Sendable ([UInt8]) -> Void)? = {
+    let name = ProcessInfo.processInfo.environment["ARCAPTURE_FUZZ_TARGET"] ?? ""
+    return fuzzTargets[name]
+}()
+
+/// libFuzzer's entry for a program with a `main` of its own (SwiftPM links an executable's entry
+/// point under its module's name, so libFuzzer's `main` is not the one that runs).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@_cdecl("arcapture_fuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let target = selectedTarget else {
+        let names = fuzzTargets.keys.sorted().joined(separator: ", ")
+        FileHandle.standardError.write(Data("set ARCAPTURE_FUZZ_TARGET to one of: \(names)\n".utf8))
+        exit(2)
+    }
+    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    target(bytes)
+    return 0
+}
