@@ -71,14 +71,6 @@ final class AnnotationWorker {
                 Result { () throws(JPEGError) in try decoder.decode(raw, into: &decoded) }
             }
             if case .failure(let error) = result { return corrupt("\(error)", record) }
-            // A photo of a folder is drawn on upright, as its EXIF orientation shows it, and
-            // written upright with its EXIF block (time, GPS, camera) kept.
-            if job.frame.name != nil, let segment = EXIFSegment(inJPEG: bytes) {
-                exif = segment
-                if let orientation = segment.orientation, orientation != .up {
-                    decoded = decoded.turnedUpright(orientation)
-                }
-            }
             if job.pose == nil && !settings.destination.wantsPlanes {
                 // Checked as an annotated frame is (whole structure, a full decode), so a text file,
                 // a PNG or a cut-off frame named .jpg is skipped and counted, never copied out; the
@@ -87,6 +79,14 @@ final class AnnotationWorker {
                 return .frame(
                     .jpeg(JPEGStructure.insertingStandardHuffmanTables(into: bytes)), annotated: false,
                     record: record, time: job.time)
+            }
+            // A photo of a folder is drawn on (or passed on as planes) upright, as its EXIF orientation shows it, and
+            // written upright with its EXIF block (time, GPS, camera) kept.
+            if job.frame.name != nil, let segment = EXIFSegment(inJPEG: bytes) {
+                exif = segment
+                if let orientation = segment.orientation, orientation != .up {
+                    decoded = decoded.turnedUpright(orientation)
+                }
             }
             // Moved out (the property lets go of the planes), so drawing does not copy them.
             image = decoded

@@ -95,8 +95,8 @@ enum AnnotateCommand {
             return .usage
         }
         // Footage (more than one frame, a folder, a pipe) is annotated frame by frame, with --position
-        // as one fixed pose if given; one photo is drawn for --position, else for its EXIF geotag.
-        // One photo without --position: the pose from its EXIF geotag, as for a folder of them.
+        // as one fixed pose if given; one photo is drawn for --position, else for its EXIF geotag
+        // (as each photo of a folder is).
         let mode: AnnotateMode = isFootage(input) ? .footage : .photo
         if let refusal = mode.refusal(parsed) {
             Terminal.error(refusal.message)
