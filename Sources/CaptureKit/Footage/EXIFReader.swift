@@ -35,7 +35,7 @@ public enum EXIFReader {
             if marker == 0xDA || marker == 0xD9 { return nil }
             let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
             guard length >= 2, index + 2 + length <= jpeg.count else { return nil }
-            if marker == 0xE1, length >= 8, Array(jpeg[(index + 4)..<(index + 10)]) == Array("Exif\0\0".utf8) {
+            if EXIFSegment.isEXIF(marker: marker, range: index..<(index + 2 + length), in: jpeg) {
                 return Array(jpeg[(index + 10)..<(index + 2 + length)])
             }
             index += 2 + length

@@ -20,8 +20,7 @@ public struct EXIFSegment: Hashable, Sendable {
     public init?(inJPEG jpeg: [UInt8]) {
         guard let segments = JPEGStructure.headerSegments(of: jpeg),
             let segment = segments.first(where: {
-                $0.marker == 0xE1 && $0.range.count >= 18
-                    && Array(jpeg[($0.range.lowerBound + 4)..<($0.range.lowerBound + 10)]) == Array("Exif\0\0".utf8)
+                $0.range.count >= 18 && Self.isEXIF(marker: $0.marker, range: $0.range, in: jpeg)
             })
         else { return nil }
         let bytes = Array(jpeg[segment.range])
@@ -50,6 +49,13 @@ public struct EXIFSegment: Hashable, Sendable {
     }
 
     private let little: Bool
+
+    /// Whether the header segment at `range` of `jpeg` (marker `marker`, its FF included in the
+    /// range) is an EXIF block: APP1 starting `Exif\0\0`.
+    static func isEXIF(marker: UInt8, range: Range<Int>, in jpeg: [UInt8]) -> Bool {
+        marker == 0xE1 && range.count >= 10 && range.upperBound <= jpeg.count
+            && jpeg[(range.lowerBound + 4)..<(range.lowerBound + 10)].elementsEqual("Exif\0\0".utf8)
+    }
 
     /// The segment for a copy written upright: Orientation 1, and the pixel dimensions swapped
     /// when `orientation` turned the picture a quarter.
@@ -82,9 +88,7 @@ extension JPEGStructure {
         var result = Array(jpeg[..<2])
         var placed = false
         for (marker, range) in segments {
-            let isEXIF =
-                marker == 0xE1 && range.count >= 10
-                && Array(jpeg[(range.lowerBound + 4)..<(range.lowerBound + 10)]) == Array("Exif\0\0".utf8)
+            let isEXIF = EXIFSegment.isEXIF(marker: marker, range: range, in: jpeg)
             if !placed && marker != 0xE0 {
                 result += segment
                 placed = true

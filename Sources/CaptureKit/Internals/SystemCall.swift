@@ -1,6 +1,6 @@
 import Glibc
 
-/// The one choke point through which CaptureKit makes system calls on device nodes.
+/// The one choke point through which CaptureKit (and GeoAR, for its output files) makes system calls.
 ///
 /// Every `open`, `ioctl`, `mmap`, `munmap`, `read`, `stat`, `poll` and inotify call goes through
 /// ``retryingInterrupts(_:_:)``, which
@@ -8,14 +8,14 @@ import Glibc
 /// `errno` into a ``SystemCallError`` that names the call. `EBADF` and `EFAULT` mean CaptureKit passed
 /// a closed descriptor or a bad pointer: those are bugs in this code, not situations a user can fix, so
 /// they stop the process with a precondition (SwiftNIO's rule) instead of being thrown.
-enum SystemCall {
+package enum SystemCall {
     /// Runs `body` until it returns without `EINTR`.
     ///
     /// - Parameters:
     ///   - call: the name used in errors, such as `VIDIOC_DQBUF`.
     ///   - body: the raw call; it returns -1 and sets `errno` on failure, as C calls do.
     /// - Returns: the call's non-negative result, or the error naming `call`.
-    static func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(
+    package static func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(
         _ call: String,
         _ body: () -> Value
     ) -> Result<Value, SystemCallError> {
@@ -32,7 +32,7 @@ enum SystemCall {
     /// Runs `body` exactly once: for `close`, which must never be retried on Linux (the descriptor is
     /// released even when `close` reports `EINTR`, and a retry could close a descriptor another thread
     /// has just been given).
-    static func once(_ call: String, _ body: () -> Int32) -> Result<Int32, SystemCallError> {
+    package static func once(_ call: String, _ body: () -> Int32) -> Result<Int32, SystemCallError> {
         let result = body()
         if result >= 0 { return .success(result) }
         let error = Errno.current

@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 /// Writes a file so that it appears whole or not at all: data goes to a temporary file in the same
@@ -47,11 +48,7 @@ public final class AtomicFileWriter {
         // open(2) rather than FileManager.createFile, whose errno after a failure is not promised.
         var descriptor = Self.create(temporary)
         if descriptor.failure == ENOENT && creatingFolders {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw OutputError(path: destination, reason: Self.folderProblem(named))
-            }
+            try Self.makeFolders(for: destination)
             descriptor = Self.create(temporary)
         }
         guard let fd = descriptor.fd else {
@@ -66,10 +63,9 @@ public final class AtomicFileWriter {
 
     /// Creates (or truncates) `path` for writing: the descriptor, or the errno.
     private static func create(_ path: String) -> (fd: Int32?, failure: Int32) {
-        while true {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if fd >= 0 { return (fd, 0) }
-            if errno != EINTR { return (nil, errno) }
+        switch SystemCall.retryingInterrupts("open", { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }) {
+        case .success(let fd): (fd, 0)
+        case .failure(let error): (nil, error.errno.rawValue)
         }
     }
 
