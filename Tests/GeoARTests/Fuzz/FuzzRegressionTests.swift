@@ -28,4 +28,16 @@ struct FuzzRegressionTests {
         #expect(throws: InputFileError.self) { try FootageInfo.probe(path) }
         #expect(throws: InputFileError.self) { try FootageReader(path: path) }
     }
+
+    @Test("gpx: a declared UTF-7 encoding is refused by name (libxml2 crashed on it)")
+    func utf7Encoding() throws {
+        let data = try Self.input("gpx", "utf7-encoding-segv")
+        #expect(
+            throws: InputFileError.malformed(
+                file: "t.gpx", location: "line 1",
+                problem: "the XML declares encoding 'UTF-7'; GPX is read in UTF-8, UTF-16 or Latin-1")
+        ) {
+            try GPXFile(data: data, file: "t.gpx")
+        }
+    }
 }
