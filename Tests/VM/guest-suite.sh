@@ -5,32 +5,9 @@
 # plus a few extra facts (holder PIDs, times) and the files arcapture wrote (copied from R at the
 # end). The host-side tests read these files.
 set -u
-# Files arcapture itself writes (--junit, --stream-to, coverage counters) go to R, in the guest's
-# memory, and are copied to /out at the end by root: when QEMU runs as a normal user, the 9p share
-# lets the guest's root write but not its other users.
-R=/tmp/results
-mkdir -p $R/profiles && chmod -R 0777 $R
-# A test build is instrumented for coverage: each run writes its counters to R/profiles, which the
-# host merges into the suite's coverage report (/app is read-only for the guest's users).
-export LLVM_PROFILE_FILE=$R/profiles/arcapture-%p.profraw
-C=/dev/video0
-O=/dev/video1
-# A crash prints a backtrace to the run's stderr when the host put the toolchain's reporter here.
-[ -x /app/swift-backtrace ] && export SWIFT_BACKTRACE=enable=yes,interactive=no,swift-backtrace=/app/swift-backtrace
-
-# What udev does on a Debian board: group video, mode 0660, and the persistent by-path links
-# (60-persistent-v4l.rules; a platform device has no by-id link).
-udev_apply() {
-    for node in /dev/video* /dev/media* /dev/v4l-touch* /dev/vbi* /dev/radio* /dev/swradio*; do
-        [ -e "$node" ] && chgrp video "$node" && chmod 0660 "$node"
-    done
-    mkdir -p /dev/v4l/by-path
-    for node in /dev/video*; do
-        index=$(cat "/sys/class/video4linux/${node#/dev/}/index" 2>/dev/null || echo 0)
-        bus=$(basename "$(readlink -f "/sys/class/video4linux/${node#/dev/}/device")")
-        [ "$node" = "$C" ] && ln -sf "../../${node#/dev/}" "/dev/v4l/by-path/platform-$bus-video-index$index"
-    done
-}
+. ./guest-lib.sh
+. ./unplug-stress.sh
+. ./disk-faults.sh
 
 # run NAME USER COMMAND...: runs arcapture as USER, recording stdout, stderr and status.
 run() {
@@ -43,46 +20,6 @@ run() {
     fi
     echo $? > "/out/$name.rc"
 }
-
-reload_vivid() {
-    rmmod vivid
-    # shellcheck disable=SC2046
-    insmod /modules/vivid.ko $(cat /etc/arcapture-vm/vivid-params)
-    udev_apply
-}
-
-# wait_for SECONDS WHAT COMMAND...: runs COMMAND every 0.1 s until it succeeds. The guest is
-# emulated and shares the host's cores, so nothing here sleeps a fixed time and hopes: each step
-# waits for the condition it needs (frames written, buffers mapped, a message printed). SECONDS is
-# a bound only a hang reaches; reaching it is recorded in /out/waits.txt, which a test requires empty.
-wait_for() {
-    limit=$1 what=$2
-    shift 2
-    tries=$((limit * 10))
-    until "$@" 2>/dev/null; do
-        # WATCH names the process a scenario waits on: once it has ended, nothing more will come.
-        if [ -n "${WATCH:-}" ] && ! kill -0 "$WATCH" 2>/dev/null; then
-            echo "the process ended before $what" >> /out/waits.txt
-            return 1
-        fi
-        tries=$((tries - 1))
-        if [ "$tries" -le 0 ]; then
-            echo "timed out after ${limit} s waiting for $what" >> /out/waits.txt
-            return 1
-        fi
-        sleep 0.1
-    done
-}
-# Conditions for wait_for (each looks again every time it is asked).
-lines_at_least() { [ -f "$1" ] && [ "$(wc -l < "$1")" -ge "$2" ]; }   # FILE N: N lines (JSON records)
-files_at_least() { [ "$(ls "$1" | grep -c "$2")" -ge "$3" ]; }        # DIRECTORY REGEX N: N files named so
-has_data() { for f in $1; do [ -s "$f" ] && return 0; done; return 1; } # 'GLOB': a file it names has data
-says() { grep -q "$2" "$1"; }                                          # FILE TEXT: a message was printed
-streams() {                                                            # PROGRAM: it has mapped a camera's buffers
-    for p in $(pidof "$1"); do grep -q /dev/video "/proc/$p/maps" && return 0; done
-    return 1
-}
-: > /out/waits.txt
 
 udev_apply
 up() { cut -d' ' -f1 /proc/uptime; }
@@ -226,6 +163,9 @@ ls -a /tmp/small > /out/full.files
 mkdir -p $R/full && cp /tmp/small/*.jpg $R/full/ 2>/dev/null
 umount /tmp/small
 
+# The disk and output fault matrix (disk-faults.sh).
+disk_faults
+
 # Unplug during capture, without --reconnect: 69.
 su -s /bin/sh cam -c "cd $CAP && exec /app/arcapture capture --size 320x180 --fps 25 --count 5000 --output 'unplug-%4n.jpg'" \
     > /out/unplug-capture.out 2> /out/unplug-capture.err &
@@ -319,5 +259,9 @@ udev_apply
 wait $waiter
 echo $? > /out/appear.rc
 echo "end $(up)" >> /out/times.txt
+
+# --- Fifty unplugs at random moments, from before the open to mid-stream (scripts/stress-unplug
+# runs 500): no crash, no hang, no temporary file left.
+unplug_stress 50 /out/unplug-stress
 cp -r $R/. /out/
 exit 0

@@ -122,7 +122,8 @@ chmod 0755 "$ROOT/home/cam" "$ROOT/home/outsider"
 
 # Kernel modules in dependency order (modprobe resolves them from modules.dep).
 : > "$ROOT/etc/arcapture-vm/modules"
-for module in virtio_pci 9pnet_virtio 9p virtio_net vivid; do
+# loop, dm_mod and ext4 give the disk-fault scenarios a file system on a device that can fail.
+for module in virtio_pci 9pnet_virtio 9p virtio_net vivid loop dm_mod ext4; do
     modprobe -C /dev/null -d "$KROOT" -S "$KVER" --show-depends "$module" | awk '$1 == "insmod" {print $2}'
 done | awk '!seen[$0]++' | while read -r ko; do
     name=$(basename "$ko"); name=${name%%.ko*}

@@ -246,10 +246,15 @@ public final class FootagePipeline: @unchecked Sendable {
         let (progress, failure, readerClosed) = state.withLock { ($0.progress, $0.failure, $0.readerClosed) }
         var ending: Ending = stopped ? .interrupted : .completed
         if readerClosed {
+            sink.discard()
             ending = .readerClosed
         } else if let failure {
             sink.discard()
             ending = .failed(failure)
+        } else if stopped && sink.written == 0 {
+            // Stopped before the first frame: an empty MJPEG file (or a Y4M header alone) is no
+            // output, and a later step would take it for one.
+            sink.discard()
         } else {
             do {
                 try sink.finish()

@@ -53,6 +53,10 @@ public final class FootageSink: @unchecked Sendable {
         switch destination {
         case .mjpegFile(let path), .y4mFile(let path):
             file = try AtomicFileWriter(destination: path, replacing: replacing, creatingFolders: true)
+        case .files(let template):
+            // Said before the first frame is read and drawn. The probe's date is today's, which
+            // names a folder only when the template has one per day; none is made for it.
+            try AtomicFileWriter.checkCanCreate(template.name(counter: 1, date: Date()))
         default: break
         }
     }

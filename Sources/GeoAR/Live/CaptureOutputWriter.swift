@@ -24,6 +24,15 @@ public final class CaptureOutputWriter {
         encoder = try JPEGEncoder()
     }
 
+    /// Whether the first file can be created, before the camera opens (see
+    /// ``AtomicFileWriter/checkCanCreate(_:)``); streams and ``CaptureDestination/discard`` always can.
+    ///
+    /// - Throws: ``OutputError`` saying why not.
+    public func checkDestination() throws(OutputError) {
+        guard case .files(let template) = destination else { return }
+        try AtomicFileWriter.checkCanCreate(template.name(counter: 1, date: Date()))
+    }
+
     /// The frame's mean luma (0–255), sampled, for warm-up settling; nil when it cannot be read.
     public func brightness(of frame: VideoFrame) -> Double? {
         if let mean = YCbCrImage.meanLuma(of: frame) { return mean }  // raw: no conversion needed
@@ -180,7 +189,7 @@ public final class CaptureOutputWriter {
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw .readerClosed }
-                throw .output(OutputError(path: "-", reason: String(cString: strerror(errno)), kind: .write))
+                throw .output(OutputError(path: "-", writing: errno))
             }
             offset += written
         }

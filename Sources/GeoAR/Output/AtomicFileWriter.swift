@@ -15,7 +15,9 @@ public final class AtomicFileWriter {
     /// Whether ``commit()`` may replace an existing file at ``destination`` (`--force`).
     public let replacing: Bool
     private let temporary: String
-    private let handle: FileHandle
+    /// The temporary file's descriptor. Written with write(2) and flushed with fsync(2) rather than
+    /// through `FileHandle`, whose errors do not say an I/O error from any other failure.
+    private let descriptor: Int32
     private var finished = false
     /// Bytes written, and how many of them have been handed to the disk early (see ``write(_:)``).
     private var written = 0
@@ -58,7 +60,45 @@ public final class AtomicFileWriter {
                 reason: failure == ENOENT || failure == ENOTDIR
                     ? Self.folderProblem(named) : "cannot create the file (\(String(cString: strerror(failure))))")
         }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        self.descriptor = fd
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+
+    /// Whether a file can be created where `destination` names one, tried before any work so that
+    /// a run whose output cannot be written says so at once (a folder the user may not write, a
+    /// read-only file system) instead of after opening the camera or drawing the first frame.
+    ///
+    /// When the folder exists, a temporary twin is made there and removed; when it does not (a
+    /// template's folder per day), nothing is made: the nearest folder that exists must be
+    /// writable.
+    ///
+    /// - Throws: ``OutputError`` (``OutputError/Kind/create``) saying why not.
+    public static func checkCanCreate(_ destination: String) throws(OutputError) {
+        var folder = parent(of: destination) ?? "."
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
+            try AtomicFileWriter(destination: destination).discard()
+            return
+        }
+        while !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard let up = parent(of: folder) else {
+                folder = "."
+                break
+            }
+            folder = up
+        }
+        if !isFolder.boolValue { throw OutputError(path: destination, reason: "'\(folder)' is not a folder") }
+        if access(folder, W_OK | X_OK) != 0 {
+            let failure = errno
+            throw OutputError(
+                path: destination,
+                reason: failure == EROFS
+                    ? "the file system is read-only"
+                    : "cannot create a folder in '\(folder)' (\(String(cString: strerror(failure))))")
+        }
     }
 
     /// Creates (or truncates) `path` for writing: the descriptor, or the errno.
@@ -130,15 +170,11 @@ public final class AtomicFileWriter {
     /// few mebibytes instead of all of it, and hours of footage do not push everything else out of
     /// memory.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        do {
-            try handle.write(contentsOf: bytes)
-        } catch {
-            throw OutputError(path: destination, reason: Self.writeFailure(error), kind: .write)
-        }
+        try Self.writeAll(bytes, to: descriptor, path: destination, atomic: true)
         written += bytes.count
         if written - handedOver >= Self.writebackStep {
             // Advice only: a failure changes nothing about the data, so it is not an error.
-            _ = posix_fadvise(handle.fileDescriptor, 0, off_t(written), POSIX_FADV_DONTNEED)
+            _ = posix_fadvise(descriptor, 0, off_t(written), POSIX_FADV_DONTNEED)
             handedOver = written
         }
     }
@@ -147,12 +183,15 @@ public final class AtomicFileWriter {
     public func commit() throws(OutputError) {
         guard !finished else { return }
         finished = true
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            unlink(temporary)
-            throw OutputError(path: destination, reason: Self.writeFailure(error), kind: .write)
+        // fsync(2) is where a disk that fails or fills under delayed allocation first says so.
+        let flushed = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
+        // close(2) is not retried: on Linux the descriptor is gone even when it reports EINTR.
+        let closed = SystemCall.once("close") { close(descriptor) }
+        for result in [flushed, closed] {
+            if case .failure(let error) = result {
+                unlink(temporary)
+                throw OutputError(path: destination, writing: error.errno.rawValue, atomic: true)
+            }
         }
         let failure = replacing ? (rename(temporary, destination) == 0 ? nil : errno) : placeWithoutReplacing()
         if let failure {
@@ -182,20 +221,29 @@ public final class AtomicFileWriter {
         return rename(temporary, destination) == 0 ? nil : errno
     }
 
-    /// Names a failed write, saying so plainly when the disk is full.
-    private static func writeFailure(_ error: any Error) -> String {
-        let code = (error as NSError).code
-        if code == Int(ENOSPC) || code == NSFileWriteOutOfSpaceError {
-            return "the disk is full (earlier files are complete)"
+    /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
+    ///
+    /// - Throws: ``OutputError`` (``OutputError/Kind/write``) from the failed write's errno.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String, atomic: Bool)
+        throws(OutputError)
+    {
+        var offset = 0
+        while offset < bytes.count, let start = bytes.baseAddress {
+            let result = SystemCall.retryingInterrupts("write") {
+                Glibc.write(descriptor, start + offset, bytes.count - offset)
+            }
+            switch result {
+            case .success(let count): offset += count
+            case .failure(let error): throw OutputError(path: path, writing: error.errno.rawValue, atomic: atomic)
+            }
         }
-        return "write failed (\(error.localizedDescription))"
     }
 
     /// Removes the temporary file; the destination is left as it was.
     public func discard() {
         guard !finished else { return }
         finished = true
-        try? handle.close()
+        _ = close(descriptor)
         unlink(temporary)
     }
 }

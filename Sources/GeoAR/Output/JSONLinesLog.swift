@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 /// The `--json-log` file: one JSON object per line, written as each event happens, each line with
@@ -7,7 +8,10 @@ import Foundation
 public final class JSONLinesLog {
     /// The log file.
     public let path: String
-    private let handle: FileHandle
+    /// The log's descriptor: written with write(2), so a failure's errno (a full disk, an I/O
+    /// error) reaches the message, which `FileHandle`'s errors do not carry.
+    private let descriptor: Int32
+    private var closed = false
 
     /// Creates (or truncates) the log, and the folders it goes in when they are missing.
     ///
@@ -15,37 +19,45 @@ public final class JSONLinesLog {
     public init(path: String) throws(OutputError) {
         self.path = path
         try AtomicFileWriter.makeFolders(for: path)
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { throw OutputError(path: path, reason: "cannot create the file (\(String(cString: strerror(errno))))") }
-        self.handle = handle
+        let opened = SystemCall.retryingInterrupts("open") {
+            open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        }
+        switch opened {
+        case .success(let fd):
+            descriptor = fd
+        case .failure(let error):
+            throw OutputError(path: path, reason: "cannot create the file (\(error.errno.description))")
+        }
     }
+
+    deinit { close() }
 
     /// Appends one record.
     public func append(_ record: [String: Any]) throws(OutputError) {
-        do {
-            var data = try JSONSerialization.data(
+        guard
+            let data = try? JSONSerialization.data(
                 withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
-            data.append(UInt8(ascii: "\n"))
-            try handle.write(contentsOf: data)
-        } catch {
-            throw OutputError(path: path, reason: "write failed (\(error.localizedDescription))", kind: .write)
-        }
+        else { throw OutputError(path: path, reason: "a record could not be made into JSON", kind: .write) }
+        try append(line: String(decoding: data, as: UTF8.self) + "\n")
     }
 
     /// Appends a line already made (ending in a newline), with one write.
     public func append(line: String) throws(OutputError) {
-        do {
-            try handle.write(contentsOf: Data(line.utf8))
-        } catch {
-            throw OutputError(path: path, reason: "write failed (\(error.localizedDescription))", kind: .write)
+        var line = line
+        let written = line.withUTF8 { bytes in
+            Result { () throws(OutputError) in
+                try AtomicFileWriter.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, path: path, atomic: false)
+            }
         }
+        try written.get()
     }
 
     /// Flushes and closes.
     public func close() {
-        try? handle.synchronize()
-        try? handle.close()
+        guard !closed else { return }
+        closed = true
+        _ = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
+        _ = SystemCall.once("close") { Glibc.close(descriptor) }
     }
 
     /// One record as a line of JSON (without the newline), keys sorted.

@@ -1,3 +1,5 @@
+import Glibc
+
 /// An output file that could not be written: its path, why, and whether it could not be created or
 /// writing it failed (the command line maps these to exit statuses 73 and 74).
 public struct OutputError: Error, CustomStringConvertible, Sendable {
@@ -19,6 +21,32 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
         self.kind = kind
     }
 
-    /// `cannot write 'PATH': REASON`.
-    public var description: String { "cannot write '\(path)': \(reason)" }
+    /// A failed write, flush or close of `path`, said from its errno.
+    ///
+    /// - Parameter atomic: whether the output appears whole or not at all (``AtomicFileWriter``),
+    ///   which the message then says; a log or a stream keeps what was written before.
+    public init(path: String, writing errno: Int32, atomic: Bool = false) {
+        var reason = Self.reason(writing: errno)
+        if atomic && [ENOSPC, EDQUOT, EIO].contains(errno) { reason += " (no partial file is left)" }
+        self.init(path: path, reason: reason, kind: .write)
+    }
+
+    /// `cannot write 'PATH': REASON` (`cannot write to standard output: REASON` for `-`).
+    public var description: String {
+        path == "-" ? "cannot write to standard output: \(reason)" : "cannot write '\(path)': \(reason)"
+    }
+
+    /// What a failed write's errno means to someone at a board or a laptop: the faults a disk, a
+    /// card or a USB stick has are named.
+    public static func reason(writing errno: Int32) -> String {
+        switch errno {
+        case ENOSPC: "the disk is full"
+        case EDQUOT: "the disk quota is used up"
+        case EIO: "an I/O error (EIO): the disk or card failed to store it"
+        case EROFS: "the file system is read-only (it may have been remounted so after an error)"
+        case EFBIG: "the file is too large for the file system (FAT keeps files under 4 GiB)"
+        case EACCES, EPERM: "permission denied"
+        default: "write failed (\(String(cString: strerror(errno))))"
+        }
+    }
 }

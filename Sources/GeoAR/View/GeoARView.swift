@@ -311,6 +311,7 @@ open class GeoARView: @unchecked Sendable {
             throw .configuration("libjpeg-turbo could not be set up: \(error)")
         }
         do {
+            try writer.checkDestination()
             log = try logPath.map(JSONLinesLog.init)
             sidecar = try configuration.sidecar.map(JSONLinesLog.init)
         } catch {

@@ -68,7 +68,8 @@ enum AnnotateCommand {
             unannotated, damaged ones are skipped with a warning; both are counted in the summary.
 
             EXIT STATUS:
-              0   the annotated photo was written
+              0   the photo or footage was annotated (footage: also when the program reading
+                  --output - closed it early; a note says after how many frames)
               64  bad command line
               65  an input file is malformed (or the image is not a JPEG)
               66  an input file is missing, a folder or unreadable

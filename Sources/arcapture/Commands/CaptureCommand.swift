@@ -61,8 +61,8 @@ enum CaptureCommand {
               0    the frames were written (or the program reading the stream closed it)
               64   bad command line, or a --set value the camera does not accept
               69   the camera is missing, not a capture device, or went away (without --reconnect)
-              73   an output file cannot be created
-              74   writing failed (a full disk), or the stream failed or stalled
+              73   an output file cannot be created (said before the camera opens)
+              74   writing failed (a full disk, an I/O error), or the stream failed or stalled
               75   the camera is busy
               77   permission denied
               130  interrupted (Ctrl-C)

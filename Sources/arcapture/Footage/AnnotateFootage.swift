@@ -226,6 +226,11 @@ enum AnnotateFootage {
         let final = summary.progress
         switch summary.ending {
         case .readerClosed:
+            // As `| head` expects of a writer (and as capture does): the reader had what it wanted,
+            // so 0; but how far it got is said, since footage, unlike a camera, has an end.
+            Terminal.note(
+                "note: the program reading the stream closed it after \(final.written) "
+                    + "frame\(final.written == 1 ? "" : "s") (\(final.read + summary.truncated) read)")
             return .ok
         case .failed(let failure):
             Terminal.error(failure.description)

@@ -650,7 +650,7 @@ struct AnnotateFootageTests {
         }
     }
 
-    @Test("a reader of stdout that stops early (`| head`) ends the run quietly with 0")
+    @Test("a reader of stdout that stops early (`| head`) ends the run with 0 and a note of how far it got")
     func readerGoesAway() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -666,5 +666,6 @@ struct AnnotateFootageTests {
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         let errors = try String(contentsOfFile: directory.path + "/err.txt", encoding: .utf8)
         #expect(!errors.contains("error"), "\(errors)")
+        #expect(errors.contains("note: the program reading the stream closed it after"), "\(errors)")
     }
 }

@@ -49,9 +49,11 @@ struct VividVM: Sendable {
         try fileManager.createDirectory(at: out, withIntermediateDirectories: true)
         let vmDirectory = Binary.packageRoot.appendingPathComponent("Tests/VM")
         try fileManager.copyItem(atPath: Binary.path, toPath: payload.appendingPathComponent("arcapture").path)
-        try fileManager.copyItem(
-            at: vmDirectory.appendingPathComponent("guest-suite.sh"),
-            to: payload.appendingPathComponent("guest-suite.sh"))
+        for script in ["guest-suite.sh", "guest-lib.sh", "unplug-stress.sh", "disk-faults.sh"] {
+            try fileManager.copyItem(
+                at: vmDirectory.appendingPathComponent(script), to: payload.appendingPathComponent(script))
+        }
+        try addDiskFaultFiles(to: payload)
         let pattern = makePattern()
         try Data(pattern).write(to: payload.appendingPathComponent("pattern-640x480.yuyv"))
         // The toolchain's crash reporter, so a crash in the guest leaves a backtrace in the run's
@@ -92,6 +94,26 @@ struct VividVM: Sendable {
         }
         try collectCoverage(from: out.appendingPathComponent("profiles"))
         return VividVM(directory: out, pattern: pattern, wallSeconds: wall)
+    }
+
+    /// What disk-faults.sh needs besides the binary: dmsetup (from the host, with its libraries),
+    /// the first six frames of the sample clip and the sample POIs.
+    private static func addDiskFaultFiles(to payload: URL) throws {
+        let dmsetup = ["/usr/sbin/dmsetup", "/sbin/dmsetup"].first(where: FileManager.default.isExecutableFile)
+        guard let dmsetup else {
+            throw Unavailable(description: "dmsetup is not installed: run 'bash scripts/install-deps'")
+        }
+        try FileManager.default.copyItem(atPath: dmsetup, toPath: payload.appendingPathComponent("dmsetup").path)
+        let clip = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-loglevel", "error", "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v",
+                "6", "-c", "copy", "-f", "mjpeg", payload.appendingPathComponent("clip.mjpeg").path,
+            ], install: "bash scripts/install-deps")
+        guard clip.status == 0 else { throw Unavailable(description: "ffmpeg could not cut the clip: \(clip.stderr)") }
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
+            toPath: payload.appendingPathComponent("pois.geojson").path)
     }
 
     /// Five POIs 150–400 m south-west of the boat's first fix (52.850155 N, 5.313617 E), where its
