@@ -30,8 +30,10 @@ let package = Package(
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
         // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
         .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor"]),
-        // The command line: parses arguments, builds pipelines from GeoAR, prints reports.
-        .executableTarget(name: "arcapture", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"]),
+        // The command line: parses arguments, builds pipelines from GeoAR, prints reports. A library
+        // so that the fuzz harnesses reach its argument parsing; the executable is its `main`.
+        .target(name: "ArcaptureCLI", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"]),
+        .executableTarget(name: "arcapture", dependencies: ["ArcaptureCLI"]),
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(
             name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor", "GeoAR", "ScriptedCamera"],
@@ -57,7 +59,8 @@ let package = Package(
         .testTarget(
             name: "GeoARTests", dependencies: ["GeoAR", "CaptureKit", "ARCompositor", "TestSupport", "ScriptedCamera"]),
         .testTarget(
-            name: "arcaptureTests", dependencies: ["arcapture", "CaptureKit", "ARCompositor", "GeoAR", "TestSupport"],
+            name: "arcaptureTests",
+            dependencies: ["arcapture", "ArcaptureCLI", "CaptureKit", "ARCompositor", "GeoAR", "TestSupport"],
             // Reference images, read from the source tree by path (and regenerated there).
             exclude: ["References"]),
     ],
@@ -69,7 +72,7 @@ let package = Package(
 if Context.environment["ARCAPTURE_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
-            name: "arcapture-fuzz", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"], path: "fuzz",
+            name: "arcapture-fuzz", dependencies: ["CaptureKit", "ARCompositor", "GeoAR", "ArcaptureCLI"], path: "fuzz",
             exclude: ["corpus", "regressions", "lsan.supp"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }

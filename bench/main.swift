@@ -77,6 +77,12 @@ if CommandLine.arguments.contains("--live-1080p") {
     exit(0)
 }
 
+// `arcapture-bench --durability [FOLDER]`: what flushing each output to the disk costs.
+if let flag = CommandLine.arguments.firstIndex(of: "--durability") {
+    try DurabilityBench.run(folder: CommandLine.arguments.dropFirst(flag + 1).first ?? ".build/bench-durability")
+    exit(0)
+}
+
 // `arcapture-bench --annotate-only N`: draw the annotation scene N times and exit, for profilers.
 if let flag = CommandLine.arguments.firstIndex(of: "--annotate-only") {
     let count = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 2000

@@ -11,6 +11,7 @@ import Foundation
 import GeoAR
 
 @testable import ARCompositor
+@testable import ArcaptureCLI
 @testable import CaptureKit
 
 /// The harnesses by name, each taking the fuzzer's bytes.
@@ -105,6 +106,48 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             BannerValues(
                 time: Date(timeIntervalSince1970: 1_660_000_000), latitude: 60.1, longitude: 24.9, altitude: 3,
                 heading: 60, speed: 5, frame: 7))
+    },
+    "arguments": { bytes in
+        // One word per line, the first the subcommand, as a shell hands them over: each command's
+        // parser and the option values it converts (sizes, times, durations, locations, poses),
+        // never what runs them (no camera, no file is opened).
+        let words = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        guard let command = words.first else { return }
+        let rest = Array(words.dropFirst())
+        _ = ArgumentParser.wantsHelp(rest)
+        switch command {
+        case "capture":
+            guard let parsed = try? ArgumentParser.parse(rest, spec: CaptureCommand.spec) else { return }
+            _ = try? CaptureOptions(parsed)
+            _ = try? LiveOverlayOptions(parsed)
+        case "check":
+            guard let parsed = try? ArgumentParser.parse(rest, spec: CheckCommand.spec) else { return }
+            _ = try? CheckOptions(parsed)
+        case "project":
+            guard let parsed = try? ArgumentParser.parse(rest, spec: ProjectCommand.spec) else { return }
+            _ = try? ProjectOptions(parsed)
+        case "annotate":
+            guard let parsed = try? ArgumentParser.parse(rest, spec: AnnotateCommand.spec, maxPositionals: 1),
+                let input = parsed.positionals.first
+            else { return }
+            for mode in [AnnotateMode.photo, .footage] { _ = mode.refusal(parsed) }
+            _ = try? ProjectOptions(parsed, imageSize: FrameSize(width: 640, height: 480))
+            _ = try? AnnotateSettings(parsed, input: input)
+            _ = try? FootageTimeOptions(parsed)
+            _ = try? PoseOptions(parsed)
+        case "sync":
+            guard let parsed = try? ArgumentParser.parse(rest, spec: SyncCommand.spec) else { return }
+            _ = try? FootageTimeOptions(parsed)
+            _ = try? PoseOptions(parsed)
+        case "location":
+            guard let parsed = try? ArgumentParser.parse(rest, spec: LocationCommand.spec, maxPositionals: 1),
+                let source = parsed.positionals.first
+            else { return }
+            _ = try? LocationArgument(parsing: source, option: "location")
+        default:
+            _ = try? ArgumentParser.parse(rest, spec: DevicesCommand.spec)
+        }
     },
     "output-template": { bytes in
         let template = OutputTemplate(pattern: String(decoding: bytes, as: UTF8.self))

@@ -1,3 +1,4 @@
+import ArcaptureCLI
 import Foundation
 
 // Kept tiny: everything testable lives in `Arcapture.run`. Signals are set up before anything

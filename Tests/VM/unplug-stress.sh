@@ -1,5 +1,5 @@
 #!/bin/sh
-# The unplug stress (sourced after guest-lib.sh): `unplug_stress RUNS DIR` starts `arcapture check`
+# The unplug stress (sourced after guest-lib.sh): `unplug_stress RUNS DIR [WINDOW_MS|auto]` starts `arcapture check`
 # or `arcapture capture` (alternately) as user cam, unplugs vivid (its disconnect control, which
 # unregisters every node as a USB unplug does) after a random delay, from before the binary has
 # opened the camera to well into the stream, and records what became of each run in DIR/runs.txt:
@@ -15,21 +15,34 @@
 # last user closes them, so an unplug before the open is no unplug at all: that run streams its
 # frames and ends 0, which is what it should do.
 unplug_stress() {
-    runs=$1 dir=$2
+    runs=$1 dir=$2 WINDOW_MS=${3:-auto}
     mkdir -p "$dir" /tmp/unplug-stress && chmod 0777 /tmp/unplug-stress
     : > "$dir/runs.txt"
     # Coverage counters of these runs are not kept: fifty more profiles to merge for code the
     # scenarios already cover.
     saved_profile=${LLVM_PROFILE_FILE:-}
     export LLVM_PROFILE_FILE=/tmp/unplug-stress/run/default.profraw
+    if [ "$WINDOW_MS" = auto ]; then
+        # The moments are spread over as long as one whole run takes here, with this build, on
+        # this host however loaded: measured first, so that unplugs reach the stream on a slow
+        # machine as on a fast one.
+        rm -rf /tmp/unplug-stress/run && mkdir -p /tmp/unplug-stress/run && chmod 0777 /tmp/unplug-stress/run
+        began=$(cut -d' ' -f1 /proc/uptime)
+        su -s /bin/sh cam -c "cd /tmp/unplug-stress/run && exec /app/arcapture capture --size 320x180 --fps 30 --count 20 --output 'u-%3n.jpg'" \
+            > /dev/null 2>&1
+        WINDOW_MS=$(awk -v began="$began" '{printf "%d", ($1 - began) * 1000}' /proc/uptime)
+        [ "$WINDOW_MS" -ge 500 ] || WINDOW_MS=500
+        reload_vivid
+    fi
+    echo "$WINDOW_MS" > "$dir/window-ms"
     run=1
     while [ "$run" -le "$runs" ]; do
         work=/tmp/unplug-stress/run
         rm -rf "$work" && mkdir -p "$work" && chmod 0777 "$work"
         began=$(cut -d' ' -f1 /proc/uptime)
-        # 0–1799 ms: under TCG the binary starts in about 0.5 s, has the camera open and negotiated
-        # about 0.5 s later, then streams 20 frames at 30 fps.
-        delay=$(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1800))
+        # 0 to WINDOW_MS: the binary starts (about 0.5 s for the release build under TCG), opens
+        # and negotiates (0.5 s more), then streams 20 frames at 30 fps.
+        delay=$(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % WINDOW_MS))
         if [ $((run % 2)) -eq 1 ]; then
             command=check
             su -s /bin/sh cam -c "cd $work && exec /app/arcapture check --format YUYV --size 320x180 --fps 30 --frames 20 --max-drops 20 --fps-tolerance 90 --stream-to $work/frames.yuyv --json" \

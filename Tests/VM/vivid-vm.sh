@@ -16,6 +16,10 @@
 #   ARCAPTURE_VM_TIMEOUT      seconds before the VM is killed (default 300)
 #   ARCAPTURE_VM_ACCEL        auto (default), kvm or tcg
 #   ARCAPTURE_VM_VIVID_PARAMS vivid module parameters (default: one instance, all nodes)
+#   ARCAPTURE_VM_DISK         a raw disk image attached as /dev/vda (virtio), for scenarios with a
+#                             real file system on a block device (power loss: scripts/stress-power-loss)
+#   ARCAPTURE_VM_PIDFILE      where QEMU writes its process ID, for a host script that kills the
+#                             VM outright (a power cut); the status is then 124 or 125
 #   ARCAPTURE_VM_CPUS         virtual CPUs under TCG (default 1). Measured on this project's 2-core
 #                             machine, the whole guest suite: 1 vCPU 78 s quiet, 115 s with both host
 #                             cores busy; 2 vCPUs (multi-threaded TCG) 76 s quiet, 134 s busy and more
@@ -122,8 +126,9 @@ chmod 0755 "$ROOT/home/cam" "$ROOT/home/outsider"
 
 # Kernel modules in dependency order (modprobe resolves them from modules.dep).
 : > "$ROOT/etc/arcapture-vm/modules"
-# loop, dm_mod and ext4 give the disk-fault scenarios a file system on a device that can fail.
-for module in virtio_pci 9pnet_virtio 9p virtio_net vivid loop dm_mod ext4; do
+# loop, dm_mod and ext4 give the disk-fault scenarios a file system on a device that can fail;
+# virtio_blk, vfat and its code pages the power-loss runs a disk and a USB stick's file system.
+for module in virtio_pci 9pnet_virtio 9p virtio_net vivid loop dm_mod ext4 virtio_blk vfat nls_cp437 nls_ascii; do
     modprobe -C /dev/null -d "$KROOT" -S "$KVER" --show-depends "$module" | awk '$1 == "insmod" {print $2}'
 done | awk '!seen[$0]++' | while read -r ko; do
     name=$(basename "$ko"); name=${name%%.ko*}
@@ -187,6 +192,14 @@ boot_image() {
     if [ -s "$target" ]; then echo "$target"; else echo "$KERNEL"; fi
 }
 CONSOLE=$OUT/vm-console.log
+EXTRA_ARGS=()
+if [ -n "${ARCAPTURE_VM_DISK:-}" ]; then
+    [ -f "$ARCAPTURE_VM_DISK" ] || die "no disk image at $ARCAPTURE_VM_DISK"
+    # cache=writeback as on a board: what the guest has not flushed is lost when the VM is killed,
+    # what it flushed (fsync) is in the host's page cache and survives the QEMU process.
+    EXTRA_ARGS+=(-drive "file=$ARCAPTURE_VM_DISK,if=virtio,format=raw,cache=writeback")
+fi
+[ -n "${ARCAPTURE_VM_PIDFILE:-}" ] && EXTRA_ARGS+=(-pidfile "$ARCAPTURE_VM_PIDFILE")
 set +e
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -M pc -m 1024 "${ACCEL_ARGS[@]}" \
     -nodefaults -no-user-config -display none -no-reboot \
@@ -195,6 +208,7 @@ timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -M pc -m 1024 "${ACCEL_ARGS[@]}" \
     -serial stdio \
     -virtfs "local,path=$OUT,mount_tag=out,security_model=none,id=out" \
     -netdev user,id=net0,restrict=off -device virtio-net-pci,netdev=net0,romfile= \
+    ${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"} \
     </dev/null 2>&1 | sed -u 's/\r$//' > "$CONSOLE"
 qemu_status=${PIPESTATUS[0]}
 set -e

@@ -2,7 +2,8 @@ import CaptureKit
 import Foundation
 
 /// Writes a file so that it appears whole or not at all: data goes to a temporary file in the same
-/// directory, which `commit()` flushes to disk and renames over the destination.
+/// directory, which `commit()` flushes to disk and renames over the destination, then flushes the
+/// directory, so a committed file survives a power cut.
 ///
 /// A crash, Ctrl-C or full disk leaves at most a hidden temporary file, never a half-written output.
 /// A writer made with `replacing: false` never replaces a file that exists when it commits (one
@@ -184,16 +185,25 @@ public final class AtomicFileWriter {
         guard !finished else { return }
         finished = true
         // fsync(2) is where a disk that fails or fills under delayed allocation first says so.
-        let flushed = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
-        // close(2) is not retried: on Linux the descriptor is gone even when it reports EINTR.
-        let closed = SystemCall.once("close") { close(descriptor) }
-        for result in [flushed, closed] {
-            if case .failure(let error) = result {
-                unlink(temporary)
-                throw OutputError(path: destination, writing: error.errno.rawValue, atomic: true)
-            }
+        if case .failure(let error) = SystemCall.retryingInterrupts("fsync", { fsync(descriptor) }) {
+            _ = close(descriptor)
+            unlink(temporary)
+            throw OutputError(path: destination, writing: error.errno.rawValue, atomic: true)
         }
         let failure = replacing ? (rename(temporary, destination) == 0 ? nil : errno) : placeWithoutReplacing()
+        if failure == nil {
+            // The file is flushed again under its new name before the descriptor closes: FAT (a
+            // USB stick, an SD card) writes a renamed file's size and first cluster into the new
+            // directory entry only when the inode is next written, so a power cut after the
+            // rename left every frame there empty (scripts/stress-power-loss --fs vfat). Then the
+            // folder, for the name itself (ext4's journal). Both best effort: the data is on the
+            // disk already, and the file is there.
+            _ = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
+            Self.syncFolder(of: destination)
+        }
+        // close(2) is not retried (on Linux the descriptor is gone even when it reports EINTR),
+        // and its result changes nothing: the data was flushed above.
+        _ = SystemCall.once("close") { close(descriptor) }
         if let failure {
             unlink(temporary)
             throw OutputError(
@@ -204,6 +214,20 @@ public final class AtomicFileWriter {
                         ? "it is a folder; name a file (in it, or elsewhere)"
                         : "cannot create the file (\(String(cString: strerror(failure))))")
         }
+    }
+
+    /// Flushes the folder `path` is in, so that the rename that made it appear survives a power
+    /// cut: without it, ext4 keeps a renamed file's name only once its journal commits (up to 5 s
+    /// later), and a board that loses power meanwhile comes back with the temporary file instead
+    /// (seen in scripts/stress-power-loss). What it costs per file is on the bench
+    /// (`arcapture-bench --durability`). Best effort: a file system that cannot flush a folder
+    /// (some FUSE and network ones say EINVAL) has the file all the same.
+    static func syncFolder(of path: String) {
+        let folder = parent(of: path) ?? "."
+        let opened = SystemCall.retryingInterrupts("open") { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard case .success(let fd) = opened else { return }
+        _ = SystemCall.retryingInterrupts("fsync") { fsync(fd) }
+        _ = SystemCall.once("close") { close(fd) }
     }
 
     /// Puts the temporary file at ``destination`` unless a file is there, atomically: a hard link

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import arcapture
+@testable import ArcaptureCLI
 
 @Suite("Argument parsing")
 struct ArgumentParserTests {

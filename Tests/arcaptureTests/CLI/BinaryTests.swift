@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import arcapture
+@testable import ArcaptureCLI
 
 /// The built `arcapture` binary, run as a user runs it, on this machine (which has no camera). The
 /// VM suite covers what needs a real driver.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import arcapture
+@testable import ArcaptureCLI
 
 @Suite("Check figures")
 struct CheckAnalysisTests {

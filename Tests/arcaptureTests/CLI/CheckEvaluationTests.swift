@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 import Testing
 
-@testable import arcapture
+@testable import ArcaptureCLI
 
 @Suite("Check verdicts, exit statuses and reports")
 struct CheckEvaluationTests {

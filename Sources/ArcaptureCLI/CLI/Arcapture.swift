@@ -1,5 +1,5 @@
 /// The `arcapture` command: dispatches to subcommands and answers `--help`, `help` and `--version`.
-enum Arcapture {
+public enum Arcapture {
     /// The version `--version` prints.
     static let version = "0.1.0"
 
@@ -39,7 +39,7 @@ enum Arcapture {
     }
 
     /// Runs the command line (without the program name) and returns the exit status.
-    static func run(_ arguments: [String]) async -> ExitStatus {
+    public static func run(_ arguments: [String]) async -> ExitStatus {
         guard let first = arguments.first else {
             Terminal.note(mainHelp)
             Terminal.error("no subcommand given")

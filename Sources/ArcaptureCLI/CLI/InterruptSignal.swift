@@ -12,7 +12,7 @@ import Foundation
 /// signal that no thread accepts: a thread that did not block it would take the signal and, with the
 /// disposition ignored, drop it. (Blocking only in the thread that creates the sources, as
 /// libdispatch does, loses Ctrl-C whenever the kernel picks another thread.)
-enum InterruptSignal {
+public enum InterruptSignal {
     private static let handler = Locked<(@Sendable (Int32) -> Void)?>(nil)
     private static let userHandler = Locked<(@Sendable () -> Void)?>(nil)
     private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
@@ -20,7 +20,7 @@ enum InterruptSignal {
     /// Blocks SIGINT and SIGTERM in every future thread and starts listening.
     ///
     /// - Important: Call once, from `main`, before anything creates a thread.
-    static func install() {
+    public static func install() {
         var blocked = sigset_t()
         sigemptyset(&blocked)
         sigaddset(&blocked, SIGINT)

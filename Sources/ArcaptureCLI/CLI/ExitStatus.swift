@@ -1,6 +1,6 @@
 /// The process exit statuses arcapture uses: the BSD `sysexits.h` values, so scripts and CI can
 /// tell a missing camera from a busy one without parsing messages.
-enum ExitStatus: Int32, Sendable, CaseIterable {
+public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything worked (for `check`: every check passed).
     case ok = 0
     /// A check failed, or an operation failed for a reason with no closer status.
