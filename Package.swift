@@ -29,7 +29,9 @@ let package = Package(
         .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
         // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
-        .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor"]),
+        .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor", "CFileSystem"]),
+        // C shim: statfs and syncfs, which Swift's Glibc module does not export (FAT's durability).
+        .target(name: "CFileSystem"),
         // The command line: parses arguments, builds pipelines from GeoAR, prints reports. A library
         // so that the fuzz harnesses reach its argument parsing; the executable is its `main`.
         .target(name: "ArcaptureCLI", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"]),

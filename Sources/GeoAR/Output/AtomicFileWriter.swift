@@ -1,3 +1,4 @@
+internal import CFileSystem
 import CaptureKit
 import Foundation
 
@@ -192,14 +193,21 @@ public final class AtomicFileWriter {
         }
         let failure = replacing ? (rename(temporary, destination) == 0 ? nil : errno) : placeWithoutReplacing()
         if failure == nil {
-            // The file is flushed again under its new name before the descriptor closes: FAT (a
-            // USB stick, an SD card) writes a renamed file's size and first cluster into the new
-            // directory entry only when the inode is next written, so a power cut after the
-            // rename left every frame there empty (scripts/stress-power-loss --fs vfat). Then the
-            // folder, for the name itself (ext4's journal). Both best effort: the data is on the
-            // disk already, and the file is there.
-            _ = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
-            Self.syncFolder(of: destination)
+            if cfs_is_fat(descriptor) {
+                // FAT (a USB stick, an SD card) has no atomic rename: the new directory entry gets
+                // the file's size and first cluster only when the inode is next written, and the
+                // old entry's removal is another sector. Written one after the other (an fsync of
+                // the file, then of the folder), a power cut between them left both names on the
+                // same clusters, and fsck.fat emptied the final one (scripts/stress-power-loss
+                // --fs vfat: 5 of 25 cuts). One syncfs writes the inode and both sectors in one
+                // batch. Best effort: the data is on the disk already, and the file is there.
+                _ = SystemCall.retryingInterrupts("syncfs") { cfs_syncfs(descriptor) }
+            } else {
+                // Flushed again under its new name, then the folder, for the name itself (ext4
+                // keeps a rename only once its journal commits). Best effort, as above.
+                _ = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
+                Self.syncFolder(of: destination)
+            }
         }
         // close(2) is not retried (on Linux the descriptor is gone even when it reports EINTR),
         // and its result changes nothing: the data was flushed above.
