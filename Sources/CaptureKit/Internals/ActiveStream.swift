@@ -1,6 +1,6 @@
 import Dispatch
 
-/// An open, streaming device and the resources it holds: mapped buffers, the readiness source and
+/// An open, streaming device and the resources it holds: mapped buffers, the readiness watcher and
 /// the stall timer.
 ///
 /// - Important: Owned by one ``CaptureSession``'s queue; every member is touched only there.
@@ -13,7 +13,7 @@ final class ActiveStream {
     /// CLOCK_REALTIME minus CLOCK_MONOTONIC, read once when the stream started, to map V4L2
     /// timestamps to wall-clock time without following later clock steps.
     let realtimeOffsetNanoseconds: Int64
-    var readSource: (any DispatchSourceRead)?
+    var readinessWatcher: ReadinessWatcher?
     var stallTimer: (any DispatchSourceTimer)?
     var lastSequence: UInt32?
     var framesSeen = 0

@@ -61,19 +61,19 @@ extension CaptureSession {
     /// - Important: Must be called on the session queue.
     func whenClosed(_ body: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
-        // A cancelled readiness source closes its descriptor in its cancel handler, which Dispatch
-        // runs on this queue some time after `cancel()`; wait for those still outstanding.
-        if pendingCloses == 0 { body() } else { closeWaiters.append(body) }
+        // A cancelled readiness watcher has its descriptor closed on this queue once its thread has
+        // stopped polling it, some time after `cancel()`; wait for those still outstanding.
+        if closingStreams.isEmpty { body() } else { closeWaiters.append(body) }
     }
 
-    /// Closes a stream's driver once its readiness source is cancelled, then wakes close waiters.
+    /// Closes a stream's driver once its readiness watcher has stopped, then wakes close waiters.
     ///
     /// - Important: Must be called on the session queue.
-    private func finishClose(_ driver: any VideoDeviceDriver) {
+    private func finishClose(_ identity: ObjectIdentifier) {
         dispatchPrecondition(condition: .onQueue(queue))
-        driver.close()
-        pendingCloses -= 1
-        guard pendingCloses == 0 else { return }
+        guard let stream = closingStreams.removeValue(forKey: identity) else { return }
+        stream.driver.close()
+        guard closingStreams.isEmpty else { return }
         let waiters = closeWaiters
         closeWaiters = []
         for waiter in waiters { waiter() }
@@ -250,7 +250,13 @@ extension CaptureSession {
             usesLibV4L2: usesLibV4L2, adjustments: adjustments, controls: controls)
         let stream = ActiveStream(driver: driver, negotiated: negotiated, buffers: buffers)
         shared.withLock { $0.statistics = CaptureStatistics() }
-        arm(stream, frameTimeout: configuration.frameTimeout)
+        do {
+            try arm(stream, frameTimeout: configuration.frameTimeout)
+        } catch {
+            try? driver.stopStreaming(.capture)
+            release()
+            throw error
+        }
         return stream
     }
 
@@ -291,12 +297,18 @@ extension CaptureSession {
     }
 
     /// Starts watching the stream's descriptor and its stall timer.
-    private func arm(_ stream: ActiveStream, frameTimeout: Duration) {
-        let source = DispatchSource.makeReadSource(fileDescriptor: stream.driver.readinessDescriptor, queue: queue)
-        source.setEventHandler { [self] in drain(stream) }
+    ///
+    /// - Important: Must be called on the session queue.
+    private func arm(_ stream: ActiveStream, frameTimeout: Duration) throws(CaptureError) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let driver = stream.driver
-        source.setCancelHandler { [self] in finishClose(driver) }
-        stream.readSource = source
+        let watcher: ReadinessWatcher
+        do {
+            watcher = try ReadinessWatcher(descriptor: driver.readinessDescriptor, queue: queue)
+        } catch {
+            throw .streamingFailed(path: driver.path, error)
+        }
+        stream.readinessWatcher = watcher
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
             guard self.stream === stream else { return }
@@ -308,44 +320,57 @@ extension CaptureSession {
         timer.schedule(deadline: .now() + frameTimeout.dispatchInterval)
         stream.stallTimer = timer
         stream.frameTimeout = frameTimeout
-        source.resume()
+        // The closure names its stream by identity (ActiveStream is the queue's, not Sendable): a
+        // readiness handed over just before a reconnect must not drain the next stream.
+        let identity = ObjectIdentifier(stream)
+        watcher.start(
+            ready: { [self] in
+                dispatchPrecondition(condition: .onQueue(queue))
+                guard let current = self.stream, ObjectIdentifier(current) == identity else { return true }
+                return drain(current)
+            },
+            finished: { [self] in finishClose(identity) })
         timer.resume()
     }
 
     // MARK: Streaming
 
-    /// Dequeues every ready buffer, delivers or rejects each, and queues it again.
+    /// Dequeues every ready buffer, delivers or rejects each, and queues it again. Returns whether
+    /// it made progress: dequeued a buffer, or ended the stream.
     ///
     /// - Important: Must be called on the session queue.
-    private func drain(_ stream: ActiveStream) {
+    private func drain(_ stream: ActiveStream) -> Bool {
         dispatchPrecondition(condition: .onQueue(queue))
+        var progressed = false
         while self.stream === stream {
             let buffer: DequeuedBuffer?
             do {
                 buffer = try stream.driver.dequeueBuffer(.capture)
             } catch {
                 perform(machine.streamFailed(streamError(error, path: stream.driver.path, streaming: true)))
-                return
+                return true
             }
             guard let buffer else { break }
+            progressed = true
             guard Int(buffer.index) < stream.buffers.count else {
                 // The index comes from the driver; a bad one is the driver's fault, not a reason to crash.
                 let error = SystemCallError(call: "VIDIOC_DQBUF", errno: .invalidArgument)
                 perform(machine.streamFailed(.streamingFailed(path: stream.driver.path, error)))
-                return
+                return true
             }
             let outcome = examine(buffer, in: stream)
             do {
                 try stream.driver.queueBuffer(buffer.index, .capture)
             } catch {
                 perform(machine.streamFailed(streamError(error, path: stream.driver.path, streaming: true)))
-                return
+                return true
             }
             deliver(outcome)
         }
         if self.stream === stream, let timeout = stream.frameTimeout {
             stream.stallTimer?.schedule(deadline: .now() + timeout.dispatchInterval)
         }
+        return progressed || self.stream !== stream
     }
 
     private enum Outcome {
@@ -409,8 +434,8 @@ extension CaptureSession {
 
     // MARK: Closing
 
-    /// Stops streaming and releases everything the stream holds; the descriptor closes when the
-    /// readiness source's cancellation runs.
+    /// Stops streaming and releases everything the stream holds; the descriptor closes once the
+    /// readiness watcher has stopped looking at it.
     ///
     /// - Important: Must be called on the session queue.
     private func closeStream() {
@@ -422,9 +447,9 @@ extension CaptureSession {
         try? stream.driver.stopStreaming(.capture)
         for buffer in stream.buffers { stream.driver.unmapBuffer(buffer) }
         _ = try? stream.driver.requestBuffers(0, .capture)
-        if let source = stream.readSource {
-            pendingCloses += 1
-            source.cancel()
+        if let watcher = stream.readinessWatcher {
+            closingStreams[ObjectIdentifier(stream)] = stream
+            watcher.cancel()
         } else {
             stream.driver.close()
         }

@@ -41,7 +41,8 @@ public final class CaptureSession: @unchecked Sendable {
     var machine = CaptureStateMachine()
     var stream: ActiveStream?
     var appliedConfiguration = CaptureConfiguration()
-    var pendingCloses = 0
+    /// Streams whose readiness watcher is stopping; each closes its driver when its watcher is done.
+    var closingStreams: [ObjectIdentifier: ActiveStream] = [:]
     var closeWaiters: [@Sendable () -> Void] = []
     /// The stable link (`/dev/v4l/by-id/…`, else `by-path`) of the camera last opened, to find it
     /// again after an interruption even if its `/dev/videoN` number changed.
