@@ -75,6 +75,6 @@ if Context.environment["ARCAPTURE_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "arcapture-fuzz", dependencies: ["CaptureKit", "ARCompositor", "GeoAR", "ArcaptureCLI"], path: "fuzz",
-            exclude: ["corpus", "regressions", "lsan.supp"],
+            exclude: ["corpus", "regressions"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }

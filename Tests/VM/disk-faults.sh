@@ -8,7 +8,9 @@
 # log, a stream on stdout, check's --stream-to, footage frames, a footage MJPEG file, the footage
 # sidecar), a folder the user may not write, a read-only file system, an I/O error in the middle of
 # a time-lapse (an ext2 file system on a device-mapper device whose table is swapped for `error`
-# after three files), and a stream reader that goes away (SIGPIPE).
+# after three files), a real disk's file system filling up mid-time-lapse (ext4 with its journal and
+# delayed allocation on a loop device, where ENOSPC can come at the flush rather than the write),
+# and a stream reader that goes away (SIGPIPE).
 SMALL=/tmp/small
 ROOMY=/tmp/roomy
 A=/app/arcapture
@@ -70,6 +72,9 @@ disk_faults() {
     # --- An I/O error mid-time-lapse: the disk starts failing every request after three files.
     io_error
 
+    # --- A real disk filling up mid-time-lapse.
+    full_disk
+
     # --- The reader of a stream goes away after 100 kB.
     rm -rf $ROOMY && mkdir -p $ROOMY && chmod 0777 $ROOMY
     su -s /bin/sh cam -c "$A capture $STILLS --count 1000 --output - 2> $ROOMY/err; echo \$? > $ROOMY/rc" | head -c 100000 > /dev/null
@@ -110,4 +115,18 @@ io_error() {
     dmsetup remove --noudevsync faulty
     losetup -d "$loop"
     cp $image $R/disk-io-error.img
+}
+
+# The full-disk case: a 6 MB ext4 file system (journal on, delayed allocation; made on the host,
+# as busybox's mke2fs makes only ext2) on a loop device, a time-lapse of 640x480 stills until it is
+# full; the image is kept for the host's fsck.
+full_disk() {
+    image=/tmp/full.img
+    cp /app/full-ext4.img $image
+    loop=$(losetup -f) && losetup "$loop" $image
+    mkdir -p $SMALL && mount -t ext4 "$loop" $SMALL && chmod 0777 $SMALL
+    fault full-disk "$A capture $STILLS --count 400 --output '$SMALL/tl-%3n.jpg'"
+    umount $SMALL
+    losetup -d "$loop"
+    cp $image $R/disk-full-disk.img
 }

@@ -57,6 +57,26 @@ wait_for() {
         sleep 0.1
     done
 }
+# end_of PID SECONDS: waits up to SECONDS for the background job PID to end and sets STATUS to its
+# exit status, or to "hang" when it had not (then it is sent SIGABRT, so a crash reporter prints
+# where it hung, and SIGKILL).
+end_of() {
+    tries=$(($2 * 10))
+    while kill -0 "$1" 2>/dev/null && [ "$tries" -gt 0 ]; do
+        sleep 0.1
+        tries=$((tries - 1))
+    done
+    if kill -0 "$1" 2>/dev/null; then
+        kill -ABRT "$1" 2>/dev/null
+        sleep 2
+        kill -KILL "$1" 2>/dev/null
+        wait "$1"
+        STATUS=hang
+    else
+        wait "$1"
+        STATUS=$?
+    fi
+}
 # Conditions for wait_for (each looks again every time it is asked).
 lines_at_least() { [ -f "$1" ] && [ "$(wc -l < "$1")" -ge "$2" ]; }   # FILE N: N lines (JSON records)
 files_at_least() { [ "$(ls "$1" | grep -c "$2")" -ge "$3" ]; }        # DIRECTORY REGEX N: N files named so

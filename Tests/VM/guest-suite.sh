@@ -8,6 +8,7 @@ set -u
 . ./guest-lib.sh
 . ./unplug-stress.sh
 . ./disk-faults.sh
+. ./signal-stress.sh
 
 # run NAME USER COMMAND...: runs arcapture as USER, recording stdout, stderr and status.
 run() {
@@ -263,5 +264,9 @@ echo "end $(up)" >> /out/times.txt
 # --- Fifty unplugs at random moments, from before the open to mid-stream (scripts/stress-unplug
 # runs 500): no crash, no hang, no temporary file left.
 unplug_stress 50 /out/unplug-stress
+
+# --- Twenty signals (SIGINT, SIGTERM) at random moments of a live time-lapse: 130 or 143, or 0
+# when it had finished; only whole files.
+signal_stress 20 /out/signal-stress
 cp -r $R/. /out/
 exit 0

@@ -55,21 +55,8 @@ unplug_stress() {
         pid=$!
         sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
         v4l2-ctl -d $C -c disconnect=1 2>/dev/null
-        tries=600
-        while kill -0 "$pid" 2>/dev/null && [ "$tries" -gt 0 ]; do
-            sleep 0.1
-            tries=$((tries - 1))
-        done
-        if kill -0 "$pid" 2>/dev/null; then
-            kill -ABRT "$pid" 2>/dev/null
-            sleep 2
-            kill -KILL "$pid" 2>/dev/null
-            wait "$pid"
-            status=hang
-        else
-            wait "$pid"
-            status=$?
-        fi
+        end_of "$pid" 60
+        status=$STATUS
         written=$(ls "$work" | grep -c -e '^u-.*\.jpg$' -e '^frames\.yuyv$')
         temporary=$(ls -a "$work" | grep -c '\.tmp$')
         line="$run $command $delay $status $written $temporary"

@@ -7,7 +7,7 @@ import Testing
 /// that starts failing mid-time-lapse, and a stream reader that goes away. Each case: the exit
 /// status the help documents, a message that names the fault, and only whole files left (each
 /// opened by ffprobe, an independent decoder), never a temporary one.
-@Suite("disk and output faults on vivid in a VM", .serialized, .timeLimit(.minutes(10)))
+@Suite("disk and output faults on vivid in a VM", .serialized, .timeLimit(.minutes(20)))
 struct VividDiskFaultTests {
     struct Case: CustomStringConvertible, Sendable {
         var name: String
@@ -31,6 +31,7 @@ struct VividDiskFaultTests {
         Case(name: "locked-footage", status: 73, message: "cannot create the file (Permission denied)"),
         Case(name: "read-only", status: 73, message: "cannot create the file (Read-only file system)"),
         Case(name: "io-error", status: 74, message: "an I/O error (EIO): the disk or card failed to store it"),
+        Case(name: "full-disk", status: 74, message: ".jpg': the disk is full (no partial file is left)"),
         Case(name: "reader-gone", status: 0, message: "the program reading the stream closed it"),
         Case(name: "reader-gone-footage", status: 0, message: "the program reading the stream closed it after"),
     ]
@@ -76,6 +77,7 @@ struct VividDiskFaultTests {
         arguments: [
             ("full-log", "log-", 1, "320,180"), ("full-footage-frames", "", 1, "960,400"),
             ("full-footage-sidecar", "", 1, "960,400"), ("io-error", "eio-", 3, "640,480"),
+            ("full-disk", "tl-", 20, "640,480"),
         ])
     func framesBeforeTheFault(name: String, prefix: String, atLeast: Int, size: String) async throws {
         let vm = try await vm()
@@ -98,10 +100,12 @@ struct VividDiskFaultTests {
         #expect(!footage.stderr.contains("frames in"), "\(footage.stderr)")
     }
 
-    @Test("the disk that failed mid-time-lapse holds a clean file system afterwards (e2fsck)")
-    func fileSystemAfterTheIOError() async throws {
+    @Test(
+        "a disk that failed or filled mid-time-lapse holds a clean file system afterwards (e2fsck)",
+        arguments: ["io-error", "full-disk"])
+    func fileSystemAfterTheFault(_ name: String) async throws {
         let vm = try await vm()
-        let image = vm.directory.appendingPathComponent("disk-io-error.img")
+        let image = vm.directory.appendingPathComponent("disk-\(name).img")
         // In sbin, which a normal user's PATH lacks.
         let e2fsck = try #require(
             ["/usr/sbin/e2fsck", "/sbin/e2fsck"].first(where: FileManager.default.isExecutableFile),

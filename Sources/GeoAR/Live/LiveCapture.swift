@@ -120,10 +120,15 @@ public final class LiveCapture: @unchecked Sendable {
 
     /// Sets the session's frame handler to this capture and observes its phases and rejected
     /// frames. This method is thread-safe.
+    ///
+    /// The session holds the capture weakly, as AVFoundation's outputs hold their delegates: the
+    /// capture holds its session, so strong handlers would keep both (and every buffer, encoder
+    /// and image they own) alive for good after they stop. Keep the capture while it runs (a view
+    /// does; so does awaiting ``outcome()``).
     public func attach(to session: CaptureSession) {
-        session.setFrameHandler { [self] in enqueue($0) }
-        session.addRejectionObserver { [self] in rejected($0) }
-        session.addPhaseObserver { [self] in phase($0) }
+        session.setFrameHandler { [weak self] in self?.enqueue($0) }
+        session.addRejectionObserver { [weak self] in self?.rejected($0) }
+        session.addPhaseObserver { [weak self] in self?.phase($0) }
     }
 
     // MARK: From the session (its queue)

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @testable import CaptureKit
-@testable import GeoAR
+@_spi(Testing) @testable import GeoAR
 
 /// The seed's rules for the view, each with a test that can fail, on the scripted fake camera.
 @Suite("GeoAR view on the scripted camera", .serialized, .timeLimit(.minutes(5)))
@@ -48,6 +48,34 @@ struct GeoARViewTests {
             ])
         #expect(recorder.snapshot.loaded == 1, "onLoaded exactly once")
         #expect(recorder.snapshot.offQueue == 0, "every handler ran on the handler queue")
+    }
+
+    @Test("a stopped view's camera run is freed: its session and capture do not keep each other alive")
+    func cameraRunIsFreed() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        var configuration = fixtures.configuration(queue: recorder.queue)
+        // Weak references to the sessions the view makes: once the view has stopped, nothing of
+        // the run may hold them (before the fix, the capture held its session and the session's
+        // frame handler and observers held the capture, so both stayed with all their buffers).
+        let made = Locked<[WeakSession]>([])
+        let factory = fixtures.factory
+        configuration.cameraHooks.makeSession = {
+            let session = factory.makeSession()
+            made.withLock { $0.append(WeakSession(session: session)) }
+            return session
+        }
+        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 }, "a frame went through the whole run")
+        await view.stop()
+        #expect(made.withLock { $0.count } == 1)
+        #expect(waitUntil { made.withLock { $0.allSatisfy { $0.session == nil } } }, "the run's session is still alive")
     }
 
     @Test("a broken POI file fails loading: onFailed with the file, line and field, and the failed phase")
@@ -395,4 +423,9 @@ final class OneOrientation: PoseSource, @unchecked Sendable {
     }
 
     func stop() {}
+}
+
+/// A session the test must not keep alive itself.
+struct WeakSession: @unchecked Sendable {
+    weak var session: CaptureSession?
 }
