@@ -57,6 +57,16 @@ wait_for() {
         sleep 0.1
     done
 }
+# run_time_ms DIR COMMAND: runs the shell command COMMAND as cam in a fresh DIR, output discarded,
+# and prints how long it took in milliseconds (at least 500). The stress scenarios spread their
+# random moments over one whole run's time measured so, with this build on this host however
+# loaded, so that they reach the stream on a slow machine as on a fast one.
+run_time_ms() {
+    rm -rf "$1" && mkdir -p "$1" && chmod 0777 "$1"
+    began=$(cut -d' ' -f1 /proc/uptime)
+    su -s /bin/sh cam -c "cd $1 && exec $2" > /dev/null 2>&1
+    awk -v began="$began" '{ms = ($1 - began) * 1000; printf "%d", ms < 500 ? 500 : ms}' /proc/uptime
+}
 # end_of PID SECONDS: waits up to SECONDS for the background job PID to end and sets STATUS to its
 # exit status, or to "hang" when it had not (then it is sent SIGABRT, so a crash reporter prints
 # where it hung, and SIGKILL).

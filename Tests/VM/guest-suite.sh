@@ -265,7 +265,7 @@ echo "end $(up)" >> /out/times.txt
 # runs 500): no crash, no hang, no temporary file left.
 unplug_stress 50 /out/unplug-stress
 
-# --- Twenty signals (SIGINT, SIGTERM) at random moments of a live time-lapse: 130 or 143, or 0
+# --- Twenty signals (SIGINT, SIGTERM) at random moments of a live time-lapse: 130 for both, or 0
 # when it had finished; only whole files.
 signal_stress 20 /out/signal-stress
 cp -r $R/. /out/

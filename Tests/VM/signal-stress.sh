@@ -18,23 +18,17 @@ signal_stress() {
     : > "$dir/runs.txt"
     saved_profile=${LLVM_PROFILE_FILE:-}
     export LLVM_PROFILE_FILE=/tmp/signal-stress/run/default.profraw
-    # The window: one whole run's time, measured here first (as the unplug stress does), so the
-    # signals reach every stage on a slow host as on a fast one.
     work=/tmp/signal-stress/run
-    rm -rf "$work" && mkdir -p "$work" && chmod 0777 "$work"
-    began=$(cut -d' ' -f1 /proc/uptime)
-    su -s /bin/sh cam -c "cd $work && exec /app/arcapture capture --size 320x180 --fps 30 --count 20 --output 's-%3n.jpg' --json-log log.jsonl" \
-        > /dev/null 2>&1
-    window=$(awk -v began="$began" '{printf "%d", ($1 - began) * 1000}' /proc/uptime)
-    [ "$window" -ge 500 ] || window=500
+    capture="/app/arcapture capture --size 320x180 --fps 30 --count 20 --output 's-%3n.jpg' --json-log log.jsonl"
+    # The moments: over one whole run's time, measured here first (run_time_ms).
+    window=$(run_time_ms "$work" "$capture")
     echo "$window" > "$dir/window-ms"
     run=1
     while [ "$run" -le "$runs" ]; do
         rm -rf "$work" && mkdir -p "$work" && chmod 0777 "$work"
         delay=$(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % window))
         if [ $((run % 2)) -eq 1 ]; then signal=INT; else signal=TERM; fi
-        su -s /bin/sh cam -c "cd $work && exec /app/arcapture capture --size 320x180 --fps 30 --count 20 --output 's-%3n.jpg' --json-log log.jsonl" \
-            > "$work/out" 2> "$work/err" &
+        su -s /bin/sh cam -c "cd $work && exec $capture" > "$work/out" 2> "$work/err" &
         pid=$!
         sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
         # su execs the shell, which execs arcapture: the pid is arcapture's once it runs; before

@@ -22,16 +22,10 @@ unplug_stress() {
     # scenarios already cover.
     saved_profile=${LLVM_PROFILE_FILE:-}
     export LLVM_PROFILE_FILE=/tmp/unplug-stress/run/default.profraw
+    # The capture is the one the runs alternate with check (below).
+    capture="/app/arcapture capture --size 320x180 --fps 30 --count 20 --output 'u-%3n.jpg'"
     if [ "$WINDOW_MS" = auto ]; then
-        # The moments are spread over as long as one whole run takes here, with this build, on
-        # this host however loaded: measured first, so that unplugs reach the stream on a slow
-        # machine as on a fast one.
-        rm -rf /tmp/unplug-stress/run && mkdir -p /tmp/unplug-stress/run && chmod 0777 /tmp/unplug-stress/run
-        began=$(cut -d' ' -f1 /proc/uptime)
-        su -s /bin/sh cam -c "cd /tmp/unplug-stress/run && exec /app/arcapture capture --size 320x180 --fps 30 --count 20 --output 'u-%3n.jpg'" \
-            > /dev/null 2>&1
-        WINDOW_MS=$(awk -v began="$began" '{printf "%d", ($1 - began) * 1000}' /proc/uptime)
-        [ "$WINDOW_MS" -ge 500 ] || WINDOW_MS=500
+        WINDOW_MS=$(run_time_ms /tmp/unplug-stress/run "$capture")
         reload_vivid
     fi
     echo "$WINDOW_MS" > "$dir/window-ms"
@@ -49,8 +43,7 @@ unplug_stress() {
                 > "$work/out" 2> "$work/err" &
         else
             command=capture
-            su -s /bin/sh cam -c "cd $work && exec /app/arcapture capture --size 320x180 --fps 30 --count 20 --output 'u-%3n.jpg'" \
-                > "$work/out" 2> "$work/err" &
+            su -s /bin/sh cam -c "cd $work && exec $capture" > "$work/out" 2> "$work/err" &
         fi
         pid=$!
         sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"

@@ -8,38 +8,25 @@ import Glibc
 /// then sleeps in `poll(2)` until an event, the deadline or a cancellation arrives. Watching before
 /// examining closes the race where the node appears between the two.
 ///
-/// `@unchecked Sendable`: the only state shared across threads is the cancellation pipe, which the
-/// kernel synchronises, and `isCancelled`, which a `Locked` guards.
+/// `@unchecked Sendable`: the only state shared across threads is the cancellation, which
+/// ``CancelPipe`` synchronises.
 final class NodeAppearanceWaiter: @unchecked Sendable {
-    /// A self-pipe: writing a byte makes the read end readable and wakes `poll(2)`. One byte into an
-    /// empty pipe never blocks, so no O_NONBLOCK is needed.
-    private let cancelPipe: (read: Int32, write: Int32)
-    private let isCancelled = Locked(false)
+    private let cancellation: CancelPipe
 
     /// Creates a waiter, or nil when the kernel refuses a pipe (out of descriptors).
     init?() {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { return nil }
-        cancelPipe = (descriptors[0], descriptors[1])
-    }
-
-    deinit {
-        close(cancelPipe.read)
-        close(cancelPipe.write)
+        guard let cancellation = try? CancelPipe() else { return nil }
+        self.cancellation = cancellation
     }
 
     /// Wakes the waiting thread and makes it return `false`.
-    func cancel() {
-        isCancelled.withLock { $0 = true }
-        var byte: UInt8 = 1
-        _ = write(cancelPipe.write, &byte, 1)
-    }
+    func cancel() { cancellation.cancel() }
 
     /// Waits for `path` to become authorized.
     ///
     /// - Important: Blocks the calling thread; call it off the cooperative thread pool.
     func waitUntilAuthorized(_ path: String, deadline: ContinuousClock.Instant, probe: AccessProbe) -> Bool {
-        while !isCancelled.withLock({ $0 }) {
+        while !cancellation.isCancelled {
             let created = SystemCall.retryingInterrupts("inotify_init1") {
                 inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
             }
@@ -71,7 +58,7 @@ final class NodeAppearanceWaiter: @unchecked Sendable {
             let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
             var descriptors = [
                 pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: cancelPipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: cancellation.readDescriptor, events: Int16(POLLIN), revents: 0),
             ]
             // EINTR is retried with the same timeout; the next round recomputes what remains.
             if case .failure = SystemCall.retryingInterrupts("poll", { poll(&descriptors, 2, milliseconds) }) {

@@ -17,29 +17,23 @@ import Glibc
 /// after its last `poll` returns does it run `finished` on the queue, where the caller closes the
 /// descriptor. Nothing ever polls a closed or reused descriptor, and libdispatch never sees it.
 ///
-/// `@unchecked Sendable`: the thread reads `descriptor` (immutable) and the cancellation state,
-/// which a `Locked` guards and the self-pipe signals; handlers run on the queue.
+/// `@unchecked Sendable`: the thread reads `descriptor` (immutable) and the cancellation, which
+/// ``CancelPipe`` synchronises; handlers run on the queue, and the thread reads what one returned
+/// only after the semaphore it signals.
 final class ReadinessWatcher: @unchecked Sendable {
     private let descriptor: Int32
     private let queue: DispatchQueue
-    /// A self-pipe: writing a byte wakes `poll(2)`. One byte into an empty pipe never blocks.
-    private let cancelPipe: (read: Int32, write: Int32)
-    private let isCancelled = Locked(false)
+    private let cancellation: CancelPipe
+    /// The handing over of one readiness at a time (the thread waits for each): reused, so a
+    /// frame costs no allocation here.
+    private let handled = DispatchSemaphore(value: 0)
+    private let progressed = Locked(false)
 
     /// Creates a watcher; throws when the kernel refuses a pipe (out of descriptors).
     init(descriptor: Int32, queue: DispatchQueue) throws(SystemCallError) {
-        var descriptors: [Int32] = [-1, -1]
-        _ = try SystemCall.retryingInterrupts("pipe") { pipe(&descriptors) }.get()
-        // Close-on-exec, so a program the process starts does not inherit the pipe.
-        for end in descriptors { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         self.descriptor = descriptor
         self.queue = queue
-        cancelPipe = (descriptors[0], descriptors[1])
-    }
-
-    deinit {
-        _ = SystemCall.once("close") { close(cancelPipe.read) }
-        _ = SystemCall.once("close") { close(cancelPipe.write) }
+        cancellation = try CancelPipe()
     }
 
     /// Starts the watching thread.
@@ -62,36 +56,30 @@ final class ReadinessWatcher: @unchecked Sendable {
 
     /// Asks the thread to stop; `finished` follows on the queue. Safe from any thread, the queue
     /// included (a handler ending the stream).
-    func cancel() {
-        isCancelled.withLock { $0 = true }
-        var byte: UInt8 = 1
-        _ = SystemCall.retryingInterrupts("write") { write(cancelPipe.write, &byte, 1) }
-    }
+    func cancel() { cancellation.cancel() }
 
     private func watch(_ ready: @escaping @Sendable () -> Bool) {
         let readiness = Int16(POLLIN | POLLERR | POLLHUP)
-        while !isCancelled.withLock({ $0 }) {
+        while !cancellation.isCancelled {
             var descriptors = [
                 pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: cancelPipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: cancellation.readDescriptor, events: Int16(POLLIN), revents: 0),
             ]
             guard case .success = SystemCall.retryingInterrupts("poll", { poll(&descriptors, 2, -1) }) else {
                 // Only ENOMEM is possible here; try again shortly (the stall timer bounds the wait).
                 Thread.sleep(forTimeInterval: 0.01)
                 continue
             }
-            if descriptors[1].revents != 0 || isCancelled.withLock({ $0 }) { return }
+            if descriptors[1].revents != 0 || cancellation.isCancelled { return }
             // POLLNVAL would mean the descriptor was closed under the watcher: a bug, never spin on it.
             if descriptors[0].revents & Int16(POLLNVAL) != 0 { return }
             guard descriptors[0].revents & readiness != 0 else { continue }
-            let progressed = Locked(false)
-            let done = DispatchSemaphore(value: 0)
-            queue.async {
+            queue.async { [self] in
                 let value = ready()
                 progressed.withLock { $0 = value }
-                done.signal()
+                handled.signal()
             }
-            done.wait()
+            handled.wait()
             if !progressed.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
         }
     }
