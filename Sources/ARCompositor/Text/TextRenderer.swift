@@ -27,7 +27,7 @@ public final class TextRenderer {
     private let primary: FT_Face
     private var fallbackFaces: [UInt32: FT_Face?] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
-    private var lines: [String: RenderedText] = [:]
+    private var lines = RenderedLineCache(budget: TextRenderer.lineCacheBudget)
     private let ascender: Int
     private let descender: Int
 
@@ -43,8 +43,9 @@ public final class TextRenderer {
         let advance: Int  // 26.6
     }
 
-    /// Lines kept; beyond this the line cache starts over (labels change slowly).
-    private static let lineCacheLimit = 1024
+    /// The bytes of rendered lines one generation of the line cache keeps (the cache holds at most
+    /// twice this): some thirty labels at the default size, more than a frame shows.
+    static let lineCacheBudget = 256 * 1024
 
     /// Opens `font` at `pixelSize`.
     ///
@@ -65,10 +66,9 @@ public final class TextRenderer {
 
     /// `text` rendered (from the cache when it was rendered before).
     public func render(_ text: String) -> RenderedText {
-        if let cached = lines[text] { return cached }
-        if lines.count >= Self.lineCacheLimit { lines.removeAll(keepingCapacity: true) }
+        if let cached = lines.line(for: text) { return cached }
         let rendered = layOut(text)
-        lines[text] = rendered
+        lines.insert(rendered, for: text)
         return rendered
     }
 

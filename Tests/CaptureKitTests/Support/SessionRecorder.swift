@@ -64,8 +64,8 @@ final class SessionRecorder: Sendable {
             }
             guard let id else { return }
             let seconds = Double(Self.timeout.components.seconds)
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                state.withLock { state in
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+                self?.state.withLock { state in
                     guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return }
                     state.waiters.remove(at: index).continuation.resume(throwing: TimedOut(events: state.events))
                 }
