@@ -24,8 +24,8 @@ extension CaptureSession {
                 closeStream()
             case .publish(let phase):
                 publish(phase)
-            case .waitForDevice:
-                waitForDevice()
+            case .waitForDevice(let delay):
+                waitForDevice(after: delay)
             case .cancelWait:
                 deviceWaiter?.cancel()
                 deviceWaiter = nil
@@ -37,7 +37,7 @@ extension CaptureSession {
     /// it on the queue.
     ///
     /// - Important: Must be called on the session queue.
-    private func waitForDevice() {
+    private func waitForDevice(after delay: Duration) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let path = stablePath ?? appliedConfiguration.devicePath, let waiter = NodeAppearanceWaiter() else {
             perform(machine.streamFailed(.invalidConfiguration("cannot wait for the camera to come back")))
@@ -47,6 +47,10 @@ extension CaptureSession {
         let probe = self.probe
         let forever = ContinuousClock.now.advanced(by: .seconds(10 * 365 * 24 * 3600))
         Thread.detachNewThread { [self] in
+            if delay > .zero {
+                Thread.sleep(
+                    forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            }
             let returned = waiter.waitUntilAuthorized(path, deadline: forever, probe: probe)
             queue.async { [self] in
                 guard returned, deviceWaiter === waiter else { return }  // cancelled, or superseded

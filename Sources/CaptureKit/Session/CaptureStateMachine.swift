@@ -15,8 +15,9 @@ struct CaptureStateMachine: Hashable, Sendable {
         case closeStream
         /// Tell phase observers.
         case publish(CapturePhase)
-        /// Wait (off the queue) for the camera to come back; then report ``deviceReturned()``.
-        case waitForDevice
+        /// Wait (off the queue) for the camera to come back, no sooner than `after`; then report
+        /// ``deviceReturned()``.
+        case waitForDevice(after: Duration)
         /// Stop waiting for the camera.
         case cancelWait
     }
@@ -28,6 +29,10 @@ struct CaptureStateMachine: Hashable, Sendable {
     /// Whether an interruption waits for the camera instead of failing (``CaptureConfiguration/reconnects``).
     var reconnects = false
     private(set) var isWaitingForDevice = false
+    /// Whether the stream being opened is a reopening after an interruption.
+    private var isReopening = false
+    /// Reopenings in a row that failed to start the stream (see ``streamFailed(_:)``).
+    private(set) var failedReopens = 0
     /// Whether the location source has a position (or needs none): until it has, a streaming
     /// session is ``CapturePhase/waitingForLocation(_:)``.
     private(set) var hasPosition = false
@@ -82,17 +87,29 @@ struct CaptureStateMachine: Hashable, Sendable {
 
     /// The stream opened with `format`.
     mutating func streamOpened(_ format: NegotiatedFormat) -> [Action] {
+        isReopening = false
+        failedReopens = 0
         guard wantsRunning, hasLocationSource else { return [.closeStream] }
         isStreaming = true
         return move(to: hasPosition ? .running(format) : .waitingForLocation(format))
     }
 
     /// Opening or running the stream failed. An interruption with reconnection on waits for the
-    /// camera; anything else stops the session.
+    /// camera; so does a camera that came back but failed to start streaming (a USB camera just
+    /// re-enumerated may refuse its first VIDIOC_STREAMON), after 0.5 s, doubling to 8 s while it
+    /// keeps failing. Anything else stops the session.
     mutating func streamFailed(_ error: CaptureError) -> [Action] {
-        if reconnects && wantsRunning && error.isInterruption {
+        let failedToStart: Bool
+        if case .streamingFailed = error { failedToStart = isReopening } else { failedToStart = false }
+        isReopening = false
+        if reconnects && wantsRunning && (error.isInterruption || failedToStart) {
+            var delay = Duration.zero
+            if failedToStart {
+                failedReopens += 1
+                delay = .milliseconds(500 * (1 << min(failedReopens - 1, 4)))
+            }
             isWaitingForDevice = true
-            return closeIfStreaming() + move(to: .interrupted(error)) + [.waitForDevice]
+            return closeIfStreaming() + move(to: .interrupted(error)) + [.waitForDevice(after: delay)]
         }
         wantsRunning = false
         return closeIfStreaming() + move(to: .failed(error))
@@ -103,6 +120,7 @@ struct CaptureStateMachine: Hashable, Sendable {
         guard isWaitingForDevice else { return [] }
         isWaitingForDevice = false
         guard wantsRunning, hasLocationSource else { return [] }
+        isReopening = true
         return move(to: .starting) + [.openStream]
     }
 

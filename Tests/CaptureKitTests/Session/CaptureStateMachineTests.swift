@@ -136,7 +136,8 @@ struct CaptureStateMachineInterruptionTests {
     func reconnects() {
         var machine = running(reconnects: true)
         let error = CaptureError.disconnected(path: "/dev/video0")
-        #expect(machine.streamFailed(error) == [.closeStream, .publish(.interrupted(error)), .waitForDevice])
+        #expect(
+            machine.streamFailed(error) == [.closeStream, .publish(.interrupted(error)), .waitForDevice(after: .zero)])
         #expect(machine.wantsRunning)
         #expect(machine.deviceReturned() == [.publish(.starting), .openStream])
         #expect(machine.deviceReturned() == [], "only once per interruption")
@@ -148,7 +149,32 @@ struct CaptureStateMachineInterruptionTests {
         _ = machine.streamFailed(.timeout(path: "/dev/video0", seconds: 5, framesReceived: 10))
         _ = machine.deviceReturned()
         let missing = CaptureError.deviceNotFound(path: "/dev/v4l/by-id/usb-cam")
-        #expect(machine.streamFailed(missing) == [.publish(.interrupted(missing)), .waitForDevice])
+        #expect(machine.streamFailed(missing) == [.publish(.interrupted(missing)), .waitForDevice(after: .zero)])
+    }
+
+    @Test(
+        "a camera that came back but fails to start streaming is tried again, later each time; a first start that fails does fail"
+    )
+    func failedReopen() {
+        var machine = running(reconnects: true)
+        _ = machine.streamFailed(.disconnected(path: "/dev/video0"))
+        let refused = CaptureError.streamingFailed(
+            path: "/dev/video0", SystemCallError(call: "VIDIOC_STREAMON", errno: .invalidArgument))
+        for delay in [500, 1000, 2000, 4000, 8000, 8000] {
+            #expect(machine.deviceReturned() == [.publish(.starting), .openStream])
+            #expect(
+                machine.streamFailed(refused) == [
+                    .publish(.interrupted(refused)), .waitForDevice(after: .milliseconds(delay)),
+                ])
+        }
+        #expect(machine.deviceReturned() == [.publish(.starting), .openStream])
+        #expect(machine.streamOpened(Self.negotiated) == [.publish(.running(Self.negotiated))])
+        #expect(machine.failedReopens == 0)
+        var fresh = CaptureStateMachine()
+        fresh.reconnects = true
+        _ = fresh.locationSourceAssigned(hasPosition: true)
+        _ = fresh.startRunning()
+        #expect(fresh.streamFailed(refused) == [.publish(.failed(refused))], "not a reopening: the error stands")
     }
 
     @Test("stopping while interrupted cancels the wait; other errors still fail")
