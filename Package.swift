@@ -2,7 +2,7 @@
 //
 // arcapture: a geo-AR camera pipeline for Linux. No outside Swift packages:
 // everything below is the toolchain plus C libraries from Debian
-// (libv4l-dev, libturbojpeg0-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev), reached through
+// (libv4l-dev, libturbojpeg0-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev, libmicrohttpd-dev), reached through
 // small C targets.
 import PackageDescription
 
@@ -26,10 +26,13 @@ let package = Package(
             name: "CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]),
 
+        // GNU libmicrohttpd: the HTTP server of `arcapture serve`.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+
         .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
         // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
-        .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor", "CFileSystem"]),
+        .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor", "CFileSystem", "CMicroHTTPD"]),
         // C shim: statfs and syncfs, which Swift's Glibc module does not export (FAT's durability).
         .target(name: "CFileSystem"),
         // The command line: parses arguments, builds pipelines from GeoAR, prints reports. A library

@@ -230,6 +230,39 @@ kill -INT $recorder
 wait $recorder
 ls $CAP > /out/e2e.files
 
+# --- `arcapture serve`: the live view over HTTP on the guest's loopback, read by busybox wget.
+# A fixed position with the buoys ahead (bearings 218-242 degrees, the camera at 230) so every
+# marker is in view; the host checks the frames' pixels for the selection's colour.
+SERVE=http://127.0.0.1:8080
+state_says() { wget -q -O /tmp/serve-state.json $SERVE/state && grep -q "$1" /tmp/serve-state.json; }
+published() { wget -q -O - $SERVE/state | sed -n 's/.*"published":\([0-9]*\).*/\1/p'; }
+published_beyond() { [ "$(published)" -gt "$1" ]; }
+su -s /bin/sh cam -c "exec /app/arcapture serve --size 320x180 --fps 10 --location 52.850155,5.313617,0 --pois /app/e2e-pois.geojson --hfov 70 --orientation 230,0,0 --height-above-ground 2" \
+    > /out/serve.out 2> /out/serve.err &
+server=$!
+WATCH=$server
+wait_for 60 "the server to listen" says /out/serve.err "serving $SERVE/"
+wait_for 120 "annotated frames to be served" state_says '"annotated":[1-9]'
+wget -q -O /out/serve-state.json $SERVE/state
+wget -q -S -O /out/serve-snapshot.jpg $SERVE/snapshot 2> /out/serve-snapshot.headers
+wget -q -O /out/serve-select.json --header 'Content-Type: application/json' --post-data '{"ids":["p2"]}' $SERVE/select
+wait_for 30 "the selection in /state" state_says '"selected":\["p2"\]'
+# Two frames drawn after the selection, then the newest one.
+after=$(published)
+wait_for 60 "frames after the selection" published_beyond $((after + 2))
+wget -q -O /out/serve-selected.jpg $SERVE/snapshot
+wget -q -O /out/serve-selected-state.json $SERVE/state
+# The stream, read until 60 kB came (several 320x180 frames), then wget is cut off.
+wget -q -O - "$SERVE/stream?key=guest" | head -c 60000 > /out/serve-stream.mjpg
+wget -q -O /out/serve-missing.txt $SERVE/nothing 2> /out/serve-missing.err
+echo $? > /out/serve-missing.rc
+wget -q -O /out/serve-cleared.json --header 'Content-Type: application/json' --post-data '' $SERVE/select 2> /out/serve-badselect.err
+echo $? > /out/serve-badselect.rc
+WATCH=
+kill -INT $server
+wait $server
+echo $? > /out/serve.rc
+
 # Camera switch: two vivid instances; SIGUSR1 moves capture to the next --device.
 rmmod vivid
 insmod /modules/vivid.ko n_devs=2 node_types=0x1,0x1

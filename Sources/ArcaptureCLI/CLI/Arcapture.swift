@@ -8,6 +8,7 @@ public enum Arcapture {
         (DevicesCommand.spec, DevicesCommand.run),
         (CheckCommand.spec, CheckCommand.run),
         (CaptureCommand.spec, CaptureCommand.run),
+        (ServeCommand.spec, ServeCommand.run),
         (ProjectCommand.spec, ProjectCommand.run),
         (AnnotateCommand.spec, AnnotateCommand.run),
         (SyncCommand.spec, SyncCommand.run),

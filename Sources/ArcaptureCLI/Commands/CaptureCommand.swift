@@ -85,6 +85,12 @@ enum CaptureCommand {
             Terminal.error(error.message)
             return .usage
         }
+        return await live(options, overlay: overlay, serving: nil)
+    }
+
+    /// Runs a live view: `capture`'s (frames to files or stdout) or, with `serving`, `serve`'s
+    /// (frames to a ``LiveViewServer``'s clients until interrupted).
+    static func live(_ options: CaptureOptions, overlay: LiveOverlayOptions, serving: ServeSetup?) async -> ExitStatus {
         if overlay.drawsOverlay && options.location == nil {
             Terminal.error(
                 "the overlay needs to know where the camera is: add --location (gpsd://, a serial GPS, a track, or LAT,LON,ALT)"
@@ -166,6 +172,24 @@ enum CaptureCommand {
             Terminal.note("note: orientation from \(imu.name) (uncalibrated: markers fade by its 15° heading accuracy)")
             view.locationManager.poseSources = [imu]
         }
+        // The server listens before the camera opens (it opens when the source is assigned), so a
+        // port already taken is said without touching the camera.
+        var server: LiveViewServer?
+        if let serving {
+            let model = GeoARLiveViewModel(view: view, device: path, source: source.name, broadcast: serving.broadcast)
+            let started = LiveViewServer(
+                address: serving.address, broadcast: serving.broadcast, model: model, limits: serving.limits,
+                authentication: serving.authentication)
+            do {
+                try started.start()
+            } catch {
+                Terminal.error(error.description)
+                await view.stop()
+                return .unavailable
+            }
+            server = started
+            serving.announce(started.address)
+        }
         view.locationManager.locationSource = source
 
         let stop = StopRequest()
@@ -185,8 +209,10 @@ enum CaptureCommand {
                         return summary
                     })
             })
+        server?.stop()
         handlerQueue.sync {}  // the last phase lines are out before the summary
-        return finish(summary, interrupted: stop.isRequested, overlay: overlay.drawsOverlay)
+        // A server's normal end is a signal (Ctrl-C, systemd's SIGTERM): it exits 0.
+        return finish(summary, interrupted: stop.isRequested && serving == nil, overlay: overlay.drawsOverlay)
     }
 
     /// The progress line: frames written, the rate, what was lost.

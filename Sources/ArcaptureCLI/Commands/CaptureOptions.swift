@@ -22,8 +22,40 @@ struct CaptureOptions: Sendable {
 
     static let defaultTemplate = "arcapture-%Y%m%d-%H%M%S-%L.jpg"
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    /// `capture`'s options, or `serve`'s when `broadcast` is given (the frames' destination, with
+    /// no count, duration, interval, output or warm-up: a server runs until stopped).
+    init(_ parsed: ParsedArguments, broadcast: FrameBroadcast? = nil) throws(UsageError) {
         devices = (parsed.values["device"] ?? []).flatMap { $0.split(separator: ",").map(String.init) }
+        if let broadcast {
+            // `serve`: every frame to the clients, for as long as it runs.
+            destination = .broadcast(broadcast)
+            warmUp = .none
+        } else {
+            destination = .discard
+            warmUp = .none
+            try parseOutput(parsed)
+        }
+        format = try parsed.formatRequest()
+        quality = try parsed.integer("quality", in: 1...100) ?? quality
+        for text in parsed.values["set"] ?? [] {
+            guard let setting = ControlSetting(parsing: text) else {
+                throw UsageError("--set must be NAME=VALUE such as brightness=60% or zoom_absolute=150, not '\(text)'")
+            }
+            controls.append(setting)
+        }
+        reconnect = parsed.flag("reconnect")
+        jsonLog = parsed.value("json-log")
+        location = try parsed.value("location").map { text throws(UsageError) in
+            try LocationArgument(parsing: text, option: "location")
+        }
+        bufferCount = UInt32(try parsed.integer("buffers", in: 1...32) ?? Int(bufferCount))
+        timeoutSeconds = try parsed.number("timeout", in: 0.1...3600) ?? timeoutSeconds
+        waitSeconds = try parsed.number("wait", in: 0...86_400) ?? waitSeconds
+    }
+
+    /// The options that say which frames to write and where: count, duration, interval, output,
+    /// stream format, warm-up.
+    private mutating func parseOutput(_ parsed: ParsedArguments) throws(UsageError) {
         count = try parsed.integer("count", in: 1...100_000_000)
         if let text = parsed.value("duration") {
             guard let seconds = CaptureInterval.seconds(text) else {
@@ -70,21 +102,5 @@ struct CaptureOptions: Sendable {
         } else {
             warmUp = .none
         }
-        format = try parsed.formatRequest()
-        quality = try parsed.integer("quality", in: 1...100) ?? quality
-        for text in parsed.values["set"] ?? [] {
-            guard let setting = ControlSetting(parsing: text) else {
-                throw UsageError("--set must be NAME=VALUE such as brightness=60% or zoom_absolute=150, not '\(text)'")
-            }
-            controls.append(setting)
-        }
-        reconnect = parsed.flag("reconnect")
-        jsonLog = parsed.value("json-log")
-        location = try parsed.value("location").map { text throws(UsageError) in
-            try LocationArgument(parsing: text, option: "location")
-        }
-        bufferCount = UInt32(try parsed.integer("buffers", in: 1...32) ?? Int(bufferCount))
-        timeoutSeconds = try parsed.number("timeout", in: 0.1...3600) ?? timeoutSeconds
-        waitSeconds = try parsed.number("wait", in: 0...86_400) ?? waitSeconds
     }
 }

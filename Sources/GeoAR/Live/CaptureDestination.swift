@@ -6,6 +6,9 @@ public enum CaptureDestination: Equatable, Sendable {
     case mjpegStream
     /// A YUV4MPEG2 stream on stdout: what `ffmpeg -f yuv4mpegpipe -i -` reads.
     case y4mStream
+    /// To a ``FrameBroadcast``: each frame encoded once, for every client of a ``LiveViewServer``
+    /// (`arcapture serve`).
+    case broadcast(FrameBroadcast)
     /// Nowhere: frames are chosen and annotated (a view's handlers, bindings and sidecar see
     /// them), then dropped.
     case discard

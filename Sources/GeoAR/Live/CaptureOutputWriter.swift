@@ -76,6 +76,10 @@ public final class CaptureOutputWriter {
             let (bytes, passedThrough) = try jpeg(frame)
             try Self.writeToStandardOutput(bytes)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: passedThrough)
+        case .broadcast(let broadcast):
+            let (bytes, passedThrough) = try jpeg(frame)
+            broadcast.publish(bytes, capturedAt: frame.captureDate)
+            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: passedThrough)
         case .y4mStream:
             let image: YCbCrImage
             do {
@@ -100,7 +104,7 @@ public final class CaptureOutputWriter {
         switch destination {
         case .discard:
             return WrittenFrame(file: nil, bytes: 0, passedThrough: false)
-        case .files, .mjpegStream:
+        case .files, .mjpegStream, .broadcast:
             do {
                 bytes = try encoder.encode(image, quality: quality)
             } catch {
@@ -119,6 +123,9 @@ public final class CaptureOutputWriter {
                 throw .output(error)
             }
             return WrittenFrame(file: name, bytes: bytes.count, passedThrough: false)
+        case .broadcast(let broadcast):
+            broadcast.publish(bytes, capturedAt: frame.captureDate)
+            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
         case .mjpegStream, .y4mStream, .discard:
             try Self.writeToStandardOutput(bytes)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
@@ -141,7 +148,11 @@ public final class CaptureOutputWriter {
 
     private func jpeg(_ frame: VideoFrame) throws(FrameWriteError) -> (bytes: [UInt8], passedThrough: Bool) {
         // Files are decoded once to catch damage inside the image; a live stream checks structure only.
-        let validation: FrameJPEGWriter.Validation = destination == .mjpegStream ? .structure : .decode
+        let validation: FrameJPEGWriter.Validation
+        switch destination {
+        case .mjpegStream, .broadcast: validation = .structure
+        default: validation = .decode
+        }
         do {
             return try frames.jpeg(for: frame, quality: quality, validation: validation)
         } catch {

@@ -285,11 +285,13 @@ public final class LiveCapture: @unchecked Sendable {
         }
     }
 
-    /// Counts without waiting for the writer (the warm-up count left out), for a progress line.
-    /// This property is thread-safe.
+    /// Counts without waiting for the writer (the warm-up count and the latencies left out), for a
+    /// progress line and a server's state. This property is thread-safe.
     public var runningCounts: Counts {
         shared.withLock {
-            Counts(written: $0.written, dropped: $0.dropped, droppedBehind: $0.droppedBehind, damaged: $0.damaged)
+            Counts(
+                written: $0.written, dropped: $0.dropped, droppedBehind: $0.droppedBehind, damaged: $0.damaged,
+                annotated: $0.annotated, withoutPose: $0.withoutPose)
         }
     }
 

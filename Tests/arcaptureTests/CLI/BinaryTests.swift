@@ -19,7 +19,7 @@ struct BinaryTests {
         #expect(help.stderr.isEmpty)
     }
 
-    @Test("every subcommand has help, even next to bad arguments", arguments: ["devices", "check", "project"])
+    @Test("every subcommand has help, even next to bad arguments", arguments: ["devices", "check", "project", "serve"])
     func subcommandHelp(name: String) throws {
         for arguments in [[name, "--help"], [name, "--no-such-option", "-h"], ["help", name]] {
             let result = try Binary.run(arguments)
@@ -37,6 +37,15 @@ struct BinaryTests {
             (["check", "--frame", "3"], "error: unknown option '--frame' (did you mean '--frames'?)"),
             (["check", "--frames", "1"], "error: --frames must be a whole number from 2 to 100000, not '1'"),
             (["check", "--size", "big"], "error: --size must be WIDTHxHEIGHT such as 1280x720, not 'big'"),
+            (
+                ["serve", "--listen", "localhost:80"],
+                "error: --listen: 'localhost:80' is not an address to listen on: 'localhost' is not an IPv4 address"
+            ),
+            (
+                ["serve", "--listen", "127.0.0.1:99999"],
+                "error: --listen: '127.0.0.1:99999' is not an address to listen on: the port must be a number from 0 to 65535, not '99999'"
+            ),
+            (["serve", "--output", "x.jpg"], "error: unknown option '--output'"),
             ([], "error: no subcommand given"),
         ]
         for (arguments, message) in cases {

@@ -1,0 +1,102 @@
+import CaptureKit
+import GeoAR
+
+/// `arcapture serve`: the live annotated view over HTTP, for a browser, VLC, ffmpeg or a dashboard.
+enum ServeCommand {
+    /// `capture`'s options that say which frames to write and where: a server sends every frame
+    /// to its clients until it is stopped, so it takes none of them.
+    private static let captureOnly: Set<String> = [
+        "count", "duration", "every", "output", "format-out", "skip", "settle", "json-log",
+    ]
+
+    static let spec = CommandSpec(
+        name: "serve",
+        overview: """
+            Serve the camera's annotated frames over HTTP: an MJPEG stream, snapshots, the view's state \
+            as JSON and a page to watch it and select points of interest in.
+            """,
+        usage: """
+            [--listen ADDR:PORT] [--device PATH] [--location SOURCE] [--pois FILE] [more options]
+            """,
+        arguments: [],
+        options: [
+            .value(
+                "listen", "ADDR:PORT", default: "127.0.0.1:8080",
+                help: "Where to listen: 0.0.0.0:8080 for every network, [::1]:8080 for IPv6, port 0 for any free port."),
+            .value(
+                "auth", "FILE",
+                help: "Ask for a user and password (HTTP Basic): FILE has user:password lines. Use it beyond loopback."),
+            .value("max-clients", "N", default: "16", help: "Connections at once; more wait until one closes."),
+            .value(
+                "idle-timeout", "SECONDS", default: "30",
+                help: "Close a connection that sends an unfinished request for this long."),
+        ] + CaptureCommand.spec.options.filter { !captureOnly.contains($0.name) },
+        discussion: """
+            ENDPOINTS:
+              /                  a page: the stream, the state, navigation, the points of interest to select
+              /stream            multipart/x-mixed-replace MJPEG (also /?action=stream); ?key=NAME names the client
+              /snapshot          the newest frame as one JPEG (also /?action=snapshot), with X-Timestamp
+              /state             JSON, schema arcapture.state/1 (docs/json.md)
+              /select            POST {"ids": [...]} selects points of interest; DELETE clears the selection
+
+            With --auth FILE every request needs a user and password from FILE (HTTP Basic, compared in \
+            constant time; without TLS, so over a network only one you trust). Listening beyond loopback \
+            without --auth draws a warning.
+
+            Each frame is encoded once, whatever the number of clients; a client that reads slowly skips \
+            to the newest frame and never slows the camera or the others. It listens on loopback unless \
+            --listen says otherwise.
+
+            EXIT STATUS:
+              0    stopped by Ctrl-C or SIGTERM (a server's normal end)
+              64   bad command line
+              65   the --auth file is malformed (its line is named)
+              66   the --auth file cannot be read
+              69   the camera is missing or went away (without --reconnect), or the address cannot be listened on
+              74   the stream failed or stalled
+              75   the camera is busy
+              77   permission denied
+
+            EXAMPLES:
+              arcapture serve --location gpsd:// --pois pois.geojson
+              arcapture serve --listen 0.0.0.0:8080 --reconnect
+              ffplay http://127.0.0.1:8080/stream
+            """)
+
+    static func run(_ arguments: [String]) async -> ExitStatus {
+        let options: CaptureOptions
+        let overlay: LiveOverlayOptions
+        let setup: ServeSetup
+        do throws(UsageError) {
+            let parsed = try ArgumentParser.parse(arguments, spec: spec)
+            let broadcast = FrameBroadcast()
+            options = try CaptureOptions(parsed, broadcast: broadcast)
+            overlay = try LiveOverlayOptions(parsed)
+            var address = ServerAddress.loopbackDefault
+            if let text = parsed.value("listen") {
+                do throws(ServerError) {
+                    address = try ServerAddress(parsing: text)
+                } catch {
+                    throw UsageError("--listen: \(error.description)")
+                }
+            }
+            let limits = LiveViewServer.Limits(
+                maxClients: try parsed.integer("max-clients", in: 1...10_000) ?? 16,
+                idleTimeoutSeconds: try parsed.integer("idle-timeout", in: 1...86_400) ?? 30)
+            setup = ServeSetup(address: address, limits: limits, broadcast: broadcast, authFile: parsed.value("auth"))
+        } catch {
+            Terminal.error(error.message)
+            return .usage
+        }
+        var serving = setup
+        if let file = setup.authFile {
+            do throws(InputFileError) {
+                serving.authentication = try BasicAuthentication(file: file)
+            } catch {
+                Terminal.error(error.description)
+                return error.cannotBeOpened ? .noInput : .dataError
+            }
+        }
+        return await CaptureCommand.live(options, overlay: overlay, serving: serving)
+    }
+}

@@ -1,0 +1,238 @@
+import CMicroHTTPD
+import CaptureKit
+import Foundation
+
+/// The HTTP server of `arcapture serve`, on GNU libmicrohttpd: `/stream` (MJPEG as
+/// `multipart/x-mixed-replace`), `/snapshot`, `/state`, `/select` and the page at `/`.
+///
+/// Frames come from a ``FrameBroadcast``: encoded once, shared by every client; a client that
+/// cannot keep up skips to the newest frame. libmicrohttpd runs one polling thread (epoll); a
+/// stream client with nothing new to send is suspended there and resumed by the next frame, so
+/// idle clients cost no CPU and no thread.
+///
+/// This type is thread-safe.
+public final class LiveViewServer: @unchecked Sendable {
+    /// Limits on clients and requests.
+    public struct Limits: Sendable {
+        /// Connections at once (streams, page loads and API calls together).
+        public var maxClients: Int
+        /// Seconds a connection may send nothing (a request never finished) before it is closed.
+        /// Stream clients waiting for a frame are not idle.
+        public var idleTimeoutSeconds: Int
+
+        /// `--max-clients` 16 and a 30-second idle timeout, as µStreamer's defaults are close to.
+        public init(maxClients: Int = 16, idleTimeoutSeconds: Int = 30) {
+            self.maxClients = maxClients
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+        }
+    }
+
+    /// The largest body `POST /select` takes.
+    static let bodyLimit = 64 * 1024
+    /// What one connection may hold of its request line and headers (beyond: 431 or 414).
+    static let requestMemoryLimit = 32 * 1024
+
+    /// Where it listens (with the port the system chose, when asked for 0).
+    public private(set) var address: ServerAddress
+    /// The frames it serves.
+    public let broadcast: FrameBroadcast
+    private let router: LiveViewRouter
+    private let limits: Limits
+    private let daemon: Locked<OpaquePointer?> = Locked(nil)
+    private let clients = Locked([ObjectIdentifier: StreamClient]())
+    private let suspensions = Locked(0)
+
+    /// A server of `broadcast`'s frames and `model`'s state, not yet listening; with
+    /// `authentication`, every request must name one of its accounts (else 401).
+    public init(
+        address: ServerAddress, broadcast: FrameBroadcast, model: any LiveViewModel, limits: Limits = Limits(),
+        authentication: BasicAuthentication? = nil
+    ) {
+        self.address = address
+        self.broadcast = broadcast
+        self.limits = limits
+        router = LiveViewRouter(model: model, broadcast: broadcast, authentication: authentication)
+    }
+
+    /// Starts listening.
+    ///
+    /// - Throws: ``ServerError/cannotListen(_:_:)`` (the port is taken, the address is not this
+    ///   machine's).
+    public func start() throws(ServerError) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let started = address.withSocketAddress { socketAddress in
+            arcapture_mhd_start(
+                socketAddress, Self.accessHandler, context, Self.completedHandler, context,
+                UInt32(max(1, limits.maxClients)), UInt32(max(1, limits.idleTimeoutSeconds)),
+                Self.requestMemoryLimit)
+        }
+        guard let started else {
+            throw .cannotListen(address, String(cString: strerror(errno)))
+        }
+        daemon.withLock { $0 = started }
+        address = address.with(port: arcapture_mhd_port(started))
+    }
+
+    /// Ends every stream and stops listening. Waits (up to 2 s) for suspended streams to be resumed
+    /// and ended first: libmicrohttpd must not be stopped with a connection still suspended.
+    public func stop() {
+        guard
+            let running = daemon.withLock({ daemon -> OpaquePointer? in
+                defer { daemon = nil }
+                return daemon
+            })
+        else { return }
+        broadcast.close()
+        let deadline = ContinuousClock.now + .seconds(2)
+        while suspensions.withLock({ $0 }) > 0 && ContinuousClock.now < deadline {
+            usleep(1000)
+        }
+        MHD_stop_daemon(running)
+    }
+
+    deinit { stop() }
+
+    /// The connected `/stream` clients.
+    public var streamClients: [LiveViewState.Client] {
+        let now = Date()
+        return clients.withLock { Array($0.values) }
+            .sorted { $0.connectedAt < $1.connectedAt }
+            .map { client in
+                LiveViewState.Client(
+                    key: client.key, peer: client.peer, connectedSeconds: now.timeIntervalSince(client.connectedAt),
+                    framesSent: client.framesSent.withLock { $0 })
+            }
+    }
+
+    // MARK: libmicrohttpd's callbacks (all on its polling thread)
+
+    private static let accessHandler: MHD_AccessHandlerCallback = {
+        context, connection, url, method, _, uploadData, uploadSize, requestContext in
+        guard let context, let connection, let url, let method, let uploadSize, let requestContext else {
+            return arcapture_mhd_no
+        }
+        let server = Unmanaged<LiveViewServer>.fromOpaque(context).takeUnretainedValue()
+        return server.handle(
+            connection, url: String(cString: url), method: String(cString: method), upload: uploadData,
+            uploadSize: uploadSize, requestContext: requestContext)
+    }
+
+    private static let completedHandler: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+        guard let requestContext, let pointer = requestContext.pointee else { return }
+        Unmanaged<RequestContext>.fromOpaque(pointer).release()
+        requestContext.pointee = nil
+    }
+
+    private static let streamReader: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+        guard let context, let buffer else { return arcapture_mhd_end_with_error }
+        return Unmanaged<StreamClient>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: capacity)
+    }
+
+    private static let streamEnded: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        let client = Unmanaged<StreamClient>.fromOpaque(context).takeRetainedValue()
+        client.ended()
+    }
+
+    private func handle(
+        _ connection: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        // The first call brings the headers; a body follows in further calls, then one with none.
+        guard let pointer = requestContext.pointee else {
+            requestContext.pointee = Unmanaged.passRetained(RequestContext()).toOpaque()
+            if method == "POST" || method == "PUT" { return arcapture_mhd_yes }
+            return respond(connection, url: url, method: method, context: RequestContext())
+        }
+        let request = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            if let upload, request.body.count + uploadSize.pointee <= Self.bodyLimit {
+                request.body += UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee)
+            } else {
+                request.bodyTooLarge = true
+            }
+            uploadSize.pointee = 0
+            return arcapture_mhd_yes
+        }
+        return respond(connection, url: url, method: method, context: request)
+    }
+
+    private func respond(_ connection: OpaquePointer, url: String, method: String, context: RequestContext)
+        -> MHD_Result
+    {
+        var request = LiveViewRequest(method: method, path: url, body: context.body, bodyTooLarge: context.bodyTooLarge)
+        if let value = MHD_lookup_connection_value(connection, arcapture_mhd_header, "Authorization") {
+            request.authorization = String(cString: value)
+        }
+        for name in ["action", "key"] {
+            if let value = MHD_lookup_connection_value(connection, arcapture_mhd_query_argument, name) {
+                request.query[name] = String(cString: value)
+            }
+        }
+        switch router.route(request, clients: { streamClients }) {
+        case .respond(let response):
+            return queue(response, on: connection)
+        case .stream(let key):
+            return startStream(on: connection, key: key)
+        }
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), arcapture_mhd_copy)
+        }
+        guard let made else { return arcapture_mhd_no }
+        for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return result
+    }
+
+    private func startStream(on connection: OpaquePointer, key: String?) -> MHD_Result {
+        let client = StreamClient(
+            connection: connection, key: key, peer: Self.peer(of: connection), broadcast: broadcast,
+            suspensions: suspensions,
+            ended: { [weak self] client in
+                _ = self?.clients.withLock { $0.removeValue(forKey: ObjectIdentifier(client)) }
+            })
+        let context = Unmanaged.passRetained(client).toOpaque()
+        guard
+            let response = MHD_create_response_from_callback(
+                arcapture_mhd_size_unknown, 64 * 1024, Self.streamReader, context, Self.streamEnded)
+        else {
+            Unmanaged<StreamClient>.fromOpaque(context).release()
+            return arcapture_mhd_no
+        }
+        clients.withLock { $0[ObjectIdentifier(client)] = client }
+        MHD_add_response_header(
+            response, "Content-Type", "multipart/x-mixed-replace;boundary=\(BroadcastFrame.boundary)")
+        MHD_add_response_header(response, "Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
+        MHD_add_response_header(response, "Pragma", "no-cache")
+        let result = MHD_queue_response(connection, 200, response)
+        MHD_destroy_response(response)
+        return result
+    }
+
+    private static func string(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `127.0.0.1:50312`: the client's address, for `/state`.
+    private static func peer(of connection: OpaquePointer) -> String {
+        guard let info = arcapture_mhd_client_address(connection) else { return "?" }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let length = socklen_t(
+            info.pointee.sa_family == sa_family_t(AF_INET6)
+                ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        guard
+            getnameinfo(
+                info, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
+                NI_NUMERICHOST | NI_NUMERICSERV) == 0
+        else { return "?" }
+        let name = Self.string(host)
+        let port = Self.string(service)
+        return name.contains(":") ? "[\(name)]:\(port)" : "\(name):\(port)"
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture serve`'s command line, run as a user would (the server itself is tested in GeoAR's
+/// suite, and against vivid in the VM suite).
+@Suite("arcapture serve's command line")
+struct ServeCommandTests {
+    @Test("an --auth file that is missing is 66, a malformed one 65 naming its line, before any camera")
+    func authFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = try Binary.run(["serve", "--auth", folder.appendingPathComponent("none").path])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("none: no such file"))
+        let bad = folder.appendingPathComponent("users")
+        try Data("ada:lovelace\n\nnocolon\n".utf8).write(to: bad)
+        let malformed = try Binary.run(["serve", "--auth", bad.path, "--device", "/dev/arcapture-absent"])
+        #expect(malformed.status == 65)
+        #expect(malformed.stderr.contains("\(bad.path): line 3: expected user:password, not 'nocolon'"))
+        #expect(!malformed.stderr.contains("arcapture-absent"), "the file is read before the camera is looked for")
+    }
+
+    @Test("the help lists the endpoints and the safe default")
+    func help() throws {
+        let help = try Binary.run(["serve", "--help"])
+        #expect(help.status == 0)
+        for text in ["/stream", "/snapshot", "/state", "/select", "(default: 127.0.0.1:8080)", "--auth FILE"] {
+            #expect(help.stdout.contains(text), "\(text)")
+        }
+    }
+}

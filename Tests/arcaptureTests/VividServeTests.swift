@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture serve` on vivid in the VM (the scenario in Tests/VM/guest-suite.sh): the whole live
+/// pipeline to HTTP clients (busybox wget in the guest), with the buoys ahead of a fixed position.
+@Suite("arcapture serve on vivid in a VM", .serialized, .timeLimit(.minutes(20)))
+struct VividServeTests {
+    private func json(_ name: String, in vm: VividVM) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(try vm.file(name))) as? [String: Any])
+    }
+
+    /// Pixels within 40 per channel of the selection's colour (255, 183, 3), in a JPEG ffmpeg decodes.
+    static func selectedColourPixels(_ jpeg: URL) throws -> Int {
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).rgb")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        let decoded = try ProcessRunner.run(
+            tool: "ffmpeg",
+            ["-nostdin", "-loglevel", "error", "-i", jpeg.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw.path],
+            install: "apt-get install ffmpeg")
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let pixels = Array(try Data(contentsOf: raw))
+        return stride(from: 0, to: pixels.count - 2, by: 3).filter { index in
+            abs(Int(pixels[index]) - 255) < 40 && abs(Int(pixels[index + 1]) - 183) < 40 && Int(pixels[index + 2]) < 60
+        }.count
+    }
+
+    @Test("it listens on loopback, serves annotated frames, and exits 0 on Ctrl-C")
+    func lifecycle() async throws {
+        let vm = try await VividVM.shared.value
+        let run = try vm.scenario("serve")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("serving http://127.0.0.1:8080/"))
+        #expect(!run.stderr.contains("beyond this machine"), "no warning on loopback")
+        let state = try json("serve-state.json", in: vm)
+        #expect(state["schema"] as? String == "arcapture.state/1")
+        #expect(state["phase"] as? String == "running")
+        let format = try #require(state["format"] as? [String: Any])
+        #expect(format["width"] as? Int == 320)
+        #expect(format["height"] as? Int == 180)
+        let frames = try #require(state["frames"] as? [String: Any])
+        #expect((frames["annotated"] as? Int ?? 0) > 0)
+        let location = try #require(state["location"] as? [String: Any])
+        let fix = try #require(location["fix"] as? [String: Any])
+        #expect(abs((fix["lat"] as? Double ?? 0) - 52.850155) < 1e-6)
+        let points = try #require(state["points"] as? [[String: Any]])
+        #expect(points.map { $0["id"] as? String } == ["p0", "p1", "p2", "p3", "p4"], "nearest first")
+        #expect(abs((points[0]["distance_m"] as? Double ?? 0) - 150) < 2)
+    }
+
+    @Test("/snapshot is a whole JPEG with X-Timestamp; a selection shows in /state and in the next frames' pixels")
+    func selection() async throws {
+        let vm = try await VividVM.shared.value
+        let headers = String(decoding: try vm.file("serve-snapshot.headers"), as: UTF8.self)
+        #expect(headers.contains("Content-Type: image/jpeg"))
+        #expect(headers.contains("X-Timestamp: "))
+        #expect(headers.contains("Cache-Control: no-store"))
+        let select = String(decoding: try vm.file("serve-select.json"), as: UTF8.self)
+        #expect(select == #"{"selected":["p2"]}"#)
+        let after = try json("serve-selected-state.json", in: vm)
+        #expect(after["selected"] as? [String] == ["p2"])
+        let points = try #require(after["points"] as? [[String: Any]])
+        #expect(points.first { $0["id"] as? String == "p2" }?["selected"] as? Bool == true)
+        let before = try Self.selectedColourPixels(vm.directory.appendingPathComponent("serve-snapshot.jpg"))
+        let selected = try Self.selectedColourPixels(vm.directory.appendingPathComponent("serve-selected.jpg"))
+        #expect(
+            selected > before + 20, "the selected marker is drawn in the selection's colour: \(before) → \(selected)")
+    }
+
+    @Test("/stream is MJPEG ffmpeg decodes, and bad requests are answered without stopping the server")
+    func stream() async throws {
+        let vm = try await VividVM.shared.value
+        let stream = vm.directory.appendingPathComponent("serve-stream.mjpg")
+        let bytes = try vm.file("serve-stream.mjpg")
+        #expect(bytes.count == 60000)
+        #expect(
+            String(decoding: bytes.prefix(40), as: UTF8.self).hasPrefix("--arcaptureframe\r\nContent-Type: image/jpeg"))
+        let decoded = try ProcessRunner.run(
+            tool: "ffmpeg",
+            ["-nostdin", "-loglevel", "error", "-f", "mpjpeg", "-i", stream.path, "-f", "framecrc", "-"],
+            install: "apt-get install ffmpeg")
+        let frames = decoded.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(frames.count >= 2, "\(decoded.stderr)")
+        #expect(
+            String(decoding: try vm.file("serve-missing.rc"), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines) != "0")
+        #expect(String(decoding: try vm.file("serve-missing.err"), as: UTF8.self).contains("404"))
+        #expect(String(decoding: try vm.file("serve-badselect.err"), as: UTF8.self).contains("400"))
+    }
+}
