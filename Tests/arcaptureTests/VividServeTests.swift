@@ -74,7 +74,7 @@ struct VividServeTests {
         let bytes = try vm.file("serve-stream.mjpg")
         #expect(bytes.count == 60000)
         #expect(
-            String(decoding: bytes.prefix(40), as: UTF8.self).hasPrefix("--arcaptureframe\r\nContent-Type: image/jpeg"))
+            String(decoding: bytes.prefix(80), as: UTF8.self).hasPrefix("--arcaptureframe\r\nContent-Type: image/jpeg"))
         let decoded = try ProcessRunner.run(
             tool: "ffmpeg",
             ["-nostdin", "-loglevel", "error", "-f", "mpjpeg", "-i", stream.path, "-f", "framecrc", "-"],

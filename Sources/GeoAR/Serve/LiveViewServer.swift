@@ -32,8 +32,9 @@ public final class LiveViewServer: @unchecked Sendable {
     /// What one connection may hold of its request line and headers (beyond: 431 or 414).
     static let requestMemoryLimit = 32 * 1024
 
-    /// Where it listens (with the port the system chose, when asked for 0).
-    public private(set) var address: ServerAddress
+    /// Where it listens (with the port the system chose, when asked for 0, once started).
+    public var address: ServerAddress { listening.withLock { $0 } }
+    private let listening: Locked<ServerAddress>
     /// The frames it serves.
     public let broadcast: FrameBroadcast
     private let router: LiveViewRouter
@@ -48,17 +49,18 @@ public final class LiveViewServer: @unchecked Sendable {
         address: ServerAddress, broadcast: FrameBroadcast, model: any LiveViewModel, limits: Limits = Limits(),
         authentication: BasicAuthentication? = nil
     ) {
-        self.address = address
+        listening = Locked(address)
         self.broadcast = broadcast
         self.limits = limits
         router = LiveViewRouter(model: model, broadcast: broadcast, authentication: authentication)
     }
 
-    /// Starts listening.
+    /// Starts listening (once; calling it again does nothing).
     ///
     /// - Throws: ``ServerError/cannotListen(_:_:)`` (the port is taken, the address is not this
     ///   machine's).
     public func start() throws(ServerError) {
+        guard daemon.withLock({ $0 }) == nil else { return }  // started already
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started = address.withSocketAddress { socketAddress in
             arcapture_mhd_start(
@@ -70,7 +72,8 @@ public final class LiveViewServer: @unchecked Sendable {
             throw .cannotListen(address, String(cString: strerror(errno)))
         }
         daemon.withLock { $0 = started }
-        address = address.with(port: arcapture_mhd_port(started))
+        let port = arcapture_mhd_port(started)
+        listening.withLock { $0 = $0.with(port: port) }
     }
 
     /// Ends every stream and stops listening. Waits (up to 2 s) for suspended streams to be resumed
