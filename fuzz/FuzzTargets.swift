@@ -13,6 +13,7 @@ import GeoAR
 @testable import ARCompositor
 @testable import ArcaptureCLI
 @testable import CaptureKit
+@testable import GeoAR
 
 /// The harnesses by name, each taking the fuzzer's bytes.
 let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
@@ -121,6 +122,11 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             guard let parsed = try? ArgumentParser.parse(rest, spec: CaptureCommand.spec) else { return }
             _ = try? CaptureOptions(parsed)
             _ = try? LiveOverlayOptions(parsed)
+        case "serve":
+            guard let parsed = try? ArgumentParser.parse(rest, spec: ServeCommand.spec) else { return }
+            _ = try? CaptureOptions(parsed, broadcast: FrameBroadcast())
+            _ = try? LiveOverlayOptions(parsed)
+            if let listen = parsed.value("listen") { _ = try? ServerAddress(parsing: listen) }
         case "check":
             guard let parsed = try? ArgumentParser.parse(rest, spec: CheckCommand.spec) else { return }
             _ = try? CheckOptions(parsed)
@@ -149,6 +155,29 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             _ = try? ArgumentParser.parse(rest, spec: DevicesCommand.spec)
         }
     },
+    "serve-request": { bytes in
+        // What `arcapture serve` reads from a client once libmicrohttpd has parsed the HTTP: the
+        // method, path, query arguments, Authorization header and body, one per line (the body is
+        // the rest), routed as the server routes them; and the same bytes as an --auth file.
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 4, omittingEmptySubsequences: false)
+        func line(_ index: Int) -> String { index < lines.count ? String(decoding: lines[index], as: UTF8.self) : "" }
+        var request = LiveViewRequest(method: line(0), path: line(1))
+        for pair in line(2).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            request.query[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        request.authorization = line(3).isEmpty ? nil : line(3)
+        request.body = lines.count > 4 ? Array(lines[4]) : []
+        request.bodyTooLarge = request.body.count > LiveViewServer.bodyLimit
+        let router = LiveViewRouter(
+            model: FuzzFiles.liveViewModel, broadcast: FuzzFiles.broadcast,
+            authentication: line(0).hasPrefix("A") ? BasicAuthentication(accounts: ["ada:lovelace"]) : nil)
+        _ = router.route(request) { [] }
+        _ = try? ServerAddress(parsing: line(1))
+        let path = FuzzFiles.write(bytes, suffix: ".users")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        if let accounts = try? BasicAuthentication(file: path) { _ = accounts.allows(request.authorization) }
+    },
     "output-template": { bytes in
         let template = OutputTemplate(pattern: String(decoding: bytes, as: UTF8.self))
         _ = template.name(counter: 12, date: Date(timeIntervalSince1970: 1_660_000_000))
@@ -161,6 +190,14 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
 enum FuzzFiles {
     nonisolated(unsafe) static var counter = 0
     nonisolated(unsafe) static let decoder = try? JPEGDecoder()
+    /// A broadcast with one frame, for `/snapshot`.
+    static let broadcast: FrameBroadcast = {
+        let broadcast = FrameBroadcast()
+        broadcast.publish([0xFF, 0xD8, 0xFF, 0xD9], capturedAt: Date(timeIntervalSince1970: 0))
+        return broadcast
+    }()
+    /// A view's stand-in for `/state` and `/select`: two points of interest.
+    static let liveViewModel = FuzzLiveViewModel()
 
     static func write(_ bytes: [UInt8], suffix: String) -> String {
         counter += 1
@@ -168,6 +205,30 @@ enum FuzzFiles {
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
+}
+
+/// The stand-in view of the `serve-request` harness: state with two points, a selection kept.
+final class FuzzLiveViewModel: LiveViewModel, @unchecked Sendable {
+    private var selection = Set<String>()
+
+    func state(clients: [LiveViewState.Client]) -> LiveViewState {
+        LiveViewState(
+            phase: "running", format: nil, fps: 0,
+            frames: .init(written: 0, annotated: 0, withoutPose: 0, dropped: 0, damaged: 0, published: 1),
+            location: nil, navigation: nil, selected: selection.sorted(),
+            points: [
+                .init(id: "node/1", name: "One", distance: 10, bearing: 90, selected: selection.contains("node/1"))
+            ],
+            clients: clients)
+    }
+
+    func select(_ ids: Set<String>) -> Set<String> {
+        let unknown = ids.subtracting(["node/1", "node/2"])
+        if unknown.isEmpty { selection = ids }
+        return unknown
+    }
+
+    func clearSelection() { selection = [] }
 }
 
 let selectedTarget: (@Sendable ([UInt8]) -> Void)? = {
