@@ -48,7 +48,6 @@ final class StreamClient: BroadcastWaiter, @unchecked Sendable {
             suspensions.withLock { $0 -= 1 }
         }
         if frame == nil || offset == frame?.part.count {
-            if frame != nil { framesSent.withLock { $0 += 1 } }
             switch broadcast.next(after: lastSequence, for: self) {
             case .frame(let next):
                 frame = next
@@ -67,6 +66,7 @@ final class StreamClient: BroadcastWaiter, @unchecked Sendable {
             UnsafeMutableRawPointer(buffer).copyMemory(from: base + offset, byteCount: count)
         }
         offset += count
+        if offset == frame.part.count { framesSent.withLock { $0 += 1 } }
         return count
     }
 

@@ -187,6 +187,14 @@ struct LiveViewServerTests {
         let clients = (state as? [String: Any])?["clients"] as? [[String: Any]]
         #expect(clients?.count == 1)
         #expect(clients?.first?["key"] as? String == "kitchen")
+        // A second frame, sent whole after the client waited for it: two frames sent, not more.
+        let second = try Self.jpeg(20)
+        server.broadcast.publish(second, capturedAt: Date(timeIntervalSince1970: 1_001))
+        let more = client.read(timeout: .seconds(10)) { $0.count > second.count + 80 }
+        #expect(more.count > second.count)
+        #expect(
+            waitUntil(seconds: 30) { server.streamClients.first?.framesSent == 2 },
+            "\(server.streamClients.map(\.framesSent))")
     }
 
     @Test("a client that never reads holds back no one: another still gets every frame it asks for")
