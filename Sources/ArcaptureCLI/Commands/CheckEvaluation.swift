@@ -217,6 +217,4 @@ func milliseconds(_ duration: Duration) -> Double {
 }
 
 /// A duration in seconds.
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
+func seconds(_ duration: Duration) -> Double { duration.seconds }

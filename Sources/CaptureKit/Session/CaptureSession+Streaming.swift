@@ -47,10 +47,7 @@ extension CaptureSession {
         let probe = self.probe
         let forever = ContinuousClock.now.advanced(by: .seconds(10 * 365 * 24 * 3600))
         Thread.detachNewThread { [self] in
-            if delay > .zero {
-                Thread.sleep(
-                    forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-            }
+            if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
             let returned = waiter.waitUntilAuthorized(path, deadline: forever, probe: probe)
             queue.async { [self] in
                 guard returned, deviceWaiter === waiter else { return }  // cancelled, or superseded
@@ -316,7 +313,7 @@ extension CaptureSession {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
             guard self.stream === stream else { return }
-            let seconds = Double(frameTimeout.components.seconds) + Double(frameTimeout.components.attoseconds) / 1e18
+            let seconds = frameTimeout.seconds
             perform(
                 machine.streamFailed(
                     .timeout(path: driver.path, seconds: seconds, framesReceived: stream.framesSeen)))
@@ -481,6 +478,12 @@ extension CaptureSession {
 }
 
 extension Duration {
+    /// The duration in seconds, for Foundation's and the C library's clocks and for reports.
+    package var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// The duration as a Dispatch interval (nanosecond resolution).
     var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components

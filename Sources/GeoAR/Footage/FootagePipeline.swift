@@ -349,8 +349,5 @@ public final class FootagePipeline: @unchecked Sendable {
             })
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+    static func seconds(_ duration: Duration) -> Double { duration.seconds }
 }

@@ -52,8 +52,7 @@ public final class FrameBroadcast: Equatable, Sendable {
             let now = ContinuousClock.now
             let recent = state.recent.filter { now - $0 <= Self.rateWindow }
             guard let first = recent.first, recent.count > 1 else { return 0 }
-            let span = now - first
-            let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+            let seconds = (now - first).seconds
             return seconds > 0 ? Double(recent.count - 1) / seconds : 0
         }
     }

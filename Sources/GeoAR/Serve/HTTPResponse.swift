@@ -25,9 +25,4 @@ struct HTTPResponse: Equatable, Sendable {
         left.status == right.status && left.body == right.body
             && left.headers.map { "\($0.name): \($0.value)" } == right.headers.map { "\($0.name): \($0.value)" }
     }
-
-    /// The value of header `name` (case-insensitive), if set.
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
 }
