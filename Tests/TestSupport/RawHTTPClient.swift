@@ -5,6 +5,8 @@ import Foundation
 public final class RawHTTPClient {
     /// The socket; closed by ``close()`` or on deinit.
     public private(set) var descriptor: Int32
+    /// Whether a read found the connection closed by the server.
+    public private(set) var closedByServer = false
 
     /// A connection failure, with the C library's reason.
     public struct Failure: Error, CustomStringConvertible {
@@ -73,7 +75,10 @@ public final class RawHTTPClient {
             guard ready > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard count > 0 else {
+                closedByServer = true
+                break
+            }
             received += buffer[0..<count]
         }
         return received

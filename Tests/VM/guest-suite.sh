@@ -237,12 +237,29 @@ SERVE=http://127.0.0.1:8080
 state_says() { wget -q -O /tmp/serve-state.json $SERVE/state && grep -q "$1" /tmp/serve-state.json; }
 published() { wget -q -O - $SERVE/state | sed -n 's/.*"published":\([0-9]*\).*/\1/p'; }
 published_beyond() { [ "$(published)" -gt "$1" ]; }
-su -s /bin/sh cam -c "exec /app/arcapture serve --size 320x180 --fps 10 --location 52.850155,5.313617,0 --pois /app/e2e-pois.geojson --hfov 70 --orientation 230,0,0 --height-above-ground 2" \
+count_of() { wget -q -O - $SERVE/state | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
+count_beyond() { [ "$(count_of "$1")" -gt "$2" ]; }
+# Through the camera's by-path link, as a board's service names it: an unplug removes the link, and
+# vivid, which registers its nodes again as soon as their last user closes them, stays away.
+LINK=$(ls /dev/v4l/by-path/* | head -n 1)
+su -s /bin/sh cam -c "exec /app/arcapture serve --device $LINK --idle-slowdown --reconnect --size 320x180 --fps 10 --location 52.850155,5.313617,0 --pois /app/e2e-pois.geojson --hfov 70 --orientation 230,0,0 --height-above-ground 2" \
     > /out/serve.out 2> /out/serve.err &
 server=$!
 WATCH=$server
 wait_for 60 "the server to listen" says /out/serve.err "serving $SERVE/"
 wait_for 120 "annotated frames to be served" state_says '"annotated":[1-9]'
+# --idle-slowdown: no one has watched the stream yet, so most frames were skipped; a watcher
+# brings every frame back from the next one.
+wait_for 120 "frames skipped with no one watching" count_beyond idle_skipped 20
+wget -q -O /out/serve-idle-state.json $SERVE/state
+wget -q -O /tmp/watcher.mjpg "$SERVE/stream?key=watcher" &
+watcher=$!
+wait_for 60 "the watcher in /state" state_says '"key":"watcher"'
+wget -q -O /out/serve-watched-1.json $SERVE/state
+first=$(published)
+wait_for 60 "frames while watched" published_beyond $((first + 10))
+wget -q -O /out/serve-watched-2.json $SERVE/state
+kill $watcher
 wget -q -O /out/serve-state.json $SERVE/state
 wget -q -S -O /out/serve-snapshot.jpg $SERVE/snapshot 2> /out/serve-snapshot.headers
 wget -q -O /out/serve-select.json --header 'Content-Type: application/json' --post-data '{"ids":["p2"]}' $SERVE/select
@@ -258,10 +275,45 @@ wget -q -O /out/serve-missing.txt $SERVE/nothing 2> /out/serve-missing.err
 echo $? > /out/serve-missing.rc
 wget -q -O /out/serve-cleared.json --header 'Content-Type: application/json' --post-data '' $SERVE/select 2> /out/serve-badselect.err
 echo $? > /out/serve-badselect.rc
+# The camera unplugged while a client watches: placeholder frames say so, the client stays
+# connected, and the camera's frames come again on the same connection once it is back.
+wget -q -O /out/serve-away.mjpg "$SERVE/stream?key=away" &
+away=$!
+wait_for 60 "the client in /state" state_says '"key":"away"'
+before=$(published)
+wait_for 60 "frames before the unplug" published_beyond $((before + 3))
+pid=$(pidof arcapture)
+rm -f /dev/v4l/by-path/*
+v4l2-ctl -d $C -c disconnect=1 2>/dev/null
+wait_for 60 "serve to notice the unplug" sh -c "! ls -l /proc/$pid/fd 2>/dev/null | grep -q /dev/video"
+wait_for 60 "placeholder frames" count_beyond placeholders 2
+wget -q -O /out/serve-away-state.json $SERVE/state
+# Plugged in again: udev gives the node to group video and makes the link.
+udev_apply
+back=$(published)
+wait_for 120 "frames after the replug" published_beyond $((back + 5))
+wget -q -O /out/serve-back-state.json $SERVE/state
+kill $away
 WATCH=
 kill -INT $server
 wait $server
 echo $? > /out/serve.rc
+
+# --- The page in a real browser: the host's chromium (Tests/Browser/live-view.py, run by the host
+# when /out/browser-request says ready) reaches this server through QEMU's forwarded port, so it
+# listens on every network of the guest (and warns that it does).
+su -s /bin/sh cam -c "exec /app/arcapture serve --listen 0.0.0.0:8080 --size 320x180 --fps 10 --location 52.850155,5.313617,0 --pois /app/e2e-pois.geojson --hfov 70 --orientation 230,0,0 --height-above-ground 2" \
+    > /out/browser.out 2> /out/browser.err &
+server=$!
+WATCH=$server
+wait_for 60 "the browser's server to listen" says /out/browser.err "serving http://0.0.0.0:8080/"
+wait_for 120 "annotated frames for the browser" state_says '"annotated":[1-9]'
+echo ready > /out/browser-request
+wait_for 900 "the host's browser to finish" test -e /out/browser-done
+WATCH=
+kill -INT $server
+wait $server
+echo $? > /out/browser.rc
 
 # Camera switch: two vivid instances; SIGUSR1 moves capture to the next --device.
 rmmod vivid

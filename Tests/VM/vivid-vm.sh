@@ -20,6 +20,8 @@
 #                             real file system on a block device (power loss: scripts/stress-power-loss)
 #   ARCAPTURE_VM_PIDFILE      where QEMU writes its process ID, for a host script that kills the
 #                             VM outright (a power cut); the status is then 124 or 125
+#   ARCAPTURE_VM_FORWARD      a TCP port of the host's loopback that QEMU forwards to the guest's
+#                             port 8080 (a browser on the host reaching a server in the guest)
 #   ARCAPTURE_VM_CPUS         virtual CPUs under TCG (default 1). Measured on this project's 2-core
 #                             machine, the whole guest suite: 1 vCPU 78 s quiet, 115 s with both host
 #                             cores busy; 2 vCPUs (multi-threaded TCG) 76 s quiet, 134 s busy and more
@@ -200,6 +202,11 @@ if [ -n "${ARCAPTURE_VM_DISK:-}" ]; then
     EXTRA_ARGS+=(-drive "file=$ARCAPTURE_VM_DISK,if=virtio,format=raw,cache=writeback")
 fi
 [ -n "${ARCAPTURE_VM_PIDFILE:-}" ] && EXTRA_ARGS+=(-pidfile "$ARCAPTURE_VM_PIDFILE")
+FORWARD=""
+if [ -n "${ARCAPTURE_VM_FORWARD:-}" ]; then
+    case $ARCAPTURE_VM_FORWARD in *[!0-9]*) die "ARCAPTURE_VM_FORWARD must be a port number" ;; esac
+    FORWARD=",hostfwd=tcp:127.0.0.1:$ARCAPTURE_VM_FORWARD-:8080"
+fi
 set +e
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -M pc -m 1024 "${ACCEL_ARGS[@]}" \
     -nodefaults -no-user-config -display none -no-reboot \
@@ -207,7 +214,7 @@ timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -M pc -m 1024 "${ACCEL_ARGS[@]}" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" \
     -serial stdio \
     -virtfs "local,path=$OUT,mount_tag=out,security_model=none,id=out" \
-    -netdev user,id=net0,restrict=off -device virtio-net-pci,netdev=net0,romfile= \
+    -netdev "user,id=net0,restrict=off$FORWARD" -device virtio-net-pci,netdev=net0,romfile= \
     ${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"} \
     </dev/null 2>&1 | sed -u 's/\r$//' > "$CONSOLE"
 qemu_status=${PIPESTATUS[0]}

@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 import TestSupport
 import Testing
@@ -86,5 +87,78 @@ struct VividServeTests {
                 in: .whitespacesAndNewlines) != "0")
         #expect(String(decoding: try vm.file("serve-missing.err"), as: UTF8.self).contains("404"))
         #expect(String(decoding: try vm.file("serve-badselect.err"), as: UTF8.self).contains("400"))
+    }
+
+    /// The whole JPEGs of a `multipart/x-mixed-replace` stream as a client saved it (the last
+    /// part may be cut off: it is left out).
+    static func parts(of stream: [UInt8]) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var offset = 0
+        let marker = Array("Content-Length: ".utf8)
+        while let start = stream[offset...].firstRange(of: marker) {
+            guard let lineEnd = stream[start.upperBound...].firstRange(of: [13, 10]),
+                let length = Int(String(decoding: stream[start.upperBound..<lineEnd.lowerBound], as: UTF8.self)),
+                let bodyStart = stream[lineEnd.lowerBound...].firstRange(of: [13, 10, 13, 10])?.upperBound,
+                bodyStart + length <= stream.count
+            else { break }
+            parts.append(Array(stream[bodyStart..<(bodyStart + length)]))
+            offset = bodyStart + length
+        }
+        return parts
+    }
+
+    @Test("--idle-slowdown: with no one watching most frames are skipped; a watcher gets every frame")
+    func idleSlowdown() async throws {
+        let vm = try await VividVM.shared.value
+        let idle = try #require(try json("serve-idle-state.json", in: vm)["frames"] as? [String: Any])
+        let skipped = try #require(idle["idle_skipped"] as? Int)
+        let published = try #require(idle["published"] as? Int)
+        #expect(skipped > published, "one frame a second of vivid's ten: \(skipped) skipped, \(published) sent")
+        let watched1 = try #require(try json("serve-watched-1.json", in: vm)["frames"] as? [String: Any])
+        let watched2 = try #require(try json("serve-watched-2.json", in: vm)["frames"] as? [String: Any])
+        #expect((watched2["published"] as? Int ?? 0) > (watched1["published"] as? Int ?? 0) + 10)
+        #expect(
+            watched2["idle_skipped"] as? Int == watched1["idle_skipped"] as? Int,
+            "no frame is skipped while someone watches")
+    }
+
+    @Test("the camera unplugged: placeholder frames say so, the client stays connected and gets the camera again")
+    func cameraAway() async throws {
+        let vm = try await VividVM.shared.value
+        let away = try json("serve-away-state.json", in: vm)
+        let frames = try #require(away["frames"] as? [String: Any])
+        #expect((frames["placeholders"] as? Int ?? 0) > 2)
+        #expect((away["phase"] as? String)?.hasPrefix("running") == false, "\(away["phase"] ?? "")")
+        let back = try json("serve-back-state.json", in: vm)
+        #expect(back["phase"] as? String == "running")
+        let clients = try #require(back["clients"] as? [[String: Any]])
+        #expect(clients.contains { $0["key"] as? String == "away" }, "the same connection, still there")
+        // What that client received, frame by frame: the camera's (vivid's colour bars: strong
+        // chroma), the placeholders (grey and white: none), and the camera's again.
+        let decoder = try JPEGDecoder()
+        let coloured = try Self.parts(of: try vm.file("serve-away.mjpg")).map { jpeg -> Bool in
+            let image = try decoder.decode(jpeg)
+            #expect(image.width == 320 && image.height == 180, "placeholders at the camera's size")
+            var saturation = 0
+            var samples = 0
+            for plane in image.planes.dropFirst() {
+                for row in 0..<plane.height {
+                    for column in 0..<plane.width {
+                        saturation += abs(Int(plane.bytes[row * plane.stride + column]) - 128)
+                        samples += 1
+                    }
+                }
+            }
+            return saturation / max(1, samples) > 8
+        }
+        // Camera frames first and last, placeholders between (more than one run of them when the
+        // emulated camera's first frames after the replug come 3 s apart, as they may).
+        var runs: [(camera: Bool, frames: Int)] = []
+        for frame in coloured {
+            if runs.last?.camera == frame { runs[runs.count - 1].frames += 1 } else { runs.append((frame, 1)) }
+        }
+        let pattern = runs.map { "\($0.frames) \($0.camera ? "camera" : "placeholder")" }.joined(separator: ", ")
+        #expect(runs.first?.camera == true && runs.last?.camera == true, "\(pattern)")
+        #expect(runs.contains { !$0.camera && $0.frames >= 3 }, "placeholders while the camera was away: \(pattern)")
     }
 }

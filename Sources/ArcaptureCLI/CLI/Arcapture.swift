@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `arcapture` command: dispatches to subcommands and answers `--help`, `help` and `--version`.
 public enum Arcapture {
     /// The version `--version` prints.
@@ -33,6 +35,9 @@ public enum Arcapture {
             OPTIONS:
               -h, --help                Show this help and exit.
               --version                 Show the version and exit.
+              --generate-manual         Print the manual page, arcapture(1), in roff.
+              --generate-completion-script SHELL
+                                        Print completion for bash, zsh or fish.
 
             See 'arcapture help <subcommand>' or 'arcapture <subcommand> --help' for its options.
             """
@@ -52,6 +57,18 @@ public enum Arcapture {
             return .ok
         case "--version":
             Terminal.out("arcapture \(version)")
+            return .ok
+        case "--generate-manual":
+            Terminal.out(ManualPage.roff(commands: commands.map(\.spec), version: version, date: manualDate()))
+            return .ok
+        case "--generate-completion-script":
+            let shell = arguments.dropFirst().first ?? ""
+            guard let script = CompletionScript(rawValue: shell) else {
+                Terminal.error(
+                    "--generate-completion-script takes bash, zsh or fish\(shell.isEmpty ? "" : ", not '\(shell)'")")
+                return .usage
+            }
+            Terminal.out(script.script(commands: commands.map(\.spec)))
             return .ok
         case "help":
             guard arguments.count > 1 else {
@@ -84,7 +101,20 @@ public enum Arcapture {
         return " (did you mean '\(nearest.0)'?)"
     }
 
-    private static func firstSentence(_ text: String) -> String {
+    /// The manual's date: `SOURCE_DATE_EPOCH`'s day when it is set (a reproducible package
+    /// build), else today's, as `2026-12-02` in UTC.
+    static func manualDate() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) ?? Date().timeIntervalSince1970
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    /// The text up to its first full stop.
+    static func firstSentence(_ text: String) -> String {
         guard let end = text.firstIndex(of: ".") else { return text }
         return String(text[...end])
     }

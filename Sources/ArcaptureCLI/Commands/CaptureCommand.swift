@@ -157,7 +157,7 @@ enum CaptureCommand {
                 options.destination,
                 LiveCaptureSettings(
                     devices: options.devices, warmUp: options.warmUp, every: options.every, count: options.count,
-                    duration: options.duration),
+                    duration: options.duration, idleSlowdown: serving?.idleSlowdown == true ? serving?.broadcast : nil),
                 jsonLog: options.jsonLog),
             sidecar: overlay.sidecar, quality: options.quality, camera: overlay.camera, pose: overlay.pose,
             selectsCenter: overlay.selectsCenter, navigates: overlay.navigates, minimap: overlay.minimap,

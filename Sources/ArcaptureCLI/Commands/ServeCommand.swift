@@ -30,6 +30,11 @@ enum ServeCommand {
             .value(
                 "idle-timeout", "SECONDS", default: "30",
                 help: "Close a connection that sends an unfinished request for this long."),
+            .flag(
+                "idle-slowdown",
+                help:
+                    "With no one watching /stream, draw and encode one frame a second; the first client restores the rate."
+            ),
         ] + CaptureCommand.spec.options.filter { !captureOnly.contains($0.name) },
         discussion: """
             ENDPOINTS:
@@ -37,6 +42,7 @@ enum ServeCommand {
               /stream            multipart/x-mixed-replace MJPEG (also /?action=stream); ?key=NAME names the client
               /snapshot          the newest frame as one JPEG (also /?action=snapshot), with X-Timestamp
               /state             JSON, schema arcapture.state/1 (docs/json.md)
+              /events            Server-Sent Events: phase, coordinate, navigation and selection changes
               /select            POST {"ids": [...]} selects points of interest; DELETE clears the selection
 
             With --auth FILE every request needs a user and password from FILE (HTTP Basic, compared in \
@@ -44,8 +50,9 @@ enum ServeCommand {
             without --auth draws a warning.
 
             Each frame is encoded once, whatever the number of clients; a client that reads slowly skips \
-            to the newest frame and never slows the camera or the others. It listens on loopback unless \
-            --listen says otherwise.
+            to the newest frame and never slows the camera or the others. While no camera frame comes \
+            (the camera unplugged, with --reconnect, or starting), a frame saying so is sent once a second \
+            after 3 s, so clients stay connected. It listens on loopback unless --listen says otherwise.
 
             EXIT STATUS:
               0    stopped by Ctrl-C or SIGTERM (a server's normal end)
@@ -83,7 +90,9 @@ enum ServeCommand {
             let limits = LiveViewServer.Limits(
                 maxClients: try parsed.integer("max-clients", in: 1...10_000) ?? 16,
                 idleTimeoutSeconds: try parsed.integer("idle-timeout", in: 1...86_400) ?? 30)
-            setup = ServeSetup(address: address, limits: limits, broadcast: broadcast, authFile: parsed.value("auth"))
+            setup = ServeSetup(
+                address: address, limits: limits, broadcast: broadcast, authFile: parsed.value("auth"),
+                idleSlowdown: parsed.flag("idle-slowdown"))
         } catch {
             Terminal.error(error.message)
             return .usage

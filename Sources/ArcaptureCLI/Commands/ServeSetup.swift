@@ -8,6 +8,8 @@ struct ServeSetup: Sendable {
     /// `--auth`'s file, read into ``authentication`` before the server starts.
     var authFile: String?
     var authentication: BasicAuthentication?
+    /// `--idle-slowdown`: one frame a second while no client watches the stream.
+    var idleSlowdown = false
 
     /// Says where the server listens (with the port chosen for port 0), and warns when anyone on
     /// the network can connect.

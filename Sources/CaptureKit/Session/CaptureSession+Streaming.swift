@@ -485,7 +485,7 @@ extension Duration {
     }
 
     /// The duration as a Dispatch interval (nanosecond resolution).
-    var dispatchInterval: DispatchTimeInterval {
+    package var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }

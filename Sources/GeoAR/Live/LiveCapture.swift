@@ -46,6 +46,9 @@ public final class LiveCapture: @unchecked Sendable {
         public var annotated = 0
         /// Frames written as they came because they had no pose (no fix yet, or the fixes stopped).
         public var withoutPose = 0
+        /// Frames left unprocessed because no one watched the stream
+        /// (``LiveCaptureSettings/idleSlowdown``): all but one a second.
+        public var idleSkipped = 0
         /// The median time from capture (the driver's timestamp) to the frame written, in ms.
         public var latencyMedianMilliseconds: Int?
         /// The 99th percentile of that time, in ms.
@@ -64,7 +67,18 @@ public final class LiveCapture: @unchecked Sendable {
         var deviceIndex = 0
         var annotated = 0
         var withoutPose = 0
+        var idleSkipped = 0
         var latency = LatencyHistogram()
+
+        /// The counts, with `warmUp` (the selector's, known on the writer queue) and the
+        /// latencies when `withLatency`.
+        func counts(warmUp: Int, withLatency: Bool) -> Counts {
+            Counts(
+                written: written, dropped: dropped, droppedBehind: droppedBehind, damaged: damaged, warmUp: warmUp,
+                annotated: annotated, withoutPose: withoutPose, idleSkipped: idleSkipped,
+                latencyMedianMilliseconds: withLatency ? latency.percentile(0.5) : nil,
+                latency99Milliseconds: withLatency ? latency.percentile(0.99) : nil)
+        }
     }
 
     /// Frames waiting for the writer, at most: enough to ride out a slow file write.
@@ -88,6 +102,8 @@ public final class LiveCapture: @unchecked Sendable {
     private var negotiated: NegotiatedFormat?
     private var interruptedAt: Date?
     private var dropsSinceRecord = 0
+    /// The timestamp of the last frame processed while no one watched (``LiveCaptureSettings/idleSlowdown``).
+    private var lastUnwatchedFrame: Int64?
     private let started = ContinuousClock.now
 
     /// Creates a capture writing through `writer` (and logging to `log`), fed by `session` once
@@ -258,14 +274,7 @@ public final class LiveCapture: @unchecked Sendable {
             log?.close()
             sidecar?.close()
             let warmUp = selector.warmUpSkipped
-            let counts = shared.withLock { state in
-                Counts(
-                    written: state.written, dropped: state.dropped, droppedBehind: state.droppedBehind,
-                    damaged: state.damaged, warmUp: warmUp,
-                    annotated: state.annotated, withoutPose: state.withoutPose,
-                    latencyMedianMilliseconds: state.latency.percentile(0.5),
-                    latency99Milliseconds: state.latency.percentile(0.99))
-            }
+            let counts = shared.withLock { $0.counts(warmUp: warmUp, withLatency: true) }
             done(counts, ending.value)
         }
     }
@@ -275,24 +284,13 @@ public final class LiveCapture: @unchecked Sendable {
     public var counts: Counts {
         dispatchPrecondition(condition: .notOnQueue(writerQueue))
         let warmUp = writerQueue.sync { selector.warmUpSkipped }
-        return shared.withLock { state in
-            Counts(
-                written: state.written, dropped: state.dropped, droppedBehind: state.droppedBehind,
-                damaged: state.damaged, warmUp: warmUp,
-                annotated: state.annotated, withoutPose: state.withoutPose,
-                latencyMedianMilliseconds: state.latency.percentile(0.5),
-                latency99Milliseconds: state.latency.percentile(0.99))
-        }
+        return shared.withLock { $0.counts(warmUp: warmUp, withLatency: true) }
     }
 
     /// Counts without waiting for the writer (the warm-up count and the latencies left out), for a
     /// progress line and a server's state. This property is thread-safe.
     public var runningCounts: Counts {
-        shared.withLock {
-            Counts(
-                written: $0.written, dropped: $0.dropped, droppedBehind: $0.droppedBehind, damaged: $0.damaged,
-                annotated: $0.annotated, withoutPose: $0.withoutPose)
-        }
+        shared.withLock { $0.counts(warmUp: 0, withLatency: false) }
     }
 
     /// When the capture was created, for a rate.
@@ -339,6 +337,7 @@ public final class LiveCapture: @unchecked Sendable {
         case .write:
             break
         }
+        if isSkippedUnwatched(frame) { return }
         let number = selector.written + 1
         var image: YCbCrImage?
         var sidecarRecord: SidecarRecord?
@@ -405,6 +404,24 @@ public final class LiveCapture: @unchecked Sendable {
         }
         dropsSinceRecord = 0
         if selector.isFinished { finish(.completed) }
+    }
+
+    /// Whether `frame` is left unprocessed because no one watches the broadcast: one frame a
+    /// second is processed then (by the frames' timestamps), every frame once someone does.
+    ///
+    /// - Important: Must be called on `writerQueue`.
+    private func isSkippedUnwatched(_ frame: VideoFrame) -> Bool {
+        dispatchPrecondition(condition: .onQueue(writerQueue))
+        guard let broadcast = settings.idleSlowdown, broadcast.viewerCount == 0 else {
+            lastUnwatchedFrame = nil
+            return false
+        }
+        if let last = lastUnwatchedFrame, frame.timestampNanoseconds - last < 1_000_000_000 {
+            shared.withLock { $0.idleSkipped += 1 }
+            return true
+        }
+        lastUnwatchedFrame = frame.timestampNanoseconds
+        return false
     }
 
     /// - Important: Must be called on `writerQueue`.

@@ -11,16 +11,23 @@ public struct LiveCaptureSettings: Sendable {
     public var count: Int?
     /// Seconds of capture (by the frames' timestamps) before it completes.
     public var duration: Double?
+    /// A broadcast whose viewers the capture slows down for: while no client watches its stream,
+    /// one frame a second is annotated, encoded and published and the others are skipped
+    /// (counted in ``LiveCapture/Counts/idleSkipped``), and the first client restores the full
+    /// rate at the next frame. The camera keeps its rate (changing it would restart the stream
+    /// on many drivers); what is saved is the drawing and encoding. As µStreamer's `--slowdown`.
+    public var idleSlowdown: FrameBroadcast?
 
     /// Creates settings.
     public init(
         devices: [String], warmUp: FrameSelector.WarmUp = .none, every: Double? = nil, count: Int? = nil,
-        duration: Double? = nil
+        duration: Double? = nil, idleSlowdown: FrameBroadcast? = nil
     ) {
         self.devices = devices
         self.warmUp = warmUp
         self.every = every
         self.count = count
         self.duration = duration
+        self.idleSlowdown = idleSlowdown
     }
 }

@@ -4,20 +4,23 @@ import Foundation
 /// same JPEG framed as a part of a `multipart/x-mixed-replace` stream, built once and shared by
 /// every client (never copied per client).
 public final class BroadcastFrame: Sendable {
-    /// Its number, from 1, in the order frames were published.
+    /// Its number, from 1, in the order frames were published (placeholders included).
     public let sequence: UInt64
     /// When it was captured, for `X-Timestamp` (seconds since 1970, as µStreamer sends it).
     public let capturedAt: Date
     /// The JPEG.
     public let jpeg: [UInt8]
+    /// Whether it is a placeholder saying why no camera frame comes.
+    public let isPlaceholder: Bool
     /// The multipart part: boundary line, headers, the JPEG and its trailing CRLF.
     let part: [UInt8]
 
     /// The boundary between parts of `/stream`.
     static let boundary = "arcaptureframe"
 
-    init(sequence: UInt64, capturedAt: Date, jpeg: [UInt8]) {
+    init(sequence: UInt64, capturedAt: Date, jpeg: [UInt8], isPlaceholder: Bool = false) {
         self.sequence = sequence
+        self.isPlaceholder = isPlaceholder
         self.capturedAt = capturedAt
         self.jpeg = jpeg
         let header =

@@ -24,7 +24,14 @@ public final class FrameBroadcast: Equatable, Sendable {
         var latest: BroadcastFrame?
         var waiting: [any BroadcastWaiter] = []
         var closed = false
+        /// The last frame's number (camera frames and placeholders together).
+        var sequence: UInt64 = 0
         var published: UInt64 = 0
+        var placeholders: UInt64 = 0
+        /// Clients of the stream, connected now.
+        var viewers = 0
+        /// When the last camera frame was published (or the broadcast made).
+        var lastFrameAt = ContinuousClock.now
         /// When the last frames were published (monotonic), oldest first, for the rate.
         var recent: [ContinuousClock.Instant] = []
     }
@@ -43,8 +50,15 @@ public final class FrameBroadcast: Equatable, Sendable {
     /// The newest frame, if any was published.
     public var latest: BroadcastFrame? { state.withLock { $0.latest } }
 
-    /// How many frames were published.
+    /// How many camera frames were published.
     public var publishedCount: UInt64 { state.withLock { $0.published } }
+
+    /// How many placeholder frames were published (while no camera frame came).
+    public var placeholderCount: UInt64 { state.withLock { $0.placeholders } }
+
+    /// How long since the last camera frame was published (since the broadcast was made, before
+    /// the first).
+    public var timeSinceFrame: Duration { state.withLock { ContinuousClock.now - $0.lastFrameAt } }
 
     /// Frames published per second over the last two seconds (0 when none was).
     public var measuredRate: Double {
@@ -57,20 +71,48 @@ public final class FrameBroadcast: Equatable, Sendable {
         }
     }
 
+    /// How many clients watch the stream now (``LiveCaptureSettings/idleSlowdown`` asks).
+    public var viewerCount: Int { state.withLock { $0.viewers } }
+
+    /// A stream client connected.
+    func addViewer() { state.withLock { $0.viewers += 1 } }
+
+    /// A stream client's connection closed.
+    func removeViewer() { state.withLock { $0.viewers -= 1 } }
+
     /// Whether ``close()`` was called.
     public var isClosed: Bool { state.withLock { $0.closed } }
 
-    /// Makes `jpeg` the newest frame and wakes every waiting client.
+    /// Makes `jpeg`, a camera frame, the newest frame and wakes every waiting client.
     @discardableResult
     public func publish(_ jpeg: [UInt8], capturedAt: Date) -> BroadcastFrame? {
+        publish(jpeg, capturedAt: capturedAt, isPlaceholder: false)
+    }
+
+    /// Makes `jpeg`, a frame saying why no camera frame comes, the newest frame: clients keep
+    /// receiving frames (and stay connected) while the camera is away. It counts in neither
+    /// ``publishedCount`` nor ``measuredRate`` and does not reset ``timeSinceFrame``.
+    @discardableResult
+    public func publishPlaceholder(_ jpeg: [UInt8]) -> BroadcastFrame? {
+        publish(jpeg, capturedAt: Date(), isPlaceholder: true)
+    }
+
+    private func publish(_ jpeg: [UInt8], capturedAt: Date, isPlaceholder: Bool) -> BroadcastFrame? {
         let (frame, waiting) = state.withLock { state -> (BroadcastFrame?, [any BroadcastWaiter]) in
             guard !state.closed else { return (nil, []) }
-            state.published += 1
-            let frame = BroadcastFrame(sequence: state.published, capturedAt: capturedAt, jpeg: jpeg)
+            state.sequence += 1
+            let frame = BroadcastFrame(
+                sequence: state.sequence, capturedAt: capturedAt, jpeg: jpeg, isPlaceholder: isPlaceholder)
             state.latest = frame
-            let now = ContinuousClock.now
-            state.recent.removeAll { now - $0 > Self.rateWindow }
-            state.recent.append(now)
+            if isPlaceholder {
+                state.placeholders += 1
+            } else {
+                state.published += 1
+                let now = ContinuousClock.now
+                state.lastFrameAt = now
+                state.recent.removeAll { now - $0 > Self.rateWindow }
+                state.recent.append(now)
+            }
             defer { state.waiting = [] }
             return (frame, state.waiting)
         }

@@ -1,6 +1,6 @@
 /// The page at `/`: the live stream, the view's state, navigation, and the points of interest
 /// nearest first, each a button that selects it. Served from the binary; no external assets, no
-/// framework. It reads `/state` once a second.
+/// framework. It reads `/state` once a second and follows `/events` for changes in between.
 enum LiveViewPage {
     static let html = Array(
         """
@@ -10,6 +10,7 @@ enum LiveViewPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>arcapture</title>
+        <link rel="icon" href="data:,">
         <style>
         body { margin: 0; font: 15px/1.4 system-ui, sans-serif; background: #111; color: #eee; display: flex; flex-wrap: wrap; }
         main { flex: 3 1 480px; padding: 8px; }
@@ -35,6 +36,7 @@ enum LiveViewPage {
         <dt>Rate</dt><dd id="fps">…</dd>
         <dt>Frames</dt><dd id="frames">…</dd>
         <dt>Clients</dt><dd id="clients">…</dd>
+        <dt>Updates</dt><dd id="updates">connecting</dd>
         </dl>
         <h2>Navigation</h2>
         <dl id="navigation"><dt>Route</dt><dd>not navigating</dd></dl>
@@ -46,6 +48,7 @@ enum LiveViewPage {
         "use strict";
         const text = (id, value) => { document.getElementById(id).textContent = value; };
         const metres = (m) => m == null ? "" : (m < 1000 ? Math.round(m) + " m" : (m / 1000).toFixed(1) + " km");
+        let current = null;
         async function select(ids) {
           await fetch("select", ids.length ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ids }) } : { method: "DELETE" });
           refresh();
@@ -68,20 +71,31 @@ enum LiveViewPage {
           } else {
             row("Route", "not navigating");
           }
+          const chosen = new Set(state.selected);
           const list = document.getElementById("points");
           list.replaceChildren(...state.points.slice(0, 30).map((point) => {
             const item = document.createElement("li");
             const button = document.createElement("button");
             button.textContent = point.name + (point.distance_m == null ? "" : " · " + metres(point.distance_m));
             button.dataset.id = point.id;
-            if (point.selected) button.className = "selected";
-            button.onclick = () => select(point.selected ? state.selected.filter((id) => id !== point.id) : state.selected.concat([point.id]));
+            if (chosen.has(point.id)) button.className = "selected";
+            button.onclick = () => select(chosen.has(point.id) ? state.selected.filter((id) => id !== point.id) : state.selected.concat([point.id]));
             item.append(button);
             return item;
           }));
         }
         async function refresh() {
-          try { render(await (await fetch("state", { cache: "no-store" })).json()); } catch (error) { text("phase", "server not reachable"); }
+          try { current = await (await fetch("state", { cache: "no-store" })).json(); render(current); } catch (error) { text("phase", "server not reachable"); }
+        }
+        // Changes of phase, position, navigation and selection arrive at once through /events;
+        // /state, read once a second, brings the rest (rates, counts, distances).
+        const events = new EventSource("events");
+        events.onopen = () => text("updates", "live");
+        events.onerror = () => text("updates", "reconnecting");
+        for (const kind of ["phase", "coordinate", "navigation", "selection"]) {
+          events.addEventListener(kind, (event) => {
+            if (current) { Object.assign(current, JSON.parse(event.data)); render(current); }
+          });
         }
         document.getElementById("clear").onclick = () => select([]);
         refresh();

@@ -8,6 +8,8 @@ struct LiveViewRouter: Sendable {
         case respond(HTTPResponse)
         /// Start a `multipart/x-mixed-replace` stream for a client named `key`.
         case stream(key: String?)
+        /// Start a `text/event-stream` of the view's changes.
+        case events
     }
 
     let model: any LiveViewModel
@@ -18,7 +20,7 @@ struct LiveViewRouter: Sendable {
     /// The routes and their methods (for 405's `Allow`).
     private static let methods: [String: [String]] = [
         "/": ["GET", "HEAD"], "/stream": ["GET", "HEAD"], "/snapshot": ["GET", "HEAD"], "/state": ["GET", "HEAD"],
-        "/select": ["POST", "DELETE"],
+        "/events": ["GET", "HEAD"], "/select": ["POST", "DELETE"],
     ]
 
     /// The answer to `request`, with `clients` the connected `/stream` clients.
@@ -30,7 +32,7 @@ struct LiveViewRouter: Sendable {
                     headers: [("WWW-Authenticate", "Basic realm=\"\(BasicAuthentication.realm)\", charset=\"UTF-8\"")]))
         }
         guard let allowed = Self.methods[request.path] else {
-            return .respond(.text(404, "no such page: \(request.path) (try /, /stream, /snapshot or /state)"))
+            return .respond(.text(404, "no such page: \(request.path) (try /, /stream, /snapshot, /state or /events)"))
         }
         guard allowed.contains(request.method) else {
             return .respond(
@@ -54,6 +56,8 @@ struct LiveViewRouter: Sendable {
             return .respond(snapshot())
         case "/state":
             return .respond(.json(200, Self.serialize(model.state(clients: clients()).jsonObject)))
+        case "/events":
+            return .events
         default:
             return .respond(select(request))
         }

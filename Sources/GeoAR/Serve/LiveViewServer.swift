@@ -3,12 +3,14 @@ import CaptureKit
 import Foundation
 
 /// The HTTP server of `arcapture serve`, on GNU libmicrohttpd: `/stream` (MJPEG as
-/// `multipart/x-mixed-replace`), `/snapshot`, `/state`, `/select` and the page at `/`.
+/// `multipart/x-mixed-replace`), `/snapshot`, `/state`, `/events` (Server-Sent Events), `/select`
+/// and the page at `/`.
 ///
 /// Frames come from a ``FrameBroadcast``: encoded once, shared by every client; a client that
 /// cannot keep up skips to the newest frame. libmicrohttpd runs one polling thread (epoll); a
 /// stream client with nothing new to send is suspended there and resumed by the next frame, so
-/// idle clients cost no CPU and no thread.
+/// idle clients cost no CPU and no thread. `/events` clients are suspended the same way until the
+/// ``EventFeed`` has a change for them.
 ///
 /// This type is thread-safe.
 public final class LiveViewServer: @unchecked Sendable {
@@ -38,21 +40,27 @@ public final class LiveViewServer: @unchecked Sendable {
     /// The frames it serves.
     public let broadcast: FrameBroadcast
     private let router: LiveViewRouter
+    private let events: EventFeed
+    private let placeholders: PlaceholderPublisher?
     private let limits: Limits
     private let daemon: Locked<OpaquePointer?> = Locked(nil)
     private let clients = Locked([ObjectIdentifier: StreamClient]())
     private let suspensions = Locked(0)
 
     /// A server of `broadcast`'s frames and `model`'s state, not yet listening; with
-    /// `authentication`, every request must name one of its accounts (else 401).
+    /// `authentication`, every request must name one of its accounts (else 401). When no camera
+    /// frame has come for `placeholderDelay` (nil: never), a frame saying why is sent once a
+    /// second instead, so clients stay connected while the camera is away.
     public init(
         address: ServerAddress, broadcast: FrameBroadcast, model: any LiveViewModel, limits: Limits = Limits(),
-        authentication: BasicAuthentication? = nil
+        authentication: BasicAuthentication? = nil, placeholderDelay: Duration? = .seconds(3)
     ) {
         listening = Locked(address)
         self.broadcast = broadcast
         self.limits = limits
         router = LiveViewRouter(model: model, broadcast: broadcast, authentication: authentication)
+        events = EventFeed(model: model)
+        placeholders = placeholderDelay.map { PlaceholderPublisher(broadcast: broadcast, model: model, delay: $0) }
     }
 
     /// Starts listening (once; calling it again does nothing).
@@ -74,6 +82,8 @@ public final class LiveViewServer: @unchecked Sendable {
         daemon.withLock { $0 = started }
         let port = arcapture_mhd_port(started)
         listening.withLock { $0 = $0.with(port: port) }
+        events.start()
+        placeholders?.start()
     }
 
     /// Ends every stream and stops listening. Waits (up to 2 s) for suspended streams to be resumed
@@ -85,7 +95,9 @@ public final class LiveViewServer: @unchecked Sendable {
                 return daemon
             })
         else { return }
+        placeholders?.stop()
         broadcast.close()
+        events.close()
         let deadline = ContinuousClock.now + .seconds(2)
         while suspensions.withLock({ $0 }) > 0 && ContinuousClock.now < deadline {
             usleep(1000)
@@ -94,6 +106,14 @@ public final class LiveViewServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Connections open now, of every kind (0 when not listening).
+    public var connectionCount: Int {
+        daemon.withLock { daemon in daemon.map { Int(arcapture_mhd_connections($0)) } ?? 0 }
+    }
+
+    /// The connected `/events` clients.
+    public var eventClientCount: Int { events.clientCount }
 
     /// The connected `/stream` clients.
     public var streamClients: [LiveViewState.Client] {
@@ -126,15 +146,18 @@ public final class LiveViewServer: @unchecked Sendable {
         requestContext.pointee = nil
     }
 
+    /// `context` is a retained ``StreamingResponse`` (a ``StreamClient`` or an ``EventStreamClient``).
     private static let streamReader: MHD_ContentReaderCallback = { context, _, buffer, capacity in
-        guard let context, let buffer else { return arcapture_mhd_end_with_error }
-        return Unmanaged<StreamClient>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: capacity)
+        guard let context, let buffer,
+            let response = Unmanaged<AnyObject>.fromOpaque(context).takeUnretainedValue() as? any StreamingResponse
+        else { return arcapture_mhd_end_with_error }
+        return response.read(into: buffer, capacity: capacity)
     }
 
     private static let streamEnded: MHD_ContentReaderFreeCallback = { context in
         guard let context else { return }
-        let client = Unmanaged<StreamClient>.fromOpaque(context).takeRetainedValue()
-        client.ended()
+        let response = Unmanaged<AnyObject>.fromOpaque(context).takeRetainedValue() as? any StreamingResponse
+        response?.ended()
     }
 
     private func handle(
@@ -177,6 +200,8 @@ public final class LiveViewServer: @unchecked Sendable {
             return queue(response, on: connection)
         case .stream(let key):
             return startStream(on: connection, key: key)
+        case .events:
+            return startEvents(on: connection)
         }
     }
 
@@ -199,19 +224,40 @@ public final class LiveViewServer: @unchecked Sendable {
             ended: { [weak self] client in
                 _ = self?.clients.withLock { $0.removeValue(forKey: ObjectIdentifier(client)) }
             })
-        let context = Unmanaged.passRetained(client).toOpaque()
+        clients.withLock { $0[ObjectIdentifier(client)] = client }
+        return queueStreaming(
+            client, on: connection,
+            headers: [
+                ("Content-Type", "multipart/x-mixed-replace;boundary=\(BroadcastFrame.boundary)"),
+                ("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0"), ("Pragma", "no-cache"),
+            ])
+    }
+
+    private func startEvents(on connection: OpaquePointer) -> MHD_Result {
+        let client = EventStreamClient(
+            connection: connection, initial: events.current(), suspensions: suspensions,
+            ended: { [weak self] client in self?.events.remove(client) })
+        events.add(client)
+        return queueStreaming(
+            client, on: connection,
+            headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store")])
+    }
+
+    /// Queues a response whose body `body` produces, holding it retained until libmicrohttpd
+    /// frees the response (``streamEnded``); `ended()` also runs when queueing fails.
+    private func queueStreaming(
+        _ body: any StreamingResponse, on connection: OpaquePointer, headers: [(String, String)]
+    ) -> MHD_Result {
+        let context = Unmanaged.passRetained(body as AnyObject).toOpaque()
         guard
             let response = MHD_create_response_from_callback(
                 arcapture_mhd_size_unknown, 64 * 1024, Self.streamReader, context, Self.streamEnded)
         else {
-            Unmanaged<StreamClient>.fromOpaque(context).release()
+            Unmanaged<AnyObject>.fromOpaque(context).release()
+            body.ended()
             return arcapture_mhd_no
         }
-        clients.withLock { $0[ObjectIdentifier(client)] = client }
-        MHD_add_response_header(
-            response, "Content-Type", "multipart/x-mixed-replace;boundary=\(BroadcastFrame.boundary)")
-        MHD_add_response_header(response, "Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
-        MHD_add_response_header(response, "Pragma", "no-cache")
+        for (name, value) in headers { MHD_add_response_header(response, name, value) }
         let result = MHD_queue_response(connection, 200, response)
         MHD_destroy_response(response)
         return result

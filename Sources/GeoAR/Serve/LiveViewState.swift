@@ -34,6 +34,10 @@ public struct LiveViewState: Sendable {
         public var damaged: Int
         /// Frames handed to the clients (each encoded once).
         public var published: UInt64
+        /// Frames sent while no camera frame came, saying why.
+        public var placeholders: UInt64 = 0
+        /// Frames left unprocessed while no one watched (`--idle-slowdown`).
+        public var idleSkipped: Int = 0
     }
 
     /// The location source and its latest fix.
@@ -144,6 +148,7 @@ extension LiveViewState {
             "frames": [
                 "written": frames.written, "annotated": frames.annotated, "without_pose": frames.withoutPose,
                 "dropped": frames.dropped, "damaged": frames.damaged, "published": frames.published,
+                "placeholders": frames.placeholders, "idle_skipped": frames.idleSkipped,
             ],
             "location": value(
                 location.map { location -> [String: Any] in
@@ -197,7 +202,8 @@ extension LiveViewState {
         let counts = view.liveCounts ?? LiveCapture.Counts()
         frames = Frames(
             written: counts.written, annotated: counts.annotated, withoutPose: counts.withoutPose,
-            dropped: counts.dropped, damaged: counts.damaged, published: broadcast.publishedCount)
+            dropped: counts.dropped, damaged: counts.damaged, published: broadcast.publishedCount,
+            placeholders: broadcast.placeholderCount, idleSkipped: counts.idleSkipped)
         let fix = view.latestFix
         location = Location(
             source: source, status: view.locationStatus?.description ?? "starting",

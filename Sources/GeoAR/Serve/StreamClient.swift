@@ -8,7 +8,7 @@ import Foundation
 ///   ``read(into:capacity:)`` only there). ``resume()`` comes from the publishing thread and
 ///   touches only the connection, through `MHD_resume_connection`, which may be called from any
 ///   thread.
-final class StreamClient: BroadcastWaiter, @unchecked Sendable {
+final class StreamClient: BroadcastWaiter, StreamingResponse, @unchecked Sendable {
     /// The `key=` the client named itself with, if any.
     let key: String?
     /// The peer's address, for `/state`.
@@ -37,6 +37,7 @@ final class StreamClient: BroadcastWaiter, @unchecked Sendable {
         self.peer = peer
         self.broadcast = broadcast
         self.suspensions = suspensions
+        broadcast.addViewer()
     }
 
     /// Copies the next bytes of the stream into `buffer`: the rest of the current part, or the
@@ -87,6 +88,7 @@ final class StreamClient: BroadcastWaiter, @unchecked Sendable {
             isSuspended = false
             suspensions.withLock { $0 -= 1 }
         }
+        broadcast.removeViewer()
         onEnd(self)
     }
 }

@@ -14,11 +14,12 @@ struct LiveViewServerTests {
     final class Model: LiveViewModel {
         let known: Set<String>
         let selection = Locked(Set<String>())
+        let phase = Locked("running")
         init(known: Set<String> = ["node/1", "node/2"]) { self.known = known }
 
         func state(clients: [LiveViewState.Client]) -> LiveViewState {
             LiveViewState(
-                phase: "running", format: nil, fps: 0,
+                phase: phase.withLock { $0 }, format: nil, fps: 0,
                 frames: .init(written: 0, annotated: 0, withoutPose: 0, dropped: 0, damaged: 0, published: 0),
                 location: nil, navigation: nil, selected: selection.withLock { $0.sorted() }, points: [],
                 clients: clients)
@@ -53,10 +54,14 @@ struct LiveViewServerTests {
         return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
     }
 
-    private func started(_ model: Model = Model(), limits: LiveViewServer.Limits = .init()) throws -> LiveViewServer {
+    /// A server on a free loopback port; without placeholder frames unless `placeholderDelay`
+    /// says after how long (the tests that count frames count the camera's).
+    static func started(
+        _ model: Model = Model(), limits: LiveViewServer.Limits = .init(), placeholderDelay: Duration? = nil
+    ) throws -> LiveViewServer {
         let server = LiveViewServer(
             address: try ServerAddress(parsing: "127.0.0.1:0"), broadcast: FrameBroadcast(), model: model,
-            limits: limits)
+            limits: limits, placeholderDelay: placeholderDelay)
         try server.start()
         #expect(server.address.port != 0)
         return server
@@ -75,7 +80,7 @@ struct LiveViewServerTests {
 
     @Test("/snapshot is 503 until a frame is published, then the newest frame with X-Timestamp")
     func snapshot() throws {
-        let server = try started()
+        let server = try Self.started()
         defer { server.stop() }
         let before = try get("/snapshot", port: server.address.port)
         #expect(before.status == 503)
@@ -95,7 +100,7 @@ struct LiveViewServerTests {
 
     @Test("unknown paths are 404, wrong methods 405 with Allow, and serving goes on")
     func wrongRequests() throws {
-        let server = try started()
+        let server = try Self.started()
         defer { server.stop() }
         let missing = try get("/nothing", port: server.address.port)
         #expect(missing.status == 404)
@@ -112,7 +117,7 @@ struct LiveViewServerTests {
     @Test("/select takes JSON ids, DELETE clears; bad JSON is 400, unknown ids 422, a huge body 413")
     func select() throws {
         let model = Model()
-        let server = try started(model)
+        let server = try Self.started(model)
         defer { server.stop() }
         let port = server.address.port
         let chosen = try get("/select", port: port, method: "POST", body: #"{"ids": ["node/2", "node/1"]}"#)
@@ -140,7 +145,7 @@ struct LiveViewServerTests {
 
     @Test("malformed and oversized requests are refused, and serving goes on")
     func malformed() throws {
-        let server = try started()
+        let server = try Self.started()
         defer { server.stop() }
         let port = server.address.port
         let garbage = try RawHTTPClient(port: port)
@@ -159,7 +164,7 @@ struct LiveViewServerTests {
 
     @Test("ffmpeg reads /stream as MJPEG: every part a whole JPEG, with X-Timestamp")
     func streamToFFmpeg() throws {
-        let server = try started()
+        let server = try Self.started()
         defer { server.stop() }
         let frames = try (0..<8).map { try Self.jpeg($0 * 30) }
         let publishing = Publisher(server.broadcast, frames: frames)
@@ -170,7 +175,7 @@ struct LiveViewServerTests {
 
     @Test("the raw stream: multipart parts with Content-Length and X-Timestamp; ?key= names the client in /state")
     func rawStream() throws {
-        let server = try started()
+        let server = try Self.started()
         defer { server.stop() }
         let frame = try Self.jpeg(128)
         server.broadcast.publish(frame, capturedAt: Date(timeIntervalSince1970: 1_000))
@@ -199,7 +204,7 @@ struct LiveViewServerTests {
 
     @Test("a client that never reads holds back no one: another still gets every frame it asks for")
     func slowClient() throws {
-        let server = try started()
+        let server = try Self.started()
         defer { server.stop() }
         let frames = try (0..<8).map { try Self.jpeg($0 * 30) }
         let publishing = Publisher(server.broadcast, frames: frames)
@@ -213,7 +218,7 @@ struct LiveViewServerTests {
 
     @Test("stop ends every stream, those waiting for a frame too, and returns")
     func stopWithWaitingClients() throws {
-        let server = try started()
+        let server = try Self.started()
         let frame = try Self.jpeg(200)
         server.broadcast.publish(frame, capturedAt: Date())
         let clients = try (0..<5).map { _ in try RawHTTPClient(port: server.address.port) }
@@ -232,7 +237,7 @@ struct LiveViewServerTests {
 
     @Test("--max-clients: a connection beyond the limit is not served until another closes")
     func maxClients() throws {
-        let server = try started(limits: .init(maxClients: 2, idleTimeoutSeconds: 30))
+        let server = try Self.started(limits: .init(maxClients: 2, idleTimeoutSeconds: 30))
         defer { server.stop() }
         // Frames flow, as from a camera: a client that went away is noticed at the next frame it
         // is sent (one suspended waiting for a frame is not polled).
@@ -285,7 +290,7 @@ struct LiveViewServerTests {
 
     @Test("a second server on a port already taken says so")
     func portTaken() throws {
-        let server = try started()
+        let server = try Self.started()
         defer { server.stop() }
         let second = LiveViewServer(
             address: try ServerAddress(parsing: "127.0.0.1:\(server.address.port)"), broadcast: FrameBroadcast(),

@@ -75,6 +75,10 @@ struct VividVM: Sendable {
         let controller = GPSDController(gpsd: gpsd, log: PackagePaths.sample("nmea/bundg_zeus_9.log"), out: out)
         controller.start()
         defer { controller.finish() }
+        // The browser on the host reaches the guest's server through a forwarded loopback port.
+        let browser = BrowserController(port: try GPSFake.freePort(), out: out)
+        browser.start()
+        defer { browser.finish() }
 
         let started = Date()
         // Nineteen minutes at most (the suites' limit is twenty): a bound only a hang reaches, as the
@@ -84,7 +88,7 @@ struct VividVM: Sendable {
             executable: "/bin/bash",
             arguments: [
                 vmDirectory.appendingPathComponent("vivid-vm.sh").path, payload.path, out.path, "guest-suite.sh",
-            ], environment: ["ARCAPTURE_VM_TIMEOUT": "1140"])
+            ], environment: ["ARCAPTURE_VM_TIMEOUT": "1140", "ARCAPTURE_VM_FORWARD": String(browser.port)])
         let wall = Date().timeIntervalSince(started)
         FileHandle.standardError.write(
             Data("vivid VM suite: guest scenarios ran in \(String(format: "%.1f", wall)) s wall time\n".utf8))

@@ -1,0 +1,59 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The page of `arcapture serve` in a real browser: Debian's chromium, headless through
+/// chromedriver, on the host, against the server on vivid in the VM (through QEMU's forwarded
+/// port). Tests/Browser/live-view.py clicks and reads as a person would and reports what it saw;
+/// its screenshots stay in the run's folder (`.build/debug/vivid-vm-run/out/browser-*.png`).
+@Suite("arcapture serve's page in chromium", .serialized, .timeLimit(.minutes(20)))
+struct VividBrowserTests {
+    private func report(_ vm: VividVM) throws -> [String: Any] {
+        let data = Data(try vm.file("browser-report.json"))
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        if let error = report["error"] as? String {
+            let log =
+                (try? String(contentsOf: vm.directory.appendingPathComponent("browser-driver.log"), encoding: .utf8))
+            Issue.record("the browser run failed: \(error)\n\(log ?? "")")
+        }
+        return report
+    }
+
+    @Test("the page plays the stream and shows the phase, the position and live updates")
+    func page() async throws {
+        let vm = try await VividVM.shared.value
+        let report = try report(vm)
+        #expect(report["title"] as? String == "arcapture")
+        #expect(report["stream_size"] as? [Int] == [320, 180], "the <img> shows the camera's frames")
+        #expect(report["stream_changed"] as? Bool == true, "what the <img> shows changes over time")
+        #expect(report["updates"] as? String == "live", "the page follows /events")
+        #expect(report["phase"] as? String == "running")
+        #expect(report["coordinate"] as? String == "52.850155, 5.313617")
+        let points = try #require(report["points_listed"] as? [String])
+        #expect(points.count == 5)
+        #expect(points.first == "Buoy 0 · 150 m", "nearest first, with its distance")
+        #expect(report["console_errors"] as? [String] == [], "no script errors in the page")
+        let run = try vm.scenario("browser")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("beyond this machine, without --auth"), "listening on 0.0.0.0 warns")
+        for name in ["browser-page.png", "browser-selected.png"] {
+            let png = try vm.file(name)
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name) is a PNG")
+            #expect(png.count > 10_000, "\(name) shows a page, not a blank")
+        }
+    }
+
+    @Test("clicking a point selects it: highlighted in the page, in /state, in the next frames; Clear clears it")
+    func selection() async throws {
+        let vm = try await VividVM.shared.value
+        let report = try report(vm)
+        #expect(report["button_selected"] as? Bool == true, "the button is shown selected")
+        #expect(report["state_selected"] as? [String] == [BrowserController.pointToSelect])
+        let before = try VividServeTests.selectedColourPixels(vm.directory.appendingPathComponent("browser-before.jpg"))
+        let selected = try VividServeTests.selectedColourPixels(
+            vm.directory.appendingPathComponent("browser-selected.jpg"))
+        #expect(selected > before + 20, "the marker is drawn in the selection's colour: \(before) → \(selected)")
+        #expect(report["cleared_in_page"] as? Bool == true)
+        #expect(report["state_after_clear"] as? [String] == [])
+    }
+}
