@@ -77,6 +77,14 @@ if CommandLine.arguments.contains("--live-1080p") {
     exit(0)
 }
 
+// `arcapture-bench --serve [SECONDS]`: the live view server alone, to 0, 1, 10 and 50 clients.
+if let flag = CommandLine.arguments.firstIndex(of: "--serve") {
+    let seconds = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Double($0) } ?? 10
+    let jpeg = try makeReferenceJPEG(encoder: try JPEGEncoder(), decoder: try JPEGDecoder())
+    try ServeBench.report(jpeg: jpeg, seconds: seconds)
+    exit(0)
+}
+
 // `arcapture-bench --durability [FOLDER]`: what flushing each output to the disk costs.
 if let flag = CommandLine.arguments.firstIndex(of: "--durability") {
     try DurabilityBench.run(folder: CommandLine.arguments.dropFirst(flag + 1).first ?? ".build/bench-durability")

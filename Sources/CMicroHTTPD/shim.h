@@ -14,13 +14,27 @@
 /// `address` (an IPv4 or IPv6 socket address, port 0 for any free port). `connection_limit`
 /// bounds connections, `timeout_seconds` closes idle ones, `memory_limit` bounds what one
 /// connection may use for its request (line, headers and buffered body): beyond it MHD answers
-/// 413 or 431 and closes. Returns NULL when the daemon cannot start (errno says why).
+/// 413 or 431 and closes. With `tls_certificate` and `tls_key` (PEM text, both or neither) it
+/// speaks HTTPS only, through GnuTLS. Returns NULL when the daemon cannot start (errno says why,
+/// when the system refused; a certificate GnuTLS refuses leaves errno as it was).
 static inline struct MHD_Daemon *arcapture_mhd_start(
     const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context, unsigned int connection_limit,
-    unsigned int timeout_seconds, size_t memory_limit) {
+    unsigned int timeout_seconds, size_t memory_limit, const char *tls_certificate, const char *tls_key) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
+    if (tls_certificate != NULL && tls_key != NULL) {
+        return MHD_start_daemon(
+            flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_context,
+            MHD_OPTION_SOCK_ADDR, address,
+            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+            MHD_OPTION_HTTPS_MEM_CERT, tls_certificate,
+            MHD_OPTION_HTTPS_MEM_KEY, tls_key,
+            MHD_OPTION_END);
+    }
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, handler_context,
         MHD_OPTION_SOCK_ADDR, address,
@@ -29,6 +43,11 @@ static inline struct MHD_Daemon *arcapture_mhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
         MHD_OPTION_END);
+}
+
+/// Whether this libmicrohttpd was built with TLS (GnuTLS).
+static inline int arcapture_mhd_has_tls(void) {
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }
 
 /// The port the daemon listens on (the one the system chose when asked for port 0).

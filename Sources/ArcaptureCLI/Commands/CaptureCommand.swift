@@ -179,7 +179,7 @@ enum CaptureCommand {
             let model = GeoARLiveViewModel(view: view, device: path, source: source.name, broadcast: serving.broadcast)
             let started = LiveViewServer(
                 address: serving.address, broadcast: serving.broadcast, model: model, limits: serving.limits,
-                authentication: serving.authentication)
+                authentication: serving.authentication, tls: serving.tls)
             do {
                 try started.start()
             } catch {

@@ -30,6 +30,8 @@ enum ServeCommand {
             .value(
                 "idle-timeout", "SECONDS", default: "30",
                 help: "Close a connection that sends an unfinished request for this long."),
+            .value("tls-cert", "FILE", help: "Serve HTTPS with this certificate (PEM); needs --tls-key."),
+            .value("tls-key", "FILE", help: "The certificate's private key (PEM)."),
             .flag(
                 "idle-slowdown",
                 help:
@@ -46,8 +48,9 @@ enum ServeCommand {
               /select            POST {"ids": [...]} selects points of interest; DELETE clears the selection
 
             With --auth FILE every request needs a user and password from FILE (HTTP Basic, compared in \
-            constant time; without TLS, so over a network only one you trust). Listening beyond loopback \
-            without --auth draws a warning.
+            constant time). --tls-cert and --tls-key make it HTTPS only (GnuTLS): use them with --auth \
+            beyond loopback, or the passwords cross the network readable. Listening beyond loopback \
+            without --auth, or with it but without TLS, draws a warning.
 
             Each frame is encoded once, whatever the number of clients; a client that reads slowly skips \
             to the newest frame and never slows the camera or the others. While no camera frame comes \
@@ -57,9 +60,10 @@ enum ServeCommand {
             EXIT STATUS:
               0    stopped by Ctrl-C or SIGTERM (a server's normal end)
               64   bad command line
-              65   the --auth file is malformed (its line is named)
-              66   the --auth file cannot be read
-              69   the camera is missing or went away (without --reconnect), or the address cannot be listened on
+              65   the --auth file is malformed (its line is named), or a --tls file is not PEM
+              66   the --auth or a --tls file cannot be read
+              69   the camera is missing or went away (without --reconnect), the address cannot be listened on, \
+            or GnuTLS refuses the certificate
               74   the stream failed or stalled
               75   the camera is busy
               77   permission denied
@@ -90,21 +94,29 @@ enum ServeCommand {
             let limits = LiveViewServer.Limits(
                 maxClients: try parsed.integer("max-clients", in: 1...10_000) ?? 16,
                 idleTimeoutSeconds: try parsed.integer("idle-timeout", in: 1...86_400) ?? 30)
+            let tlsFiles: (certificate: String, key: String)?
+            switch (parsed.value("tls-cert"), parsed.value("tls-key")) {
+            case (let certificate?, let key?): tlsFiles = (certificate, key)
+            case (nil, nil): tlsFiles = nil
+            case (nil, _?): throw UsageError("--tls-key needs --tls-cert (the certificate it belongs to)")
+            case (_?, nil): throw UsageError("--tls-cert needs --tls-key (the certificate's private key)")
+            }
             setup = ServeSetup(
                 address: address, limits: limits, broadcast: broadcast, authFile: parsed.value("auth"),
-                idleSlowdown: parsed.flag("idle-slowdown"))
+                tlsFiles: tlsFiles, idleSlowdown: parsed.flag("idle-slowdown"))
         } catch {
             Terminal.error(error.message)
             return .usage
         }
         var serving = setup
-        if let file = setup.authFile {
-            do throws(InputFileError) {
-                serving.authentication = try BasicAuthentication(file: file)
-            } catch {
-                Terminal.error(error.description)
-                return error.cannotBeOpened ? .noInput : .dataError
+        do throws(InputFileError) {
+            if let file = setup.authFile { serving.authentication = try BasicAuthentication(file: file) }
+            if let files = setup.tlsFiles {
+                serving.tls = try TLSCredentials(certificateFile: files.certificate, keyFile: files.key)
             }
+        } catch {
+            Terminal.error(error.description)
+            return error.cannotBeOpened ? .noInput : .dataError
         }
         return await CaptureCommand.live(options, overlay: overlay, serving: serving)
     }

@@ -8,6 +8,9 @@ struct ServeSetup: Sendable {
     /// `--auth`'s file, read into ``authentication`` before the server starts.
     var authFile: String?
     var authentication: BasicAuthentication?
+    /// `--tls-cert` and `--tls-key`'s files, read into ``tls`` before the server starts.
+    var tlsFiles: (certificate: String, key: String)?
+    var tls: TLSCredentials?
     /// `--idle-slowdown`: one frame a second while no client watches the stream.
     var idleSlowdown = false
 
@@ -15,11 +18,16 @@ struct ServeSetup: Sendable {
     /// the network can connect.
     func announce(_ listening: ServerAddress) {
         let host = listening.isIPv6 ? "[\(listening.host)]" : listening.host
-        Terminal.note("serving http://\(host):\(listening.port)/ (the stream at /stream, a frame at /snapshot)")
+        let scheme = tls == nil ? "http" : "https"
+        Terminal.note("serving \(scheme)://\(host):\(listening.port)/ (the stream at /stream, a frame at /snapshot)")
         if !listening.isLoopback && authentication == nil {
             Terminal.warning(
                 "listening on \(listening), beyond this machine, without --auth: anyone who can reach it sees the camera"
             )
+        } else if !listening.isLoopback && tls == nil {
+            Terminal.warning(
+                "listening on \(listening), beyond this machine, with --auth but without --tls-cert: "
+                    + "the passwords cross the network readable")
         }
     }
 }

@@ -12,6 +12,8 @@ public final class BroadcastFrame: Sendable {
     public let jpeg: [UInt8]
     /// Whether it is a placeholder saying why no camera frame comes.
     public let isPlaceholder: Bool
+    /// When it was published (monotonic), for the time to each client's last byte.
+    let publishedAt = ContinuousClock.now
     /// The multipart part: boundary line, headers, the JPEG and its trailing CRLF.
     let part: [UInt8]
 

@@ -42,19 +42,27 @@ public final class LiveViewServer: @unchecked Sendable {
     private let router: LiveViewRouter
     private let events: EventFeed
     private let placeholders: PlaceholderPublisher?
+    /// The certificate and key it speaks HTTPS with; nil for plain HTTP.
+    public let tls: TLSCredentials?
     private let limits: Limits
     private let daemon: Locked<OpaquePointer?> = Locked(nil)
     private let clients = Locked([ObjectIdentifier: StreamClient]())
     private let suspensions = Locked(0)
+    /// The last 8,192 times from a frame's publication to its last byte handed to a client's
+    /// socket, in seconds (a ring: bounded however long it serves).
+    private let deliveries = Locked((times: [Double](), next: 0))
 
     /// A server of `broadcast`'s frames and `model`'s state, not yet listening; with
     /// `authentication`, every request must name one of its accounts (else 401). When no camera
     /// frame has come for `placeholderDelay` (nil: never), a frame saying why is sent once a
-    /// second instead, so clients stay connected while the camera is away.
+    /// second instead, so clients stay connected while the camera is away. With `tls` it speaks
+    /// HTTPS only.
     public init(
         address: ServerAddress, broadcast: FrameBroadcast, model: any LiveViewModel, limits: Limits = Limits(),
-        authentication: BasicAuthentication? = nil, placeholderDelay: Duration? = .seconds(3)
+        authentication: BasicAuthentication? = nil, placeholderDelay: Duration? = .seconds(3),
+        tls: TLSCredentials? = nil
     ) {
+        self.tls = tls
         listening = Locked(address)
         self.broadcast = broadcast
         self.limits = limits
@@ -66,17 +74,26 @@ public final class LiveViewServer: @unchecked Sendable {
     /// Starts listening (once; calling it again does nothing).
     ///
     /// - Throws: ``ServerError/cannotListen(_:_:)`` (the port is taken, the address is not this
-    ///   machine's).
+    ///   machine's), ``ServerError/tlsRefused(_:)`` (GnuTLS took neither the certificate nor the
+    ///   key, or this libmicrohttpd has no TLS).
     public func start() throws(ServerError) {
         guard daemon.withLock({ $0 }) == nil else { return }  // started already
+        if let tls, arcapture_mhd_has_tls() == 0 {
+            throw .tlsRefused("\(tls): this libmicrohttpd was built without TLS")
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
+        errno = 0
         let started = address.withSocketAddress { socketAddress in
             arcapture_mhd_start(
                 socketAddress, Self.accessHandler, context, Self.completedHandler, context,
                 UInt32(max(1, limits.maxClients)), UInt32(max(1, limits.idleTimeoutSeconds)),
-                Self.requestMemoryLimit)
+                Self.requestMemoryLimit, tls?.certificate, tls?.key)
         }
         guard let started else {
+            // A system error sets errno; GnuTLS refusing the certificate or key does not.
+            if let tls, errno == 0 {
+                throw .tlsRefused("\(tls): GnuTLS refused them (is the key the certificate's?)")
+            }
             throw .cannotListen(address, String(cString: strerror(errno)))
         }
         daemon.withLock { $0 = started }
@@ -114,6 +131,16 @@ public final class LiveViewServer: @unchecked Sendable {
 
     /// The connected `/events` clients.
     public var eventClientCount: Int { events.clientCount }
+
+    /// The times from a frame's publication to its last byte handed to a client's socket (one
+    /// per frame and client), the latest 8,192 of them, in seconds, in no order: what the
+    /// benchmark reports. Emptied by reading.
+    package func takeDeliveryTimes() -> [Double] {
+        deliveries.withLock { ring in
+            defer { ring = ([], 0) }
+            return ring.times
+        }
+    }
 
     /// The connected `/stream` clients.
     public var streamClients: [LiveViewState.Client] {
@@ -221,6 +248,7 @@ public final class LiveViewServer: @unchecked Sendable {
         let client = StreamClient(
             connection: connection, key: key, peer: Self.peer(of: connection), broadcast: broadcast,
             suspensions: suspensions,
+            delivered: { [weak self] time in self?.recordDelivery(time) },
             ended: { [weak self] client in
                 _ = self?.clients.withLock { $0.removeValue(forKey: ObjectIdentifier(client)) }
             })
@@ -231,6 +259,17 @@ public final class LiveViewServer: @unchecked Sendable {
                 ("Content-Type", "multipart/x-mixed-replace;boundary=\(BroadcastFrame.boundary)"),
                 ("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0"), ("Pragma", "no-cache"),
             ])
+    }
+
+    private func recordDelivery(_ time: Duration) {
+        deliveries.withLock { ring in
+            if ring.times.count < 8192 {
+                ring.times.append(time.seconds)
+            } else {
+                ring.times[ring.next] = time.seconds
+                ring.next = (ring.next + 1) % 8192
+            }
+        }
     }
 
     private func startEvents(on connection: OpaquePointer) -> MHD_Result {

@@ -38,6 +38,21 @@ public struct LiveViewState: Sendable {
         public var placeholders: UInt64 = 0
         /// Frames left unprocessed while no one watched (`--idle-slowdown`).
         public var idleSkipped: Int = 0
+
+        /// The counts, for a ``LiveViewModel`` of its own.
+        public init(
+            written: Int = 0, annotated: Int = 0, withoutPose: Int = 0, dropped: Int = 0, damaged: Int = 0,
+            published: UInt64 = 0, placeholders: UInt64 = 0, idleSkipped: Int = 0
+        ) {
+            self.written = written
+            self.annotated = annotated
+            self.withoutPose = withoutPose
+            self.dropped = dropped
+            self.damaged = damaged
+            self.published = published
+            self.placeholders = placeholders
+            self.idleSkipped = idleSkipped
+        }
     }
 
     /// The location source and its latest fix.
@@ -130,6 +145,23 @@ public struct LiveViewState: Sendable {
     public var points: [Point]
     /// The `/stream` clients, oldest first.
     public var clients: [Client]
+
+    /// A state, for a ``LiveViewModel`` of its own (a program serving frames it makes itself):
+    /// what it does not know is nil or empty.
+    public init(
+        phase: String, format: Format? = nil, fps: Double = 0, frames: Frames = Frames(), location: Location? = nil,
+        navigation: Navigation? = nil, selected: [String] = [], points: [Point] = [], clients: [Client] = []
+    ) {
+        self.phase = phase
+        self.format = format
+        self.fps = fps
+        self.frames = frames
+        self.location = location
+        self.navigation = navigation
+        self.selected = selected
+        self.points = points
+        self.clients = clients
+    }
 }
 
 extension LiveViewState {

@@ -26,12 +26,16 @@ final class StreamClient: BroadcastWaiter, StreamingResponse, @unchecked Sendabl
     let framesSent = Locked(0)
 
     private let onEnd: @Sendable (StreamClient) -> Void
+    /// Told, for each frame, how long after its publication its last byte was handed to the socket.
+    private let delivered: @Sendable (Duration) -> Void
 
     init(
         connection: OpaquePointer, key: String?, peer: String, broadcast: FrameBroadcast, suspensions: Locked<Int>,
+        delivered: @escaping @Sendable (Duration) -> Void = { _ in },
         ended: @escaping @Sendable (StreamClient) -> Void
     ) {
         self.connection = connection
+        self.delivered = delivered
         onEnd = ended
         self.key = key
         self.peer = peer
@@ -67,7 +71,10 @@ final class StreamClient: BroadcastWaiter, StreamingResponse, @unchecked Sendabl
             UnsafeMutableRawPointer(buffer).copyMemory(from: base + offset, byteCount: count)
         }
         offset += count
-        if offset == frame.part.count { framesSent.withLock { $0 += 1 } }
+        if offset == frame.part.count {
+            framesSent.withLock { $0 += 1 }
+            delivered(ContinuousClock.now - frame.publishedAt)
+        }
         return count
     }
 

@@ -30,4 +30,33 @@ struct ServeCommandTests {
             #expect(help.stdout.contains(text), "\(text)")
         }
     }
+
+    @Test("--tls-cert and --tls-key go together; a missing file is 66, one that is not PEM 65, before any camera")
+    func tlsFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let alone = try Binary.run(["serve", "--tls-cert", "cert.pem"])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.contains("--tls-cert needs --tls-key"))
+        let keyAlone = try Binary.run(["serve", "--tls-key", "key.pem"])
+        #expect(keyAlone.status == 64)
+        #expect(keyAlone.stderr.contains("--tls-key needs --tls-cert"))
+        let text = folder.appendingPathComponent("cert.pem")
+        try Data("not a certificate\n".utf8).write(to: text)
+        let missing = try Binary.run([
+            "serve", "--tls-cert", text.path, "--tls-key", folder.appendingPathComponent("none").path,
+        ])
+        #expect(missing.status == 65, "the certificate is read first: \(missing.stderr)")
+        #expect(missing.stderr.contains("\(text.path): not a PEM certificate"))
+        let certificate = try SelfSignedCertificate(in: folder)
+        let noKey = try Binary.run([
+            "serve", "--tls-cert", certificate.certificate, "--tls-key", folder.appendingPathComponent("none").path,
+            "--device", "/dev/arcapture-absent",
+        ])
+        #expect(noKey.status == 66)
+        #expect(noKey.stderr.contains("none: no such file"))
+        #expect(!noKey.stderr.contains("arcapture-absent"), "the files are read before the camera is looked for")
+    }
+
 }
