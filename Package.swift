@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor", "GeoAR", "ScriptedCamera"],
             path: "bench",
-            exclude: ["count-allocations.sh", "footage"]),
+            exclude: ["count-allocations.sh", "footage", "serve"]),
 
         // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),

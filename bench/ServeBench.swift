@@ -87,6 +87,76 @@ enum ServeBench {
             deliveryMedian: percentile(0.5), delivery99: percentile(0.99))
     }
 
+    /// This process's resident memory now, in MB (VmRSS).
+    static func residentMB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes / 1024
+    }
+
+    /// 1,000 connections that misbehave (a stream client vanishing mid-frame, a request cut
+    /// short, a header beyond the limit, garbage) while frames flow, then the resident memory
+    /// before and after and the connections left.
+    static func misbehaving(jpeg: [UInt8]) throws -> (before: Double, after: Double, left: Int) {
+        let broadcast = FrameBroadcast()
+        let server = LiveViewServer(
+            address: try ServerAddress(parsing: "127.0.0.1:0"), broadcast: broadcast, model: StandInModel(),
+            placeholderDelay: nil)
+        try server.start()
+        defer { server.stop() }
+        let running = Locked(true)
+        Thread.detachNewThread {
+            while running.withLock({ $0 }) {
+                broadcast.publish(jpeg, capturedAt: Date())
+                Thread.sleep(forTimeInterval: 1.0 / 30)
+            }
+        }
+        defer { running.withLock { $0 = false } }
+        func connection(_ request: String, readUpTo limit: Int) {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = server.address.port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else { return }
+            _ = request.utf8CString.withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var received = 0
+            while received < limit {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                received += count
+            }
+        }
+        let warmUp = "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"
+        for _ in 0..<50 { connection(warmUp, readUpTo: jpeg.count / 2) }
+        let before = residentMB()
+        for cycle in 0..<1000 {
+            switch cycle % 4 {
+            case 0: connection(warmUp, readUpTo: jpeg.count / 2)  // gone mid-frame
+            case 1: connection("GET /sta", readUpTo: 0)
+            case 2:
+                connection(
+                    "GET /state HTTP/1.1\r\nX-Big: \(String(repeating: "b", count: 40_000))\r\n\r\n", readUpTo: 1)
+            default: connection("\u{1}\u{2} nonsense\r\n\r\n", readUpTo: 1)
+            }
+        }
+        let settled = Date().addingTimeInterval(10)
+        while server.connectionCount > 0 && Date() < settled { Thread.sleep(forTimeInterval: 0.05) }
+        return (before, residentMB(), server.connectionCount)
+    }
+
     /// Runs every client count and prints a table.
     static func report(jpeg: [UInt8], seconds: Double) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
@@ -110,5 +180,11 @@ enum ServeBench {
                     + " publication to last byte \(milliseconds(result.deliveryMedian)) median, "
                     + "\(milliseconds(result.delivery99)) 99th")
         }
+        let memory = try misbehaving(jpeg: jpeg)
+        print(
+            String(
+                format: "    1,000 misbehaving connections (vanished mid-frame, cut short, oversized, garbage): "
+                    + "resident %.1f MB before, %.1f MB after, %d connections left; peak %.1f MB",
+                memory.before, memory.after, memory.left, LiveBench.peakMemoryMB()))
     }
 }

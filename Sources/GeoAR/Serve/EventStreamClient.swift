@@ -103,7 +103,11 @@ final class EventStreamClient: StreamingResponse, @unchecked Sendable {
             isSuspended = false
             suspensions.withLock { $0 -= 1 }
         }
-        close()
+        // The connection is going: nothing more is offered, and it is never resumed again.
+        waiting.withLock { state in
+            state.closed = true
+            state.suspended = false
+        }
         onEnd(self)
     }
 }
