@@ -165,9 +165,15 @@ enum LiveBench {
     }
 
     /// The process's peak resident memory in MB (VmHWM).
-    static func peakMemoryMB() -> Double {
+    static func peakMemoryMB() -> Double { memoryMB("VmHWM") }
+
+    /// The process's resident memory now in MB (VmRSS).
+    static func residentMB() -> Double { memoryMB("VmRSS") }
+
+    /// A `/proc/self/status` memory field (`VmHWM`, `VmRSS`) in MB; 0 when it cannot be read.
+    private static func memoryMB(_ field: String) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
             let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kilobytes / 1024

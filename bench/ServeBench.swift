@@ -87,15 +87,6 @@ enum ServeBench {
             deliveryMedian: percentile(0.5), delivery99: percentile(0.99))
     }
 
-    /// This process's resident memory now, in MB (VmRSS).
-    static func residentMB() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes / 1024
-    }
-
     /// 1,000 connections that misbehave (a stream client vanishing mid-frame, a request cut
     /// short, a header beyond the limit, garbage) while frames flow, then the resident memory
     /// before and after and the connections left.
@@ -141,7 +132,7 @@ enum ServeBench {
         }
         let warmUp = "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"
         for _ in 0..<50 { connection(warmUp, readUpTo: jpeg.count / 2) }
-        let before = residentMB()
+        let before = LiveBench.residentMB()
         for cycle in 0..<1000 {
             switch cycle % 4 {
             case 0: connection(warmUp, readUpTo: jpeg.count / 2)  // gone mid-frame
@@ -154,7 +145,7 @@ enum ServeBench {
         }
         let settled = Date().addingTimeInterval(10)
         while server.connectionCount > 0 && Date() < settled { Thread.sleep(forTimeInterval: 0.05) }
-        return (before, residentMB(), server.connectionCount)
+        return (before, LiveBench.residentMB(), server.connectionCount)
     }
 
     /// Runs every client count and prints a table.
