@@ -10,9 +10,10 @@
 #include <netinet/in.h>
 #include <microhttpd.h>
 
-/// Starts a daemon with its own polling thread (epoll), suspend/resume allowed, listening on
+/// Starts a daemon with its own polling thread (poll(2)), suspend/resume allowed, listening on
 /// `address` (an IPv4 or IPv6 socket address, port 0 for any free port). `connection_limit`
-/// bounds connections, `timeout_seconds` closes idle ones, `memory_limit` bounds what one
+/// bounds connections, `per_address_limit` those from one client address (0: no bound),
+/// `timeout_seconds` closes idle ones, `memory_limit` bounds what one
 /// connection may use for its request (line, headers and buffered body): beyond it MHD answers
 /// 413 or 431 and closes. With `tls_certificate` and `tls_key` (PEM text, both or neither) it
 /// speaks HTTPS only, through GnuTLS. Returns NULL when the daemon cannot start (errno says why,
@@ -20,8 +21,8 @@
 static inline struct MHD_Daemon *arcapture_mhd_start(
     const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context, unsigned int connection_limit,
-    unsigned int timeout_seconds, size_t memory_limit, const char *tls_certificate, const char *tls_key) {
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    unsigned int per_address_limit, unsigned int timeout_seconds, size_t memory_limit, const char *tls_certificate, const char *tls_key) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
     if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
     if (tls_certificate != NULL && tls_key != NULL) {
         return MHD_start_daemon(
@@ -29,6 +30,7 @@ static inline struct MHD_Daemon *arcapture_mhd_start(
             MHD_OPTION_SOCK_ADDR, address,
             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
             MHD_OPTION_HTTPS_MEM_CERT, tls_certificate,
@@ -40,6 +42,7 @@ static inline struct MHD_Daemon *arcapture_mhd_start(
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
         MHD_OPTION_END);

@@ -4,12 +4,15 @@ a running `arcapture serve`, as a person would use it: it watches the stream, re
 panel, clicks a point of interest and clears the selection. It observes and reports; the Swift
 test (Tests/arcaptureTests/VividBrowserTests.swift) decides what passes.
 
-Usage: live-view.py URL OUT_DIR POI_ID
+Usage: live-view.py URL OUT_DIR click POI_ID
+       live-view.py URL OUT_DIR center
 
-Writes OUT_DIR/browser-report.json, the page's screenshots (browser-page.png when the stream
+click writes OUT_DIR/browser-report.json, the page's screenshots (browser-page.png when the stream
 plays, browser-selected.png after the click) and the server's snapshots before and after the
-click (browser-before.jpg, browser-selected.jpg). Every wait is for a condition, bounded only
-against a hang: the page's server runs in an emulated VM on a loaded machine.
+click (browser-before.jpg, browser-selected.jpg). center (a server run with --select-center, whose
+view selects by itself) writes browser-center-report.json with the point the page shows selected,
+browser-center.png and browser-center.jpg. Every wait is for a condition, bounded only against a
+hang: the page's server runs in an emulated VM on a loaded machine.
 """
 import json
 import os
@@ -46,8 +49,10 @@ def need(value, what):
 
 
 def main(report):
-    url, out, poi = sys.argv[1], sys.argv[2], sys.argv[3]
+    url, out, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+    poi = sys.argv[4] if mode == "click" else None
     report["url"] = url
+    report["mode"] = mode
 
     def fetch(name):
         with urllib.request.urlopen(url + name, timeout=30) as response:
@@ -107,6 +112,17 @@ def main(report):
         report["frames_text"] = text("frames")
         buttons = need(wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#points button")), "the points")
         report["points_listed"] = [button.text for button in buttons]
+        if mode == "center":
+            # The view selects the point nearest the frame's centre by itself: the page shows it
+            # selected as it shows a click's, from /state and /events.
+            selected = need(wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#points button.selected")),
+                            "a point selected by the view")
+            report["selected_in_page"] = [button.get_attribute("data-id") for button in selected]
+            report["state_selected"] = state()["selected"]
+            driver.save_screenshot(os.path.join(out, "browser-center.png"))
+            with open(os.path.join(out, "browser-center.jpg"), "wb") as file:
+                file.write(fetch("snapshot"))
+            return
         driver.save_screenshot(os.path.join(out, "browser-page.png"))
         with open(os.path.join(out, "browser-before.jpg"), "wb") as file:
             file.write(fetch("snapshot"))
@@ -147,7 +163,8 @@ if __name__ == "__main__":
         result["error"] = str(missing)
     except Exception:
         result["error"] = traceback.format_exc()
-    where = os.path.join(sys.argv[2], "browser-report.json")
+    name = "browser-center-report.json" if sys.argv[3:4] == ["center"] else "browser-report.json"
+    where = os.path.join(sys.argv[2], name)
     with open(where + ".partial", "w") as file:
         json.dump(result, file, indent=2)
     os.replace(where + ".partial", where)

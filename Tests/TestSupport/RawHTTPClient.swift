@@ -74,8 +74,8 @@ public final class RawHTTPClient {
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else {  // the server closed (0) or reset (ECONNRESET) the connection
                 closedByServer = true
                 break
             }

@@ -315,6 +315,21 @@ kill -INT $server
 wait $server
 echo $? > /out/browser.rc
 
+# --- The view's own selection in the page: --select-center selects the buoy nearest the frame's
+# centre frame by frame, and the page shows it selected as it shows a click's.
+su -s /bin/sh cam -c "exec /app/arcapture serve --listen 0.0.0.0:8080 --size 320x180 --fps 10 --location 52.850155,5.313617,0 --pois /app/e2e-pois.geojson --hfov 70 --orientation 230,0,0 --height-above-ground 2 --select-center" \
+    > /out/browser-center.out 2> /out/browser-center.err &
+server=$!
+WATCH=$server
+wait_for 60 "the select-center server to listen" says /out/browser-center.err "serving http://0.0.0.0:8080/"
+wait_for 120 "annotated frames for the browser" state_says '"annotated":[1-9]'
+echo ready > /out/browser-center-request
+wait_for 900 "the host's browser to finish" test -e /out/browser-center-done
+WATCH=
+kill -INT $server
+wait $server
+echo $? > /out/browser-center.rc
+
 # Camera switch: two vivid instances; SIGUSR1 moves capture to the next --device.
 rmmod vivid
 insmod /modules/vivid.ko n_devs=2 node_types=0x1,0x1

@@ -8,12 +8,12 @@ import Testing
 /// its screenshots stay in the run's folder (`.build/debug/vivid-vm-run/out/browser-*.png`).
 @Suite("arcapture serve's page in chromium", .serialized, .timeLimit(.minutes(20)))
 struct VividBrowserTests {
-    private func report(_ vm: VividVM) throws -> [String: Any] {
-        let data = Data(try vm.file("browser-report.json"))
+    private func report(_ vm: VividVM, round: String = "browser") throws -> [String: Any] {
+        let data = Data(try vm.file("\(round)-report.json"))
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         if let error = report["error"] as? String {
             let log =
-                (try? String(contentsOf: vm.directory.appendingPathComponent("browser-driver.log"), encoding: .utf8))
+                (try? String(contentsOf: vm.directory.appendingPathComponent("\(round)-driver.log"), encoding: .utf8))
             Issue.record("the browser run failed: \(error)\n\(log ?? "")")
         }
         return report
@@ -55,5 +55,23 @@ struct VividBrowserTests {
         #expect(selected > before + 20, "the marker is drawn in the selection's colour: \(before) → \(selected)")
         #expect(report["cleared_in_page"] as? Bool == true)
         #expect(report["state_after_clear"] as? [String] == [])
+    }
+
+    @Test("--select-center: the view's own selection is shown selected in the page, in /state and in the frames")
+    func selectCenter() async throws {
+        let vm = try await VividVM.shared.value
+        let report = try report(vm, round: "browser-center")
+        let inPage = try #require(report["selected_in_page"] as? [String])
+        #expect(inPage.count == 1, "one point, the nearest the centre: \(inPage)")
+        #expect(report["state_selected"] as? [String] == inPage, "the page shows what /state says")
+        #expect((report["points_listed"] as? [String])?.count == 5)
+        #expect(report["console_errors"] as? [String] == [])
+        let before = try VividServeTests.selectedColourPixels(vm.directory.appendingPathComponent("browser-before.jpg"))
+        let center = try VividServeTests.selectedColourPixels(vm.directory.appendingPathComponent("browser-center.jpg"))
+        #expect(center > before + 20, "its marker is drawn in the selection's colour: \(before) → \(center)")
+        let run = try vm.scenario("browser-center")
+        #expect(run.status == 0, "\(run.stderr)")
+        let png = try vm.file("browser-center.png")
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a screenshot of the page")
     }
 }

@@ -157,7 +157,9 @@ enum CaptureCommand {
                 options.destination,
                 LiveCaptureSettings(
                     devices: options.devices, warmUp: options.warmUp, every: options.every, count: options.count,
-                    duration: options.duration, idleSlowdown: serving?.idleSlowdown == true ? serving?.broadcast : nil),
+                    duration: options.duration, idleSlowdown: serving?.idleSlowdown == true ? serving?.broadcast : nil,
+                    // Someone watching wants the newest frame, not every one late.
+                    maxWaitingFrames: serving == nil ? 4 : 1),
                 jsonLog: options.jsonLog),
             sidecar: overlay.sidecar, quality: options.quality, camera: overlay.camera, pose: overlay.pose,
             selectsCenter: overlay.selectsCenter, navigates: overlay.navigates, minimap: overlay.minimap,

@@ -28,6 +28,9 @@ enum ServeCommand {
                 help: "Ask for a user and password (HTTP Basic): FILE has user:password lines. Use it beyond loopback."),
             .value("max-clients", "N", default: "16", help: "Connections at once; more wait until one closes."),
             .value(
+                "max-clients-per-address", "N",
+                help: "Connections at once from one client address; more are closed at once (default: no bound)."),
+            .value(
                 "idle-timeout", "SECONDS", default: "30",
                 help: "Close a connection that sends an unfinished request for this long."),
             .value("tls-cert", "FILE", help: "Serve HTTPS with this certificate (PEM); needs --tls-key."),
@@ -93,7 +96,8 @@ enum ServeCommand {
             }
             let limits = LiveViewServer.Limits(
                 maxClients: try parsed.integer("max-clients", in: 1...10_000) ?? 16,
-                idleTimeoutSeconds: try parsed.integer("idle-timeout", in: 1...86_400) ?? 30)
+                idleTimeoutSeconds: try parsed.integer("idle-timeout", in: 1...86_400) ?? 30,
+                maxClientsPerAddress: try parsed.integer("max-clients-per-address", in: 1...10_000))
             let tlsFiles: (certificate: String, key: String)?
             switch (parsed.value("tls-cert"), parsed.value("tls-key")) {
             case (let certificate?, let key?): tlsFiles = (certificate, key)

@@ -81,9 +81,6 @@ public final class LiveCapture: @unchecked Sendable {
         }
     }
 
-    /// Frames waiting for the writer, at most: enough to ride out a slow file write.
-    static let queueLimit = 4
-
     /// Which frames are written.
     public let settings: LiveCaptureSettings
     /// The session frames come from.
@@ -157,7 +154,7 @@ public final class LiveCapture: @unchecked Sendable {
             let counting = state.written > 0
             if counting { state.dropped += Int(frame.droppedBefore) }
             state.pending.append(frame)
-            if state.pending.count > Self.queueLimit {
+            if state.pending.count > max(1, settings.maxWaitingFrames) {
                 state.pending.removeFirst()
                 state.queueDrops += 1
                 if counting {

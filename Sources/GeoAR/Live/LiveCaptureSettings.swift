@@ -17,11 +17,17 @@ public struct LiveCaptureSettings: Sendable {
     /// rate at the next frame. The camera keeps its rate (changing it would restart the stream
     /// on many drivers); what is saved is the drawing and encoding. As µStreamer's `--slowdown`.
     public var idleSlowdown: FrameBroadcast?
+    /// Frames that may wait while one is drawn and written; when another comes, the oldest waiting
+    /// is dropped (counted in ``LiveCapture/Counts/droppedBehind``). 4, the default, rides out a
+    /// slow file write without a loss; 1 is for someone watching (`arcapture serve`): when the
+    /// machine cannot keep up, the one frame waiting is always the newest, so what is shown lags
+    /// the camera by at most one frame in hand, as µStreamer does. At least 1.
+    public var maxWaitingFrames: Int
 
     /// Creates settings.
     public init(
         devices: [String], warmUp: FrameSelector.WarmUp = .none, every: Double? = nil, count: Int? = nil,
-        duration: Double? = nil, idleSlowdown: FrameBroadcast? = nil
+        duration: Double? = nil, idleSlowdown: FrameBroadcast? = nil, maxWaitingFrames: Int = 4
     ) {
         self.devices = devices
         self.warmUp = warmUp
@@ -29,5 +35,6 @@ public struct LiveCaptureSettings: Sendable {
         self.count = count
         self.duration = duration
         self.idleSlowdown = idleSlowdown
+        self.maxWaitingFrames = max(1, maxWaitingFrames)
     }
 }

@@ -21,11 +21,17 @@ public final class LiveViewServer: @unchecked Sendable {
         /// Seconds a connection may send nothing (a request never finished) before it is closed.
         /// Stream clients waiting for a frame are not idle.
         public var idleTimeoutSeconds: Int
+        /// Connections at once from one client address; nil: no bound beyond ``maxClients``.
+        /// Unbounded by default because behind a reverse proxy, or on loopback, every client has
+        /// the same address; on a shared network it keeps one host from taking every slot.
+        public var maxClientsPerAddress: Int?
 
-        /// `--max-clients` 16 and a 30-second idle timeout, as µStreamer's defaults are close to.
-        public init(maxClients: Int = 16, idleTimeoutSeconds: Int = 30) {
+        /// `--max-clients` 16 and a 30-second idle timeout, as µStreamer's defaults are close to,
+        /// and no bound per client address.
+        public init(maxClients: Int = 16, idleTimeoutSeconds: Int = 30, maxClientsPerAddress: Int? = nil) {
             self.maxClients = maxClients
             self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.maxClientsPerAddress = maxClientsPerAddress
         }
     }
 
@@ -86,7 +92,8 @@ public final class LiveViewServer: @unchecked Sendable {
         let started = address.withSocketAddress { socketAddress in
             arcapture_mhd_start(
                 socketAddress, Self.accessHandler, context, Self.completedHandler, context,
-                UInt32(max(1, limits.maxClients)), UInt32(max(1, limits.idleTimeoutSeconds)),
+                UInt32(max(1, limits.maxClients)), UInt32(max(0, limits.maxClientsPerAddress ?? 0)),
+                UInt32(max(1, limits.idleTimeoutSeconds)),
                 Self.requestMemoryLimit, tls?.certificate, tls?.key)
         }
         guard let started else {

@@ -257,6 +257,47 @@ struct LiveViewServerTests {
         #expect(waitUntil(seconds: 30) { server.streamClients.count == 1 })
     }
 
+    @Test(
+        "a client that sends part of a request and goes at once is closed when it goes, not at the idle timeout",
+        arguments: [
+            "GET /sta", "GET /state HTTP/1.1\r\nHost: x\r\n",
+            "POST /select HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n{\"ids\"",
+        ])
+    func partialRequestThenGone(_ request: String) throws {
+        // An hour's idle timeout: only the client going can close these. (libmicrohttpd's epoll
+        // mode held each until the timeout when the request's bytes and the FIN came in one read.)
+        let server = try Self.started(limits: .init(maxClients: 64, idleTimeoutSeconds: 3600))
+        defer { server.stop() }
+        for _ in 0..<20 {
+            let client = try RawHTTPClient(port: server.address.port)
+            client.send(request)
+            client.close()
+        }
+        #expect(
+            waitUntil(seconds: 60) { server.connectionCount == 0 }, "\(server.connectionCount) connections still open")
+        #expect(try get("/state", port: server.address.port).status == 200)
+    }
+
+    @Test("--max-clients-per-address: one more from the same address is closed at once; the others are served")
+    func maxClientsPerAddress() throws {
+        let server = try Self.started(limits: .init(maxClients: 16, idleTimeoutSeconds: 3600, maxClientsPerAddress: 2))
+        defer { server.stop() }
+        let port = server.address.port
+        let held = try (0..<2).map { _ in try RawHTTPClient(port: port) }
+        for client in held { client.send("GET /state HTTP/1.1\r\nHost: x\r\n") }
+        #expect(waitUntil(seconds: 30) { server.connectionCount == 2 })
+        let third = try RawHTTPClient(port: port)
+        #expect(third.read(timeout: .seconds(30)).isEmpty)
+        #expect(third.closedByServer, "closed without an answer")
+        // The two held are untouched: each finishes its request and is answered.
+        for client in held {
+            client.send("Connection: close\r\n\r\n")
+            #expect(client.response()?.status == 200)
+        }
+        #expect(waitUntil(seconds: 30) { server.connectionCount == 0 })
+        #expect(try get("/state", port: port).status == 200, "served again once the two went")
+    }
+
     @Test("--auth: no credentials and wrong ones are 401 with WWW-Authenticate, the right ones 200, the stream too")
     func authentication() throws {
         let server = LiveViewServer(

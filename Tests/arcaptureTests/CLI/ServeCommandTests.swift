@@ -31,6 +31,19 @@ struct ServeCommandTests {
         }
     }
 
+    @Test(
+        "the server's limits are whole numbers in range, refused with 64 naming the option",
+        arguments: [
+            ("--max-clients", "0"), ("--max-clients-per-address", "0"), ("--max-clients-per-address", "two"),
+            ("--idle-timeout", "-1"),
+        ])
+    func limits(_ option: String, _ value: String) throws {
+        let result = try Binary.run(["serve", option, value, "--device", "/dev/arcapture-absent"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("\(option) must be a whole number"), "\(result.stderr)")
+        #expect(result.stderr.contains("'\(value)'"))
+    }
+
     @Test("--tls-cert and --tls-key go together; a missing file is 66, one that is not PEM 65, before any camera")
     func tlsFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")

@@ -3,10 +3,12 @@ import Foundation
 import TestSupport
 
 /// Runs the browser test (Tests/Browser/live-view.py: Debian's chromium, headless through
-/// chromedriver) against the server the VM's guest starts, when the guest asks: it writes `ready`
+/// chromedriver) against the servers the VM's guest starts, when the guest asks: it writes `ready`
 /// to `browser-request` in the shared folder once its server has annotated frames; this opens
-/// the page through QEMU's forwarded `port`, and writes `browser-done` when the browser has
-/// finished, whatever happened (what it saw is in `browser-report.json`, what went wrong too).
+/// the page through QEMU's forwarded `port` (clicking a point), and writes `browser-done` when the
+/// browser has finished, whatever happened (what it saw is in `browser-report.json`, what went
+/// wrong too). Then the same for `browser-center-request`, a server run with `--select-center`
+/// (`browser-center-report.json`, `browser-center-done`).
 final class BrowserController: Sendable {
     /// The host port QEMU forwards to the guest's 8080.
     let port: UInt16
@@ -22,16 +24,25 @@ final class BrowserController: Sendable {
         self.out = out
     }
 
-    /// Starts watching for the guest's request on a thread of its own.
+    /// The guest's requests in the order it makes them: the file it writes, the script's mode
+    /// arguments, the file this writes when the browser is done.
+    private static let rounds = [
+        (request: "browser-request", mode: ["click", pointToSelect], done: "browser-done"),
+        (request: "browser-center-request", mode: ["center"], done: "browser-center-done"),
+    ]
+
+    /// Starts watching for the guest's requests on a thread of its own.
     func start() {
         Thread.detachNewThread { [self] in
-            let request = out.appendingPathComponent("browser-request")
-            while !finished.withLock({ $0 }) {
-                if FileManager.default.fileExists(atPath: request.path) {
-                    runBrowser()
-                    break
+            var next = 0
+            while next < Self.rounds.count && !finished.withLock({ $0 }) {
+                let round = Self.rounds[next]
+                if FileManager.default.fileExists(atPath: out.appendingPathComponent(round.request).path) {
+                    runBrowser(mode: round.mode, done: round.done)
+                    next += 1
+                } else {
+                    Thread.sleep(forTimeInterval: 0.1)
                 }
-                Thread.sleep(forTimeInterval: 0.1)
             }
             done.signal()
         }
@@ -43,20 +54,20 @@ final class BrowserController: Sendable {
         done.wait()
     }
 
-    private func runBrowser() {
+    private func runBrowser(mode: [String], done: String) {
         let script = Binary.packageRoot.appendingPathComponent("Tests/Browser/live-view.py")
-        let log = out.appendingPathComponent("browser-driver.log")
+        let log = out.appendingPathComponent("\(done.replacingOccurrences(of: "done", with: "driver")).log")
         do {
             // Bounded against a hang of chromium itself; each of the script's waits is bounded too.
             let result = try ProcessRunner.run(
                 executable: "/usr/bin/timeout",
                 arguments: [
-                    "600", "/usr/bin/python3", script.path, "http://127.0.0.1:\(port)/", out.path, Self.pointToSelect,
-                ])
+                    "600", "/usr/bin/python3", script.path, "http://127.0.0.1:\(port)/", out.path,
+                ] + mode)
             try? Data("status \(result.status)\n\(result.stdout)\n\(result.stderr)".utf8).write(to: log)
         } catch {
             try? Data("could not run \(script.path): \(error)\n".utf8).write(to: log)
         }
-        try? Data("done\n".utf8).write(to: out.appendingPathComponent("browser-done"))
+        try? Data("done\n".utf8).write(to: out.appendingPathComponent(done))
     }
 }
