@@ -10,9 +10,8 @@
 # Usage: bash bench/serve/compare-ustreamer.sh [SIZE] [FPS] [SECONDS]    (default 640x480 5 20)
 #
 # The default rate is one the emulated guest sustains with both servers and ten clients: at
-# 15 fps it does not (uStreamer then sends 7 frames a second; arcapture keeps 15 and its capture
-# queue of 4 frames fills, adding up to 4 frame intervals of latency), and CPU per frame and
-# latency stop meaning the servers' own costs.
+# 15 fps it does not (uStreamer then sends 7 frames a second; arcapture drops to the newest frame
+# too, keeping one waiting), and CPU per frame and latency stop meaning the servers' own costs.
 #
 # Both run under QEMU's software emulation, one virtual CPU shared with vivid's pattern
 # generator and the clients: the ratios compare like with like, the absolute figures are an
