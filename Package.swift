@@ -2,8 +2,8 @@
 //
 // arcapture: a geo-AR camera pipeline for Linux. No outside Swift packages:
 // everything below is the toolchain plus C libraries from Debian
-// (libv4l-dev, libturbojpeg0-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev, libmicrohttpd-dev), reached through
-// small C targets.
+// (libv4l-dev, libturbojpeg0-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev, libmicrohttpd-dev,
+// libavformat-dev, libavcodec-dev, libavutil-dev), reached through small C targets.
 import PackageDescription
 
 let package = Package(
@@ -29,7 +29,12 @@ let package = Package(
         // GNU libmicrohttpd: the HTTP server of `arcapture serve`.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
-        .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG"]),
+        // FFmpeg's libraries: video files (MP4, MOV, MKV) and the telemetry tracks inside them.
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+
+        .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG", "CFFmpeg"]),
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
         // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
         .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor", "CFileSystem", "CMicroHTTPD"]),

@@ -59,6 +59,14 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         _ = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
         if let segment = EXIFSegment(inJPEG: jpeg) { _ = segment.upright() }
     },
+    "gpmf": { bytes in
+        guard let items = try? GPMFItem.parse(bytes) else { return }
+        for item in items { _ = try? item.numbers() }
+        if let gps = try? GPMFGPSPayload.decode(items) {
+            _ = EmbeddedTelemetry.track(
+                file: "fuzz.mp4", payloads: [(0, 1, gps), (1, nil, gps)], payloadCount: 2, damaged: 0, warnings: [])
+        }
+    },
     "y4m": { bytes in
         _ = Y4MHeader.parse(bytes.prefix(1024))
         let path = FuzzFiles.write(bytes, suffix: ".y4m")

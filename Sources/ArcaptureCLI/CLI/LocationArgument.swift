@@ -10,7 +10,7 @@ enum LocationArgument: Sendable, Equatable {
     case file(String)
 
     /// The forms `--help` lists.
-    static let forms = "LAT,LON[,ALT] | gpsd://HOST:PORT | /dev/ttyX[@BAUD] | FILE.gpx|.nmea"
+    static let forms = "LAT,LON[,ALT] | gpsd://HOST:PORT | /dev/ttyX[@BAUD] | FILE.gpx|.nmea|.mp4"
 
     /// Parses `text`.
     init(parsing text: String, option: String) throws(UsageError) {

@@ -260,7 +260,7 @@ enum AnnotateCommand {
     /// more than one JPEG (an MJPEG stream). Only the first two frames are read.
     static func isFootage(_ input: String) -> Bool {
         var isDirectory: ObjCBool = false
-        if input == "-" || input.lowercased().hasSuffix(".y4m")
+        if input == "-" || input.lowercased().hasSuffix(".y4m") || FootageReader.isVideoFile(input)
             || (FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) && isDirectory.boolValue)
         {
             return true

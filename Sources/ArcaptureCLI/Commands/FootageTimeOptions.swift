@@ -76,8 +76,10 @@ struct FootageTimeOptions: Sendable {
             if let metadata {
                 startTime = metadata.date
                 origin =
-                    metadata.hasTimeZone
-                    ? "the footage's EXIF time" : "the footage's EXIF time, which has no time zone: read as UTC"
+                    info?.kind == .video
+                    ? "the video's GPS clock (its GPMF telemetry)"
+                    : metadata.hasTimeZone
+                        ? "the footage's EXIF time" : "the footage's EXIF time, which has no time zone: read as UTC"
             } else if start == .metadata {
                 throw UsageError(
                     "--start metadata: \(info?.path ?? "the footage") has no capture time in its metadata; give --start TIME or first-fix"

@@ -14,7 +14,7 @@ enum SyncCommand {
         arguments: [],
         options: [
             .value("track", "FILE", help: "A GPX track or an NMEA log (chosen by content)."),
-            .value("footage", "PATH", help: "A Y4M file, an MJPEG stream or a folder of JPEGs."),
+            .value("footage", "PATH", help: "A video file, a Y4M file, an MJPEG stream or a folder of JPEGs."),
             .value("frames", "N", help: "Instead of --footage: this many frames (with --fps)."),
         ] + FootageTimeOptions.specs + PoseOptions.specs + [
             .flag("json", help: "Print the report as JSON (schema arcapture.sync/1).")

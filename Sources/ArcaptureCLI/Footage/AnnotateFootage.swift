@@ -107,7 +107,13 @@ enum AnnotateFootage {
             for note in reader.notes { Terminal.warning(note) }
             throw .malformed(file: input == "-" ? "stdin" : input, location: nil, problem: "no frames to annotate")
         }
-        let info = describe(input, reader: reader, first: first)
+        // A video's own GPS (GoPro's GPMF) times it: its start on the GPS clock is its metadata.
+        let embedded =
+            reader.kind == .video && EmbeddedTelemetry.hasTelemetry(input) ? try EmbeddedTelemetry.read(input) : nil
+        var info = describe(input, reader: reader, first: first)
+        if let start = embedded?.videoStart {
+            info.metadataStart = EXIFReader.CaptureTime(date: start, hasTimeZone: true)
+        }
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         for note in pois.pointOfInterestNotes(file: parsed.value("pois") ?? "") { Terminal.warning(note) }
         var style = try settingsOptions.loadStyle()
@@ -142,8 +148,14 @@ enum AnnotateFootage {
             Terminal.note(
                 "note: one fixed pose for every frame: \(positionText), heading \(body.heading)°, pitch \(body.pitch)°, roll \(body.roll)°"
             )
-        } else if let trackPath = parsed.value("track") {
-            let track = try RecordedTrack.load(trackPath)
+        } else if let trackPath = parsed.value("track") ?? (embedded != nil ? input : nil) {
+            let track =
+                trackPath == input && embedded != nil
+                ? embedded?.track ?? RecordedTrack(file: input, fixes: [])
+                : try RecordedTrack.load(trackPath)
+            if parsed.value("track") == nil {
+                Terminal.note("note: poses from \(input)'s own GPS: \(track.summary)")
+            }
             for warning in track.warnings.prefix(5) { Terminal.warning(warning) }
             let clock: FootageClock
             do {
@@ -166,6 +178,11 @@ enum AnnotateFootage {
             }
         } else if reader.kind == .jpegFolder {
             poses = .geotags(geoidSeparation: poseOptions.geoidSeparation)
+        } else if reader.kind == .video {
+            Terminal.error(
+                "give --track FILE: \(input) carries no GPS of its own (no GPMF telemetry track), and only such a "
+                    + "video or a folder of geotagged photos annotates without one")
+            return .usage
         } else {
             Terminal.error("give --track FILE: only a folder of geotagged photos annotates without one")
             return .usage
@@ -187,16 +204,19 @@ enum AnnotateFootage {
             banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
             horizontalFieldOfView: cameraSetup.horizontalFieldOfView, heightAboveGround: cameraSetup.heightAboveGround,
             quality: settingsOptions.quality, destination: destination, keepsRecords: parsed.value("sidecar") != nil,
-            inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full,
+            inputRange: (reader.y4mHeader?.isFullRange ?? reader.video?.isFullRange ?? true) ? .full : .limited,
             minimap: parsed.flag("minimap") ? MapRenderer.Options() : nil)
         let rate =
-            reader.y4mHeader.map { $0.frameRate } ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)
+            reader.y4mHeader.map { $0.frameRate } ?? (time.framesPerSecond == nil ? reader.video?.frameRate : nil)
+            ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)
         let sink: FootageSink
         do {
             sink = try FootageSink(
-                destination: destination, frameRate: rate, fullRange: reader.y4mHeader?.isFullRange ?? true,
+                destination: destination, frameRate: rate,
+                fullRange: reader.y4mHeader?.isFullRange ?? reader.video?.isFullRange ?? true,
                 sidecar: parsed.value("sidecar"),
-                pool: reader.kind == .y4m ? reader.pool : nil,  // only Y4M frames are read into again
+                // Only Y4M and video frames are read into again.
+                pool: reader.kind == .y4m || reader.kind == .video ? reader.pool : nil,
                 replacing: parsed.flag("force"))
         } catch {
             Terminal.error(error.description)
@@ -289,10 +309,13 @@ enum AnnotateFootage {
         if start == nil, reader.kind == .mjpeg, case .jpeg(let bytes) = first?.content {
             start = EXIFReader.captureTime(inJPEG: bytes)
         }
+        if let video = reader.video { frames = video.frameCount }
         return FootageInfo(
             path: input == "-" ? "stdin" : input, kind: reader.kind, frameCount: frames,
-            framesPerSecond: reader.y4mHeader?.framesPerSecond, width: reader.y4mHeader?.width,
-            height: reader.y4mHeader?.height, metadataStart: start, notes: [])
+            framesPerSecond: reader.y4mHeader?.framesPerSecond ?? reader.video?.framesPerSecond,
+            width: reader.y4mHeader?.width ?? reader.video?.width,
+            height: reader.y4mHeader?.height ?? reader.video?.height,
+            metadataStart: start, notes: [])
     }
 
     /// A frame rate as a fraction (29.97 → 30000:1001).

@@ -24,6 +24,12 @@ public enum EXIFReader {
         public var date: Date
         /// Whether the file gave the time zone (OffsetTimeOriginal).
         public var hasTimeZone: Bool
+
+        /// A capture time (from EXIF, or from a clock the footage carries, such as a video's GPS).
+        public init(date: Date, hasTimeZone: Bool) {
+            self.date = date
+            self.hasTimeZone = hasTimeZone
+        }
     }
 
     /// The TIFF structure inside the first APP1 `Exif` segment.

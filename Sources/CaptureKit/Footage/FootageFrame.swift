@@ -2,11 +2,11 @@ import Foundation
 
 /// One frame of footage, as ``FootageReader`` reads it.
 public struct FootageFrame: Sendable {
-    /// What the frame holds: a JPEG to decode, or planes already decoded (Y4M).
+    /// What the frame holds: a JPEG to decode, or planes already decoded (Y4M, video files).
     public enum Content: Sendable {
         /// A whole JPEG image (an MJPEG stream's frame or a file of a folder).
         case jpeg([UInt8])
-        /// YCbCr planes (a Y4M frame).
+        /// YCbCr planes (a Y4M frame, a decoded video frame).
         case planes(YCbCrImage)
     }
 
@@ -21,17 +21,21 @@ public struct FootageFrame: Sendable {
     public var captureTime: EXIFReader.CaptureTime?
     /// Where the photo was taken, from its EXIF GPS block (folders of geotagged photos).
     public var geotag: Geotag?
+    /// When the frame is presented, in seconds from the video's start, as the container says
+    /// (video files): frame times follow it, so variable frame rates keep their timing.
+    public var presentationTime: Double?
 
     /// Creates a frame.
     public init(
         index: Int, content: Content, name: String? = nil, captureTime: EXIFReader.CaptureTime? = nil,
-        geotag: Geotag? = nil
+        geotag: Geotag? = nil, presentationTime: Double? = nil
     ) {
         self.index = index
         self.content = content
         self.name = name
         self.captureTime = captureTime
         self.geotag = geotag
+        self.presentationTime = presentationTime
     }
 
     /// Moves the planes out of a Y4M frame (its content becomes an empty JPEG), so that whoever

@@ -11,6 +11,8 @@ public struct FootageInfo: Sendable {
         case mjpeg
         /// A folder of JPEG files, in name order.
         case jpegFolder = "jpeg-folder"
+        /// A video file (MP4, MOV, MKV…), decoded by libavcodec.
+        case video
     }
 
     /// The path, as given.
@@ -25,7 +27,8 @@ public struct FootageInfo: Sendable {
     public var width: Int?
     /// Frame height, when known.
     public var height: Int?
-    /// When the first frame was taken according to the file's metadata (the first JPEG's EXIF).
+    /// When the first frame was taken according to the file's metadata (the first JPEG's EXIF, a
+    /// GoPro video's GPS clock).
     public var metadataStart: EXIFReader.CaptureTime?
     /// Damage found while counting (a truncated last frame), for the report.
     public var notes: [String]
@@ -45,8 +48,8 @@ public struct FootageInfo: Sendable {
         self.notes = notes
     }
 
-    /// Looks at `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file (by its header) or an MJPEG
-    /// stream (anything starting with a JPEG SOI).
+    /// Looks at `path`: a folder of `.jpg`/`.jpeg` files, a video file (MP4, MOV, MKV…), a Y4M
+    /// file (by its header) or an MJPEG stream (anything starting with a JPEG SOI).
     ///
     /// - Throws: ``InputFileError`` when it is missing, unreadable or none of these.
     public static func probe(_ path: String) throws(InputFileError) -> FootageInfo {
@@ -55,12 +58,31 @@ public struct FootageInfo: Sendable {
             throw .missing(file: path)
         }
         if isDirectory.boolValue { return try folder(path) }
+        if FootageReader.isVideoFile(path) { return try video(path) }
         let data = try InputFile.read(path, options: .alwaysMapped)
         if data.starts(with: Array("YUV4MPEG2".utf8)) { return try y4m(data, path: path) }
         if data.starts(with: [0xFF, 0xD8]) { return mjpeg(data, path: path) }
         throw .malformed(
             file: path, location: nil,
             problem: "not footage arcapture reads (a Y4M file, an MJPEG stream or a folder of JPEGs)")
+    }
+
+    /// A video file, from its container (nothing decoded): frames and rate as it states them, and
+    /// its start on the GPS clock when it carries GoPro telemetry.
+    private static func video(_ path: String) throws(InputFileError) -> FootageInfo {
+        let container = try MediaContainer(path: path)
+        let decoder = try VideoDecoder(container: container)
+        var notes: [String] = []
+        var start: EXIFReader.CaptureTime?
+        if container.streams.contains(where: { $0.codecTag == "gpmd" }) {
+            let reading = try EmbeddedTelemetry.read(path)
+            start = reading.videoStart.map { EXIFReader.CaptureTime(date: $0, hasTimeZone: true) }
+            notes = reading.track.warnings
+        }
+        return FootageInfo(
+            path: path, kind: .video, frameCount: decoder.frameCount,
+            framesPerSecond: decoder.frameRate.map { Double($0.numerator) / Double($0.denominator) },
+            width: decoder.width, height: decoder.height, metadataStart: start, notes: notes)
     }
 
     private static func y4m(_ data: Data, path: String) throws(InputFileError) -> FootageInfo {

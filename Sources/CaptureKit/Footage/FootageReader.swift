@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads footage frame by frame, in order: an MJPEG stream (concatenated JPEGs), a folder of JPEGs
-/// in name order, or a Y4M file (4:2:0, 4:2:2, 4:4:4, mono).
+/// in name order, a Y4M file (4:2:0, 4:2:2, 4:4:4, mono), or a video file (MP4, MOV, MKV…: H.264,
+/// H.265, MJPEG, VP9, whatever Debian's libavcodec decodes) through FFmpeg's libraries.
 ///
 /// Files and stdin (`-`: what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write) are read through
 /// a buffer holding a frame or two, so hours of footage take no more memory than a minute. Damage
@@ -24,8 +25,18 @@ public final class FootageReader {
     /// For a folder, how many JPEGs it holds (its frames, but for any that cannot be read); nil
     /// for a stream.
     public private(set) var folderFileCount: Int?
-    /// Where Y4M frames' planes come from and, once written, go back to (see ``FrameBufferPool``).
+    /// Where Y4M and video frames' planes come from and, once written, go back to (see
+    /// ``FrameBufferPool``).
     public let pool = FrameBufferPool(limit: 1)
+    /// For a video file: its frame size, chroma layout, range, rate and stated frame count.
+    public var video: VideoDescription? {
+        decoder.map {
+            VideoDescription(
+                width: $0.width, height: $0.height, subsampling: $0.subsampling, isFullRange: $0.fullRange,
+                frameRate: $0.frameRate, frameCount: $0.frameCount, codec: $0.stream.codecName)
+        }
+    }
+    private var decoder: VideoDecoder?
 
     private let path: String
     /// The path, or `stdin`, for messages.
@@ -57,6 +68,13 @@ public final class FootageReader {
                 return
             }
         }
+        // A video file: FFmpeg reads it.
+        if path != "-", Self.isVideoFile(path) {
+            decoder = try VideoDecoder(container: MediaContainer(path: path))
+            kind = .video
+            y4mHeader = nil
+            return
+        }
         // Files and stdin alike are read through a buffer that holds a frame or two: memory stays
         // bounded however long the footage (a memory-mapped file would count in the resident set).
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
@@ -87,8 +105,36 @@ public final class FootageReader {
         }
     }
 
+    /// Whether `path` is a video file for FFmpeg to read: by its first bytes (an MP4 or MOV box,
+    /// Matroska's EBML header, AVI's RIFF) or, for containers without a signature of their own
+    /// (MPEG transport streams), by its name. Damaged ones included: reading them says what is wrong.
+    /// Only regular files are looked into: a FIFO's first bytes would be taken from its reader (and
+    /// the look would wait for a writer).
+    public static func isVideoFile(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
+        let head = (try? handle.read(upToCount: 12)).map { Array($0) } ?? []
+        try? handle.close()
+        let suffixes = ["mp4", "mov", "m4v", "mkv", "webm", "avi", "3gp", "mts", "m2ts", "ts"]
+        return EmbeddedTelemetry.isMediaFile(head: head) || head.starts(with: [0x1A, 0x45, 0xDF, 0xA3])
+            || (head.starts(with: Array("RIFF".utf8)) && head.count >= 12 && head[8..<12].elementsEqual("AVI ".utf8))
+            || suffixes.contains((path as NSString).pathExtension.lowercased())
+    }
+
     /// The next frame, or nil at the end (or where damage ends the stream; see ``notes``).
     public func next() -> FootageFrame? {
+        if let decoder {
+            defer {
+                notes = decoder.notes
+                truncatedFrames = decoder.damagedPackets
+            }
+            guard let decoded = decoder.next(pool: pool) else { return nil }
+            let frame = FootageFrame(index: index, content: .planes(decoded.image), presentationTime: decoded.time)
+            index += 1
+            return frame
+        }
         if let stream {
             return kind == .y4m ? nextStreamedY4M(stream) : nextStreamedJPEG(stream)
         }

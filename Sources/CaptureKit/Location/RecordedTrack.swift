@@ -41,11 +41,14 @@ public struct RecordedTrack: Sendable {
         return first...last
     }
 
-    /// Reads an NMEA log or a GPX file, chosen by content: GPX starts with XML, anything else is read
-    /// as NMEA.
+    /// Reads an NMEA log, a GPX file or the GPS inside a video (GoPro's GPMF, see
+    /// ``EmbeddedTelemetry``), chosen by content: a video starts with an MP4 box, GPX with XML,
+    /// anything else is read as NMEA.
     ///
-    /// - Throws: ``InputFileError`` when the file is missing, unreadable, or not GPX or NMEA at all.
+    /// - Throws: ``InputFileError`` when the file is missing, unreadable, or none of these.
     public static func load(_ path: String) throws(InputFileError) -> RecordedTrack {
+        // A video can be gigabytes: look at its first bytes before reading anything whole.
+        if FootageReader.isVideoFile(path) { return try EmbeddedTelemetry.load(path) }
         let data = try InputFile.read(path)
         let head = String(decoding: data.prefix(512), as: UTF8.self)
         if head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") {

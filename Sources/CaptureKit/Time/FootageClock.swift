@@ -1,6 +1,7 @@
 import Foundation
 
-/// When each frame of recorded footage was taken: `start + index / fps × speed + offset`.
+/// When each frame of recorded footage was taken: `start + index / fps × speed + offset`, or, for
+/// a video file's frames, `start + presentation time × speed + offset`.
 ///
 /// - `start`: from the file's metadata, the track's first fix, or the user (`--start`).
 /// - `offset`: seconds added to every frame time (`--offset`), to correct a camera clock that was
@@ -28,5 +29,12 @@ public struct FootageClock: Hashable, Sendable {
     /// The time of frame `index` (0-based).
     public func time(ofFrame index: Int) -> Date {
         start.addingTimeInterval(Double(index) / framesPerSecond * speed + offset)
+    }
+
+    /// The time of `frame`: by its presentation time when the footage gives one (a video file's,
+    /// which keeps a variable frame rate's timing), else by its index.
+    public func time(of frame: FootageFrame) -> Date {
+        guard let presented = frame.presentationTime else { return time(ofFrame: frame.index) }
+        return start.addingTimeInterval(presented * speed + offset)
     }
 }

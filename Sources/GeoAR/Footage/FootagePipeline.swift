@@ -188,7 +188,7 @@ public final class FootagePipeline: @unchecked Sendable {
     ) -> Summary {
         let started = ContinuousClock.now
         let pipeline = makeOrderedPipeline(
-            capacity: reader.kind == .y4m ? workers + 1 : workers * 2, onWarning: onWarning)
+            capacity: reader.kind == .y4m || reader.kind == .video ? workers + 1 : workers * 2, onWarning: onWarning)
         var navigator = route.map { RouteNavigator(route: $0) }
         var previous: (pose: DevicePose, time: Date)?
         var track: [SIMD2<Double>] = []
@@ -271,7 +271,7 @@ public final class FootagePipeline: @unchecked Sendable {
     private func lookUp(_ frame: FootageFrame) -> (Date?, DevicePose?, Double?) {
         switch poses {
         case .track(let timeline, let clock):
-            let time = clock.time(ofFrame: frame.index)
+            let time = clock.time(of: frame)
             guard case .pose(let estimate) = timeline.pose(at: time) else { return (time, nil, nil) }
             return (time, estimate.pose, estimate.headingAccuracy)
         case .geotags(let geoidSeparation):
@@ -284,7 +284,7 @@ public final class FootagePipeline: @unchecked Sendable {
                 orientation: DeviceOrientation(heading: tag.imageDirection ?? 0, pitch: 0, roll: 0))
             return (time, pose, nil)
         case .fixed(let pose, let clock):
-            return (clock?.time(ofFrame: frame.index) ?? frame.captureTime?.date, pose, nil)
+            return (clock?.time(of: frame) ?? frame.captureTime?.date, pose, nil)
         }
     }
 

@@ -169,6 +169,79 @@ struct AnnotateFootageTests {
         #expect(inputFrame.map(Array.init) == writtenFrame.map(Array.init))
     }
 
+    @Test("a GoPro MP4 annotates from its own GPS, no --track: every frame, on the GPS clock, as Y4M in full range")
+    func goProVideo() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let output = directory.appendingPathComponent("out.y4m").path
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let result = try Binary.run([
+            "annotate", clip, "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov",
+            "118", "--heading-from-course", "--max-distance", "40000", "--output", output, "--sidecar", sidecar,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("poses from \(clip)'s own GPS: 191 fixes from 11 GPMF payloads"))
+        #expect(result.stderr.contains("315 frames in, 315 out (315 annotated, 0 without a pose passed through)"))
+        #expect(try frameCount(output) == "848,480,yuv420p,315")
+        let head = String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)).prefix(80), as: UTF8.self)
+        #expect(head.hasPrefix("YUV4MPEG2 W848 H480 F30000:1001 "), "the container's exact rate: \(head)")
+        #expect(head.contains("XCOLORRANGE=FULL"), "GoPro's full range kept")
+        let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(records.count == 315)
+        #expect((records.first?["time"] as? String)?.hasPrefix("2019-11-18T23:45:15") == true, "the GPS clock")
+        let names = Set(records.flatMap { ($0["pois"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } })
+        #expect(names.contains("Encinitas"), "the towns to the south-east are drawn: \(names.sorted())")
+    }
+
+    @Test("a video's own times: a variable frame rate's frames are posed at their presentation times")
+    func variableRateVideo() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("vfr.mkv").path
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10,settb=1/1000,setpts='if(lt(N,10),N/10,1+(N-10)/4)/TB'",
+            "-frames:v", "15", "-fps_mode", "vfr", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip,
+        ])
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let result = try Binary.run([
+            "annotate", clip, "--pois", Self.pois, "--position", "45.2,13.6,100", "--start", "2020-12-18T06:16:00Z",
+            "--hfov", "70",
+            "--output", directory.appendingPathComponent("f-%02n.jpg").path, "--sidecar", sidecar,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["time"] as? String
+        }
+        // Seconds after --start, from the sidecar's millisecond times.
+        let start = try #require(UTCTime.parse("2020-12-18T06:16:00Z"))
+        let offsets = times.compactMap { $0.flatMap(UTCTime.parse)?.timeIntervalSince(start) }
+        let expected: [Double] = (0..<10).map { Double($0) / 10 } + (0..<5).map { 1 + Double($0) / 4 }
+        #expect(offsets.count == 15)
+        #expect(zip(offsets, expected).allSatisfy { abs($0 - $1) < 0.0015 }, "0.1 s apart, then 0.25: \(times)")
+    }
+
+    @Test("a video without GPS of its own needs --track (64); a video cut short is 65 naming the file")
+    func videoWithoutTelemetry() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("plain.mp4").path
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=5", "-frames:v", "5", "-c:v", "libx264", clip])
+        let output = directory.appendingPathComponent("out.mjpeg").path
+        let noTrack = try Binary.run(["annotate", clip, "--pois", Self.pois, "--hfov", "70", "--output", output])
+        #expect(noTrack.status == 64)
+        #expect(noTrack.stderr.contains("give --track FILE: \(clip) carries no GPS of its own"))
+        let cut = directory.appendingPathComponent("cut.mp4")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("video/max-heromode.mp4")))
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let cutRun = try Binary.run(["annotate", cut.path, "--pois", Self.pois, "--hfov", "70", "--output", output])
+        #expect(cutRun.status == 65)
+        #expect(cutRun.stderr.contains("\(cut.path): not a video file FFmpeg can read: moov atom not found"))
+        #expect(!FileManager.default.fileExists(atPath: output), "nothing written")
+    }
+
     /// The harbour sample's pose, camera, POIs, route and style (the README's first command).
     static let harbour: [String] = [
         "--track", PackagePaths.sample("footage/harbour.gpx"), "--start", "2022-08-14T11:12:32Z", "--fps", "8",

@@ -21,6 +21,49 @@ struct LocationCommandTests {
         #expect(events.last?["status"] as? String == "ended")
     }
 
+    @Test("a GoPro video's own GPS: every GPS5 sample a fix on the GPS clock, as ffprobe and the format say")
+    func goProVideo() throws {
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let reference = try GPMFReference(video: clip)
+        let result = try Binary.run(["location", clip, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "nothing of FFmpeg's own log: \(result.stderr)")
+        let fixes = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }.filter { $0["event"] as? String == "fix" }
+        #expect(fixes.count == reference.packets.flatMap(\.samples).count)
+        #expect((fixes.first?["time"] as? String)?.hasPrefix("2019-11-18T23:45:") == true, "the GPS clock")
+        let first = try #require(reference.packets.first?.samples.first)
+        #expect(abs((fixes.first?["lat"] as? Double ?? 0) - first[0]) < 1e-7)
+        #expect(abs((fixes.first?["alt_hae_m"] as? Double ?? 0) - first[2]) < 1e-3, "above the ellipsoid")
+    }
+
+    @Test("a video cut short, one without telemetry: 65 naming the file and what is wrong; a missing one 66")
+    func badVideos() throws {
+        let directory = try PackagePaths.temporaryDirectory("location-video")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let cut = directory.appendingPathComponent("cut.mp4")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: clip))
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let cutRun = try Binary.run(["location", cut.path])
+        #expect(cutRun.status == 65)
+        #expect(
+            cutRun.stderr
+                == "error: \(cut.path): not a video file FFmpeg can read: moov atom not found (Invalid data found when processing input)\n"
+        )
+        let videoOnly = directory.appendingPathComponent("video-only.mp4")
+        let copy = try ProcessRunner.run(
+            tool: "ffmpeg", ["-v", "error", "-i", clip, "-map", "0:0", "-c", "copy", videoOnly.path],
+            install: "apt-get install ffmpeg")
+        #expect(copy.status == 0, "\(copy.stderr)")
+        let noTelemetry = try Binary.run(["location", videoOnly.path])
+        #expect(noTelemetry.status == 65)
+        #expect(noTelemetry.stderr.contains("\(videoOnly.path): no GPMF telemetry track (gpmd)"))
+        let missing = try Binary.run(["location", directory.appendingPathComponent("none.mp4").path])
+        #expect(missing.status == 66)
+    }
+
     @Test("--count on a log: the output ends with the last fix counted, nothing of the log after it")
     func countOnALog() throws {
         let result = try Binary.run([

@@ -49,6 +49,21 @@ struct SyncCommandTests {
         #expect(samples[0]["altitude_approximate"] as? Bool == true, "GPX elevations are above sea level")
     }
 
+    @Test("a GoPro video against its own GPS: its frames and rate from the container, its start from the GPS clock")
+    func goProVideo() throws {
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let result = try Binary.run(["sync", "--track", clip, "--footage", clip, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let footage = try #require(report["footage"] as? [String: Any])
+        #expect(footage["kind"] as? String == "video")
+        #expect(footage["frames"] as? Int == 315)
+        #expect(abs((footage["fps"] as? Double ?? 0) - 30000 / 1001) < 1e-9)
+        #expect(footage["start_origin"] as? String == "the video's GPS clock (its GPMF telemetry)")
+        #expect((footage["first_frame"] as? String)?.hasPrefix("2019-11-18T23:45:15") == true)
+        #expect((report["overlap"] as? [String: Any])?["frames_without_pose"] as? Int == 0)
+    }
+
     @Test("the text report for a boat's NMEA log with a backwards camera")
     func textReport() throws {
         let result = try Binary.run([

@@ -1,0 +1,31 @@
+#include "CFFmpeg.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+// One buffer per thread: every reader of a file runs on one thread, and an error read back right
+// after the call that failed is that call's.
+static __thread char last_error[512];
+
+static void keep(void *context, int level, const char *format, va_list arguments) {
+    (void)context;
+    if (level > AV_LOG_ERROR) return;
+    char line[sizeof last_error];
+    vsnprintf(line, sizeof line, format, arguments);
+    size_t length = strlen(line);
+    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == ' ')) line[--length] = 0;
+    if (length > 0) memcpy(last_error, line, length + 1);
+}
+
+static void install(void) { av_log_set_callback(keep); }
+
+void arcapture_av_keep_log(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install);
+}
+
+const char *arcapture_av_last_error(void) { return last_error; }
+
+void arcapture_av_clear_log(void) { last_error[0] = 0; }

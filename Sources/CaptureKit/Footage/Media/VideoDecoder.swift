@@ -1,0 +1,208 @@
+import CFFmpeg
+import Foundation
+
+/// Decodes a video file's first video stream (H.264, H.265, MJPEG, VP9…: whatever Debian's
+/// libavcodec decodes) straight into the YCbCr planes the compositor draws on: no RGB round trip,
+/// the range kept as the file has it (limited for most video, full for GoPro's `yuvj420p`).
+/// Each frame comes with its own presentation time, so variable frame rates survive. Not
+/// thread-safe: one reader.
+///
+/// A packet the decoder refuses (damage) is skipped and counted, and the first few are noted with
+/// their time; the frames after it decode as the codec allows.
+final class VideoDecoder {
+    /// One decoded frame.
+    struct Frame {
+        /// The planes (from the reader's pool).
+        var image: YCbCrImage
+        /// When it is presented, in seconds from the stream's start.
+        var time: Double?
+    }
+
+    /// The stream decoded.
+    let stream: MediaContainer.Stream
+    /// Frame width and height in pixels.
+    let width: Int
+    let height: Int
+    /// The planes' chroma layout.
+    let subsampling: ChromaSubsampling
+    /// Whether the samples use the full 0–255 range (JPEG's) rather than video's 16–235.
+    let fullRange: Bool
+    /// The average frame rate the container states as a fraction, nil when it states none.
+    let frameRate: (numerator: Int, denominator: Int)?
+    /// The frames the container says the stream holds (0 when it does not say).
+    let frameCount: Int
+    /// Damage met so far, each naming its time.
+    private(set) var notes: [String] = []
+    /// Packets the decoder refused.
+    private(set) var damagedPackets = 0
+
+    private let container: MediaContainer
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let timeBase: Double
+    private let startTicks: Int64
+    private var flushing = false
+    private var finished = false
+
+    /// Notes kept about damage; the rest are only counted.
+    static let noteLimit = 5
+
+    /// Opens a decoder for the first video stream of `container`.
+    ///
+    /// - Throws: ``InputFileError/malformed(file:location:problem:)`` when the file has no video
+    ///   stream, no decoder for its codec, or a pixel format arcapture does not draw on yet.
+    init(container: MediaContainer) throws(InputFileError) {
+        self.container = container
+        let path = container.path
+        guard let context = container.context,
+            let found = container.streams.first(where: { $0.kind == .video }),
+            let avStream = context.pointee.streams[found.index], let parameters = avStream.pointee.codecpar
+        else {
+            let kinds = container.streams.map { "\($0.kind) \($0.codecName)" }.joined(separator: ", ")
+            throw .malformed(file: path, location: nil, problem: "no video stream (its streams: \(kinds))")
+        }
+        stream = found
+        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .malformed(
+                file: path, location: "stream \(found.index)",
+                problem: "FFmpeg here has no decoder for \(found.codecName) video")
+        }
+        let format = AVPixelFormat(rawValue: parameters.pointee.format)
+        guard let layout = Self.layout(of: format) else {
+            let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
+            throw .malformed(
+                file: path, location: "stream \(found.index)",
+                problem: "\(found.codecName) video in pixel format \(name), which arcapture does not draw on yet "
+                    + "(8-bit YUV 4:2:0, 4:2:2, 4:4:4 or grey)")
+        }
+        subsampling = layout
+        width = Int(parameters.pointee.width)
+        height = Int(parameters.pointee.height)
+        fullRange =
+            parameters.pointee.color_range == AVCOL_RANGE_JPEG
+            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P].contains(format)
+        let rate = avStream.pointee.avg_frame_rate
+        frameRate = rate.num > 0 && rate.den > 0 ? (Int(rate.num), Int(rate.den)) : nil
+        frameCount = Int(avStream.pointee.nb_frames)
+        let base = avStream.pointee.time_base
+        timeBase = base.den == 0 ? 0 : Double(base.num) / Double(base.den)
+        startTicks = avStream.pointee.start_time == arcapture_av_no_timestamp ? 0 : avStream.pointee.start_time
+        codec = avcodec_alloc_context3(decoder)
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+        guard let codec, packet != nil, frame != nil else {
+            throw .unreadable(file: path, reason: "out of memory for FFmpeg's decoder")
+        }
+        var status = avcodec_parameters_to_context(codec, parameters)
+        // Threads: the decoder's own (libavcodec picks how many), beside the annotator's workers.
+        codec.pointee.thread_count = 0
+        if status >= 0 { status = avcodec_open2(codec, decoder, nil) }
+        guard status >= 0 else {
+            throw .malformed(
+                file: path, location: "stream \(found.index)",
+                problem: "the \(found.codecName) decoder does not open: \(MediaContainer.failure(status))")
+        }
+        container.select([found.index])
+    }
+
+    deinit {
+        avcodec_free_context(&codec)
+        av_packet_free(&packet)
+        av_frame_free(&frame)
+    }
+
+    /// The next frame in presentation order, its planes taken from `pool`; nil at the end.
+    func next(pool: FrameBufferPool) -> Frame? {
+        guard let codec, let packet, let frame, let context = container.context else { return nil }
+        while !finished {
+            let received = avcodec_receive_frame(codec, frame)
+            if received >= 0 {
+                defer { av_frame_unref(frame) }
+                return Frame(image: copy(frame, pool: pool), time: time(of: frame))
+            }
+            if received == arcapture_av_eof {
+                finished = true
+                return nil
+            }
+            if received != arcapture_av_again {
+                damaged(at: nil, MediaContainer.failure(received))
+                continue
+            }
+            if flushing {  // the decoder wants more, and there is no more
+                finished = true
+                return nil
+            }
+            let read = av_read_frame(context, packet)
+            if read < 0 {
+                if read != arcapture_av_eof {
+                    notes.append("\(container.path): reading stops early: \(MediaContainer.failure(read))")
+                }
+                flushing = true
+                _ = avcodec_send_packet(codec, nil)
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            guard Int(packet.pointee.stream_index) == stream.index else { continue }
+            let sent = avcodec_send_packet(codec, packet)
+            if sent < 0 && sent != arcapture_av_again {
+                damaged(at: seconds(packet.pointee.pts), MediaContainer.failure(sent))
+            }
+        }
+        return nil
+    }
+
+    private func damaged(at time: Double?, _ why: String) {
+        damagedPackets += 1
+        guard notes.count < Self.noteLimit else { return }
+        let when = time.map { String(format: "at %.2f s", $0) } ?? "after the last good frame"
+        notes.append("\(container.path): a damaged video packet \(when) is skipped (\(why))")
+    }
+
+    private func seconds(_ ticks: Int64) -> Double? {
+        ticks == arcapture_av_no_timestamp ? nil : Double(ticks - startTicks) * timeBase
+    }
+
+    private func time(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
+        let best = frame.pointee.best_effort_timestamp
+        return seconds(best == arcapture_av_no_timestamp ? frame.pointee.pts : best)
+    }
+
+    /// The frame's planes row by row into an image of the pool (libavcodec pads its rows).
+    private func copy(_ frame: UnsafeMutablePointer<AVFrame>, pool: FrameBufferPool) -> YCbCrImage {
+        var image = pool.take(width: width, height: height, subsampling: subsampling)
+        let sources = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
+        let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
+        for index in image.planes.indices where index < 3 {
+            guard let source = sources[index] else { continue }
+            let sourceStride = Int(strides[index])
+            let plane = image.planes[index]
+            let shift = index == 0 ? 0 : verticalShift
+            let rows = min(plane.height, (Int(frame.pointee.height) + (1 << shift) - 1) >> shift)
+            let columns = min(plane.width, sourceStride)
+            image.planes[index].bytes.withUnsafeMutableBufferPointer { target in
+                guard let base = target.baseAddress else { return }
+                for row in 0..<rows {
+                    (base + row * plane.stride).update(from: source + row * sourceStride, count: columns)
+                }
+            }
+        }
+        return image
+    }
+
+    /// How many times chroma rows are halved.
+    private var verticalShift: Int { subsampling == .s420 || subsampling == .s440 ? 1 : 0 }
+
+    /// The planes' layout for a pixel format, nil for formats not drawn on (10-bit, packed, NV12).
+    static func layout(of format: AVPixelFormat) -> ChromaSubsampling? {
+        switch format {
+        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: .s420
+        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: .s422
+        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P: .s444
+        case AV_PIX_FMT_YUV440P, AV_PIX_FMT_YUVJ440P: .s440
+        case AV_PIX_FMT_YUV411P: .s411
+        case AV_PIX_FMT_GRAY8: .gray
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Reads the GPS a video file carries inside it (GoPro's GPMF telemetry track, `gpmd`, in MP4s
+/// since the Hero5) into a ``RecordedTrack``, with the file's own timing.
+///
+/// What real files get wrong, and what is done about it:
+/// - The container's `creation_time` is often the camera's local time labelled UTC: times come
+///   from the GPS clock (GPSU) only.
+/// - The first GPSU of a file can be stale (seconds behind the next): the clock is tied to the
+///   video by the median, over all payloads, of GPSU minus the payload's packet time, which one
+///   stale payload does not move.
+/// - Samples within a payload are spread over that payload's packet duration (the MP4's timing),
+///   not over the video's length (which drifts: 3 % on GoPro's sample clip).
+/// - GPS5 altitude is above the ellipsoid, and is kept as such (``GeodeticCoordinate/altitude``).
+/// - A damaged payload is skipped, counted and warned about, naming its time in the video.
+public enum EmbeddedTelemetry {
+    /// A consumer GPS receiver's user-equivalent range error, in metres: dilution of precision
+    /// times this is the horizontal accuracy given to each fix (what the heading fade reads).
+    public static let rangeError = 5.0
+
+    /// Whether `head` (a file's first bytes) is an ISO base media file: MP4, MOV, 3GP, whose
+    /// first box is `ftyp` (or, in old QuickTime files, `moov`, `mdat`, `wide`, `free`).
+    public static func isMediaFile(head: [UInt8]) -> Bool {
+        guard head.count >= 8 else { return false }
+        let box = String(decoding: head[4..<8], as: UTF8.self)
+        return ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains(box)
+    }
+
+    /// What a video's telemetry says: its track, and the GPS time of the video's start (its
+    /// presentation time 0), nil when the receiver never had the time.
+    public struct Reading: Sendable {
+        /// The fixes.
+        public var track: RecordedTrack
+        /// The GPS time at the video's start: a frame presented at `t` s was taken at this + `t`.
+        public var videoStart: Date?
+    }
+
+    /// Reads the telemetry of the video at `path` as a track.
+    ///
+    /// - Throws: ``InputFileError``: the file is missing or unreadable, FFmpeg cannot read it, it
+    ///   has no GPMF track (then it carries no GPS of its own), or no payload could be read.
+    public static func load(_ path: String) throws(InputFileError) -> RecordedTrack { try read(path).track }
+
+    /// Whether the video at `path` has a GPMF telemetry track (false for files FFmpeg cannot read).
+    public static func hasTelemetry(_ path: String) -> Bool {
+        ((try? MediaContainer(path: path))?.streams.contains { $0.codecTag == "gpmd" }) ?? false
+    }
+
+    /// Reads the telemetry of the video at `path`: the track and the video's start on the GPS clock.
+    ///
+    /// - Throws: as ``load(_:)``.
+    public static func read(_ path: String) throws(InputFileError) -> Reading {
+        let container = try MediaContainer(path: path)
+        guard let stream = container.streams.first(where: { $0.codecTag == "gpmd" }) else {
+            let kinds = container.streams.map { "\($0.kind) \($0.codecName == "none" ? $0.codecTag : $0.codecName)" }
+                .joined(separator: ", ")
+            throw .malformed(
+                file: path, location: nil,
+                problem: "no GPMF telemetry track (gpmd) among its streams (\(kinds)): it carries no GPS of its own")
+        }
+        var payloads: [(time: Double, duration: Double?, gps: GPMFGPSPayload)] = []
+        var warnings: [String] = []
+        var damaged = 0
+        var count = 0
+        try container.readPackets(of: stream.index) { packet in
+            count += 1
+            let time = packet.time ?? 0
+            do throws(GPMFError) {
+                if let gps = try GPMFGPSPayload.decode(GPMFItem.parse(packet.bytes)) {
+                    payloads.append((time, packet.duration, gps))
+                }
+            } catch {
+                damaged += 1
+                warnings.append(String(format: "\(path): telemetry at %.2f s: \(error); payload skipped", time))
+            }
+        }
+        guard damaged < count || count == 0 else {
+            throw .malformed(
+                file: path, location: "telemetry track \(stream.index)",
+                problem: "every one of its \(count) payloads is damaged (first: \(warnings.first ?? "?"))")
+        }
+        return Reading(
+            track: track(file: path, payloads: payloads, payloadCount: count, damaged: damaged, warnings: warnings),
+            videoStart: clock(payloads).map { Date(timeIntervalSince1970: $0) })
+    }
+
+    /// The GPS clock at the video's start, in seconds since 1970: the median over the payloads of
+    /// GPSU (or GPS9's first sample time) minus the packet's time (a stale GPSU or two do not move
+    /// it); nil without either.
+    static func clock(_ payloads: [(time: Double, duration: Double?, gps: GPMFGPSPayload)]) -> Double? {
+        // GPS9 samples carry their own time, which serves where there is no GPSU.
+        let offsets = payloads.compactMap { payload in
+            (payload.gps.utc ?? payload.gps.samples.first?.time).map { $0.timeIntervalSince1970 - payload.time }
+        }.sorted()
+        return offsets.isEmpty ? nil : offsets[offsets.count / 2]
+    }
+
+    /// The fixes of decoded payloads (each with its packet's time and duration in the video).
+    static func track(
+        file: String, payloads: [(time: Double, duration: Double?, gps: GPMFGPSPayload)], payloadCount: Int,
+        damaged: Int, warnings: [String]
+    ) -> RecordedTrack {
+        var warnings = warnings
+        let clock = clock(payloads)
+        var fixes: [LocationFix] = []
+        var withoutFix = 0
+        var backwards = 0
+        var key = "GPS5"
+        for (index, payload) in payloads.enumerated() {
+            key = payload.gps.key
+            let samples = payload.gps.samples
+            // A packet's duration, else the gap to the next packet's time.
+            let span =
+                payload.duration
+                ?? (index + 1 < payloads.count ? payloads[index + 1].time - payload.time : nil) ?? 1
+            for (number, sample) in samples.enumerated() {
+                let fix = sample.fix ?? payload.gps.fix ?? 3
+                let time: Date
+                if let own = sample.time {
+                    time = own
+                } else if let clock {
+                    time = Date(
+                        timeIntervalSince1970: clock + payload.time + span * Double(number) / Double(samples.count))
+                } else {
+                    withoutFix += 1
+                    continue
+                }
+                guard fix >= 2, sample.latitude != 0 || sample.longitude != 0,
+                    let coordinate = GeodeticCoordinate(
+                        latitude: sample.latitude, longitude: sample.longitude, altitude: sample.altitude)
+                else {
+                    withoutFix += 1
+                    continue
+                }
+                if let last = fixes.last, time <= last.time {
+                    backwards += 1
+                    continue
+                }
+                let dilution = sample.dilution ?? payload.gps.dilution
+                fixes.append(
+                    LocationFix(
+                        time: time, coordinate: coordinate, mode: fix >= 3 ? .threeD : .twoD,
+                        horizontalAccuracy: dilution.map { $0 * rangeError }, speed: sample.speed2D))
+            }
+        }
+        if backwards > 0 {
+            warnings.append("\(file): \(backwards) GPS samples whose time did not move forward; skipped")
+        }
+        if payloads.isEmpty && damaged == 0 {
+            warnings.append("\(file): its telemetry track holds no GPS (no GPS5 or GPS9 in \(payloadCount) payloads)")
+        } else if clock == nil && key == "GPS5" {
+            warnings.append("\(file): no GPS time (GPSU) in its telemetry: the receiver never had the time")
+        }
+        var summary = "\(fixes.count) fixes from \(payloadCount) GPMF payloads (\(key)"
+        if let first = fixes.first?.time, let last = fixes.last?.time, fixes.count > 1 {
+            summary += String(format: " at %.1f Hz", Double(fixes.count - 1) / last.timeIntervalSince(first))
+        }
+        summary += ", times from the GPS clock and the video's packet timing)"
+        if withoutFix > 0 { summary += "; \(withoutFix) samples without a fix" }
+        if damaged > 0 { summary += "; \(damaged) damaged payloads skipped" }
+        return RecordedTrack(
+            file: file, fixes: fixes, warnings: warnings, warningCount: warnings.count, summary: summary)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CaptureKit
+
+/// Video files read through FFmpeg's libraries, checked against the ffmpeg and ffprobe programs
+/// (the same libraries, driven independently): the real GoPro clip, a variable-rate file, damage.
+@Suite("Video files as footage")
+struct VideoFootageTests {
+    static let clip = PackagePaths.sample("video/max-heromode.mp4")
+
+    /// Every frame the reader gives, with its presentation time and the first frame's planes.
+    private func readAll(_ path: String) throws -> (reader: FootageReader, times: [Double?], first: YCbCrImage?) {
+        let reader = try FootageReader(path: path)
+        var times: [Double?] = []
+        var first: YCbCrImage?
+        while var frame = reader.next() {
+            times.append(frame.presentationTime)
+            if let planes = frame.takePlanes() {
+                if first == nil { first = planes } else { reader.pool.give(planes) }
+            }
+        }
+        return (reader, times, first)
+    }
+
+    @Test("the GoPro clip: 315 frames at ffprobe's times, decoded to the very bytes ffmpeg decodes, full range")
+    func goProClip() throws {
+        let (reader, times, first) = try readAll(Self.clip)
+        #expect(reader.kind == .video)
+        let video = try #require(reader.video)
+        #expect(video.width == 848 && video.height == 480 && video.subsampling == .s420)
+        #expect(video.isFullRange, "GoPro writes yuvj420p")
+        #expect(abs((video.framesPerSecond ?? 0) - 30000 / 1001) < 1e-9)
+        let probe = try ProcessRunner.run(
+            tool: "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", Self.clip],
+            install: "apt-get install ffmpeg")
+        let expected = probe.stdout.split(separator: "\n").compactMap { Double($0) }
+        #expect(expected.count == 315)
+        #expect(times.count == expected.count)
+        #expect(zip(times, expected).allSatisfy { abs(($0 ?? -1) - $1) < 1e-6 }, "presentation times as ffprobe's")
+        // Frame 0 decoded by the ffmpeg program, as raw planes.
+        let directory = try PackagePaths.temporaryDirectory("video-footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let raw = directory.appendingPathComponent("frame0.yuv")
+        let decode = try ProcessRunner.run(
+            tool: "ffmpeg",
+            ["-v", "error", "-i", Self.clip, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuvj420p", raw.path],
+            install: "apt-get install ffmpeg")
+        #expect(decode.status == 0, "\(decode.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: raw))
+        let image = try #require(first)
+        var offset = 0
+        for plane in image.planes {
+            for row in 0..<plane.height {
+                let ours = plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
+                let theirs = bytes[(offset + row * plane.width)..<(offset + (row + 1) * plane.width)]
+                guard ours.elementsEqual(theirs) else {
+                    Issue.record("plane \(plane.width)x\(plane.height) row \(row) differs from ffmpeg's")
+                    return
+                }
+            }
+            offset += plane.width * plane.height
+        }
+        #expect(offset == bytes.count)
+    }
+
+    @Test("a variable frame rate keeps its timing: each frame's presentation time as the file has it")
+    func variableFrameRate() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("vfr.mkv")
+        // Ten frames 0.1 s apart, then five 0.25 s apart.
+        let make = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i",
+                "testsrc=size=160x120:rate=10,settb=1/1000,setpts='if(lt(N,10),N/10,1+(N-10)/4)/TB'", "-frames:v", "15",
+                "-fps_mode", "vfr", "-c:v", "libx264", "-pix_fmt", "yuv420p", file.path,
+            ], install: "apt-get install ffmpeg")
+        #expect(make.status == 0, "\(make.stderr)")
+        let (reader, times, _) = try readAll(file.path)
+        let steady: [Double] = (0..<10).map { Double($0) / 10 }
+        let slower: [Double] = (0..<5).map { 1 + Double($0) / 4 }
+        let expected = steady + slower
+        #expect(times.count == 15)
+        #expect(zip(times, expected).allSatisfy { abs(($0 ?? -1) - $1) < 0.002 }, "\(times)")
+        #expect(reader.video?.isFullRange == false, "x264's yuv420p is limited range")
+    }
+
+    @Test("a file cut short, one with no video, one in a pixel format not drawn on: refused, naming the file")
+    func refused() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cut = directory.appendingPathComponent("cut.mp4")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.clip))
+        try whole.prefix(whole.count / 2).write(to: cut)
+        #expect {
+            try FootageReader(path: cut.path)
+        } throws: {
+            "\($0)"
+                == "\(cut.path): not a video file FFmpeg can read: moov atom not found (Invalid data found when processing input)"
+        }
+        let audio = directory.appendingPathComponent("audio.mp4")
+        _ = try ProcessRunner.run(
+            tool: "ffmpeg", ["-v", "error", "-i", Self.clip, "-map", "0:a", "-c", "copy", audio.path],
+            install: "apt-get install ffmpeg")
+        #expect {
+            try FootageReader(path: audio.path)
+        } throws: { "\($0)".hasPrefix("\(audio.path): no video stream (its streams: audio aac") }
+        let tenBit = directory.appendingPathComponent("ten-bit.mkv")
+        let make = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=5", "-frames:v", "2", "-c:v", "ffv1",
+                "-pix_fmt", "yuv420p10le", tenBit.path,
+            ], install: "apt-get install ffmpeg")
+        #expect(make.status == 0, "\(make.stderr)")
+        #expect {
+            try FootageReader(path: tenBit.path)
+        } throws: { "\($0)".contains("pixel format yuv420p10le, which arcapture does not draw on yet") }
+    }
+}

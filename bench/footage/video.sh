@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Video files in: arcapture annotating an H.264 MP4 to Y4M against the limit of that work, ffmpeg
+# decoding the same file to Y4M (the same libavcodec decoder, the same planes written), in one run.
+#
+#   bash bench/footage/video.sh [FRAMES]      (from the package root; default 600 frames of 1080p)
+#
+# Two clips: the GoPro MAX sample (848x480, 315 frames, its own GPS) and a 1920x1080 H.264 clip
+# made here with ffmpeg (a moving crop of samples/frames, x264 veryfast) annotated with the
+# Višnjan track. Measured, each the median of three interleaved rounds, as a whole process by GNU
+# time: (a) `ffmpeg -i CLIP -f yuv4mpegpipe` to a file, the limit; (b) arcapture annotate with 1
+# worker; (c) with one worker per core. Printed: frames per second, peak memory, and b/a, c/a.
+# Writing MP4 (H.264 out, audio copied) is not built yet; when it is, the limit becomes the
+# decode + libx264 encode at the same settings.
+# Needs: ffmpeg (with libx264), GNU time.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+frames=${1:-600}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+command -v /usr/bin/time >/dev/null || { echo "video.sh: needs GNU time (apt-get install time)" >&2; exit 69; }
+swift build -c release --product arcapture >/dev/null
+arcapture="$(swift build -c release --show-bin-path)/arcapture"
+cores=$(nproc)
+
+ffmpeg -loglevel error -loop 1 -i samples/frames/lund-640x480.jpg \
+    -vf "scale=1920:1440,crop=1920:1080:0:'mod(n*3,360)',format=yuv420p" -frames:v "$frames" -r 30 \
+    -c:v libx264 -preset veryfast -crf 23 "$work/in1080.mp4"
+gopro=samples/video/max-heromode.mp4
+gopro_args=(--pois samples/pois/geonames_places_near_carlsbad.geojson --hfov 118 --heading-from-course
+    --max-distance 40000)
+hd_args=(--pois samples/pois/geonames_places_near_datasets.geojson --hfov 70 --track samples/gpx/around-visnjan-with-car.gpx
+    --start 2020-12-18T06:16:00Z --heading-from-course --max-distance 20000)
+
+# Runs a command under GNU time; prints "SECONDS PEAK_KB".
+measure() {
+    sync
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    cat "$work/time"
+}
+median() { sort -n | sed -n 2p; }
+
+for clip in gopro hd; do
+    if [ "$clip" = gopro ]; then input=$gopro count=315 args=("${gopro_args[@]}"); else input=$work/in1080.mp4 count=$frames args=("${hd_args[@]}"); fi
+    : >"$work/a" && : >"$work/b" && : >"$work/c"
+    for round in 1 2 3; do
+        measure ffmpeg -loglevel error -y -i "$input" -f yuv4mpegpipe -strict -1 "$work/out.y4m" >>"$work/a"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --force --output "$work/out.y4m" >>"$work/b"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --force --output "$work/out.y4m" >>"$work/c"
+    done
+    a=$(median <"$work/a") b=$(median <"$work/b") c=$(median <"$work/c")
+    echo "$clip ($input, $count frames):"
+    for row in "a ffmpeg decode to Y4M (the limit)|$a" "b arcapture annotate, 1 worker|$b" "c arcapture annotate, $cores workers|$c"; do
+        label=${row%%|*} values=${row#*|}
+        awk -v label="$label" -v s="${values% *}" -v kb="${values#* }" -v n="$count" \
+            'BEGIN {printf "  (%s)%s %7.1f fps  peak %6.1f MB\n", substr(label, 1, 1), substr(label, 2), n / s, kb / 1024}'
+    done
+    awk -v a="${a% *}" -v b="${b% *}" -v c="${c% *}" 'BEGIN {printf "  b/a %.2f   c/a %.2f\n", a / b, a / c}'
+done
