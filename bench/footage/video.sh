@@ -7,8 +7,9 @@
 # Two clips: the GoPro MAX sample (848x480, 315 frames, its own GPS) and a 1920x1080 H.264 clip
 # made here with ffmpeg (a moving crop of samples/frames, x264 veryfast) annotated with the
 # Višnjan track. Measured, each the median of three interleaved rounds, as a whole process by GNU
-# time: (a) `ffmpeg -i CLIP -f yuv4mpegpipe` to a file, the limit; (b) arcapture annotate with 1
-# worker; (c) with one worker per core. Printed: frames per second, peak memory, and b/a, c/a.
+# time, writing Y4M to a pipe that discards it (a 1080p Y4M file is a gigabyte: writing it would
+# measure the disk): (a) `ffmpeg -i CLIP -f yuv4mpegpipe -`, the limit; (b) arcapture annotate
+# with 1 worker; (c) with one worker per core. Printed: frames per second, peak memory, b/a, c/a.
 # Writing MP4 (H.264 out, audio copied) is not built yet; when it is, the limit becomes the
 # decode + libx264 encode at the same settings.
 # Needs: ffmpeg (with libx264), GNU time.
@@ -43,9 +44,9 @@ for clip in gopro hd; do
     if [ "$clip" = gopro ]; then input=$gopro count=315 args=("${gopro_args[@]}"); else input=$work/in1080.mp4 count=$frames args=("${hd_args[@]}"); fi
     : >"$work/a" && : >"$work/b" && : >"$work/c"
     for round in 1 2 3; do
-        measure ffmpeg -loglevel error -y -i "$input" -f yuv4mpegpipe -strict -1 "$work/out.y4m" >>"$work/a"
-        measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --force --output "$work/out.y4m" >>"$work/b"
-        measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --force --output "$work/out.y4m" >>"$work/c"
+        measure ffmpeg -loglevel error -i "$input" -f yuv4mpegpipe -strict -1 - >>"$work/a"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --output - >>"$work/b"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --output - >>"$work/c"
     done
     a=$(median <"$work/a") b=$(median <"$work/b") c=$(median <"$work/c")
     echo "$clip ($input, $count frames):"
