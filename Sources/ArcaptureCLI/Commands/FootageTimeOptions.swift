@@ -77,7 +77,9 @@ struct FootageTimeOptions: Sendable {
                 startTime = metadata.date
                 origin =
                     info?.kind == .video
-                    ? "the video's GPS clock (its GPMF telemetry)"
+                    ? (info?.hasGPSClock == true
+                        ? "the video's GPS clock (its GPMF telemetry)"
+                        : "the video's creation_time (cameras often write local time there: check the overlap)")
                     : metadata.hasTimeZone
                         ? "the footage's EXIF time" : "the footage's EXIF time, which has no time zone: read as UTC"
             } else if start == .metadata {

@@ -111,8 +111,11 @@ enum AnnotateFootage {
         let embedded =
             reader.kind == .video && EmbeddedTelemetry.hasTelemetry(input) ? try EmbeddedTelemetry.read(input) : nil
         var info = describe(input, reader: reader, first: first)
-        if let start = embedded?.videoStart {
+        // Without one, the container's creation time (often local time labelled UTC; the report
+        // says the start came from it).
+        if let start = embedded?.videoStart ?? reader.videoCreationTime {
             info.metadataStart = EXIFReader.CaptureTime(date: start, hasTimeZone: true)
+            info.hasGPSClock = embedded?.videoStart != nil
         }
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         for note in pois.pointOfInterestNotes(file: parsed.value("pois") ?? "") { Terminal.warning(note) }

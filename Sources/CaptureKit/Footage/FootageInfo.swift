@@ -32,6 +32,9 @@ public struct FootageInfo: Sendable {
     public var metadataStart: EXIFReader.CaptureTime?
     /// Damage found while counting (a truncated last frame), for the report.
     public var notes: [String]
+    /// Whether ``metadataStart`` is a video's GPS clock (GoPro telemetry) rather than a camera's
+    /// own clock (EXIF, a container's `creation_time`).
+    public var hasGPSClock = false
 
     /// Creates a description (a stream on stdin is described from its first bytes, not probed).
     public init(
@@ -68,7 +71,7 @@ public struct FootageInfo: Sendable {
     }
 
     /// A video file, from its container (nothing decoded): frames and rate as it states them, and
-    /// its start on the GPS clock when it carries GoPro telemetry.
+    /// its start on the GPS clock when it carries GoPro telemetry, else its `creation_time`.
     private static func video(_ path: String) throws(InputFileError) -> FootageInfo {
         let container = try MediaContainer(path: path)
         let decoder = try VideoDecoder(container: container)
@@ -79,10 +82,15 @@ public struct FootageInfo: Sendable {
             start = reading.videoStart.map { EXIFReader.CaptureTime(date: $0, hasTimeZone: true) }
             notes = reading.track.warnings
         }
-        return FootageInfo(
+        // Without a GPS clock, the container's creation time (which may be local time labelled
+        // UTC: the report says where the start came from, and sync shows the overlap).
+        let created = container.creationTime.map { EXIFReader.CaptureTime(date: $0, hasTimeZone: true) }
+        var info = FootageInfo(
             path: path, kind: .video, frameCount: decoder.frameCount,
             framesPerSecond: decoder.frameRate.map { Double($0.numerator) / Double($0.denominator) },
-            width: decoder.width, height: decoder.height, metadataStart: start, notes: notes)
+            width: decoder.width, height: decoder.height, metadataStart: start ?? created, notes: notes)
+        info.hasGPSClock = start != nil
+        return info
     }
 
     private static func y4m(_ data: Data, path: String) throws(InputFileError) -> FootageInfo {

@@ -37,6 +37,9 @@ public final class FootageReader {
         }
     }
     private var decoder: VideoDecoder?
+    /// For a video file: the container's `creation_time`, when it has one (see
+    /// ``FootageInfo/metadataStart``).
+    public var videoCreationTime: Date? { decoder?.creationTime }
 
     private let path: String
     /// The path, or `stdin`, for messages.

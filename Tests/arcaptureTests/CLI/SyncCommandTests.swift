@@ -64,6 +64,27 @@ struct SyncCommandTests {
         #expect((report["overlap"] as? [String: Any])?["frames_without_pose"] as? Int == 0)
     }
 
+    @Test("a video without GPS starts at its container's creation_time, and the report says to check it")
+    func videoCreationTime() throws {
+        let directory = try PackagePaths.temporaryDirectory("sync-video")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("dashcam.mp4").path
+        let make = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=5", "-frames:v", "10", "-c:v",
+                "libx264", "-metadata", "creation_time=2020-12-18T06:16:00Z", clip,
+            ], install: "apt-get install ffmpeg")
+        #expect(make.status == 0, "\(make.stderr)")
+        let result = try Binary.run(["sync", "--track", Self.visnjan, "--footage", clip, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let footage = try #require(report["footage"] as? [String: Any])
+        #expect(footage["first_frame"] as? String == "2020-12-18T06:16:00.000Z")
+        #expect((footage["start_origin"] as? String)?.hasPrefix("the video's creation_time") == true)
+        #expect(footage["frames"] as? Int == 10)
+    }
+
     @Test("the text report for a boat's NMEA log with a backwards camera")
     func textReport() throws {
         let result = try Binary.run([

@@ -132,6 +132,13 @@ final class MediaContainer {
         }
     }
 
+    /// The container's `creation_time` (MP4's mvhd, Matroska's DateUTC), when it has one. Cameras
+    /// often write their local time there labelled UTC: a start to check, not to trust.
+    var creationTime: Date? {
+        guard let context, let text = arcapture_av_format_tag(context, "creation_time") else { return nil }
+        return UTCTime.parse(String(cString: text))
+    }
+
     /// Reads only the streams in `indices` from now on; the demuxer skips the others' samples.
     func select(_ indices: Set<Int>) {
         guard let context else { return }

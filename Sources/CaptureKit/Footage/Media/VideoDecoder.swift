@@ -31,6 +31,8 @@ final class VideoDecoder {
     let frameRate: (numerator: Int, denominator: Int)?
     /// The frames the container says the stream holds (0 when it does not say).
     let frameCount: Int
+    /// The container's `creation_time`, read when the decoder opened.
+    let creationTime: Date?
     /// Damage met so far, each naming its time.
     private(set) var notes: [String] = []
     /// Packets the decoder refused.
@@ -54,6 +56,7 @@ final class VideoDecoder {
     ///   stream, no decoder for its codec, or a pixel format arcapture does not draw on yet.
     init(container: MediaContainer) throws(InputFileError) {
         self.container = container
+        creationTime = container.creationTime
         let path = container.path
         guard let context = container.context,
             let found = container.streams.first(where: { $0.kind == .video }),
