@@ -37,6 +37,8 @@ struct LiveCaptureBacklogTests {
         }
         #expect(emit(0))
         #expect(waitUntil { capture.runningCounts.written == 1 }, "the first frame is written")
+        // The drain that wrote it has ended (else it would take the next frames before the hold).
+        capture.writerQueue.sync {}
         // Hold the writer, as a slow overlay or encoder would, while ten more frames come.
         let release = DispatchSemaphore(value: 0)
         capture.writerQueue.async { release.wait() }
