@@ -11,7 +11,17 @@ enum AnnotateFootage {
     static let specs: [OptionSpec] =
         [
             .value("track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position."),
-            .value("format", "mjpeg|y4m|jpeg", help: "Footage: the output's kind (else from --output's name)."),
+            .value(
+                "format", "mjpeg|y4m|jpeg|mp4|mov|mkv", help: "Footage: the output's kind (else from --output's name)."),
+            .value(
+                "codec", "h264|mjpeg", default: "h264",
+                help: "Footage to a video file (.mp4, .mov, .mkv): H.264 (libx264) or Motion JPEG (at --quality)."),
+            .value(
+                "crf", "N", default: "20",
+                help: "Footage to H.264: x264's constant rate factor, 0-51 (lower is better)."),
+            .value(
+                "preset", "NAME", default: "veryfast",
+                help: "Footage to H.264: x264's preset, ultrafast ... veryslow (speed against size)."),
             .value("workers", "N", default: "one per core", help: "Footage: frames drawn in parallel."),
             .flag("minimap", help: "Footage: a plan view at the top right of each frame, heading-up."),
             .value(
@@ -32,14 +42,17 @@ enum AnnotateFootage {
         let cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double)
         do throws(UsageError) {
             guard let given = parsed.value("output") else {
-                throw UsageError("footage needs --output: FILE.mjpeg, FILE.y4m, frames/%05n.jpg, or - for stdout")
+                throw UsageError(
+                    "footage needs --output: FILE.mp4, FILE.mkv, FILE.mjpeg, FILE.y4m, frames/%05n.jpg, or - for stdout"
+                )
             }
             output = given
             settingsOptions = try AnnotateSettings(parsed, input: input)
             time = try FootageTimeOptions(parsed)
             poseOptions = try PoseOptions(parsed)
+            let encoding = try videoEncoding(parsed, quality: settingsOptions.quality)
             do {
-                destination = try FootageDestination(output: given, format: parsed.value("format"))
+                destination = try FootageDestination(output: given, format: parsed.value("format"), encoding: encoding)
             } catch {
                 throw UsageError(error.description)
             }
@@ -99,6 +112,12 @@ enum AnnotateFootage {
         interrupted: @escaping @Sendable () -> Bool
     ) throws(InputFileError) -> ExitStatus {
         let reader = try FootageReader(path: input)
+        // A video written from a video keeps its other streams: their packets are kept from the
+        // first one on, before any frame is read.
+        let videoSource = try destination.videoFormat.flatMap { format throws(InputFileError) in
+            try reader.copyStreams(into: format)
+        }
+        for note in videoSource?.notCopied ?? [] { Terminal.warning("\(input): not copied: \(note)") }
         // Footage is described from what the reader sees, not probed ahead (probing would read a
         // whole file first): the first frame gives the EXIF start, a Y4M file's size its frame count.
         let first = reader.next()
@@ -220,7 +239,7 @@ enum AnnotateFootage {
                 sidecar: parsed.value("sidecar"),
                 // Only Y4M and video frames are read into again.
                 pool: reader.kind == .y4m || reader.kind == .video ? reader.pool : nil,
-                replacing: parsed.flag("force"))
+                replacing: parsed.flag("force"), videoSource: videoSource)
         } catch {
             Terminal.error(error.description)
             return ExitStatus(error)
@@ -245,7 +264,7 @@ enum AnnotateFootage {
         }
         let summary = pipeline.run(isInterrupted: interrupted, onWarning: { Terminal.warning($0) })
         progress.stop()
-        for note in summary.notes { Terminal.warning(note) }
+        for note in summary.notes + sink.videoNotes { Terminal.warning(note) }
         let final = summary.progress
         switch summary.ending {
         case .readerClosed:
@@ -282,6 +301,30 @@ enum AnnotateFootage {
             return .interrupted
         }
         return .ok
+    }
+
+    /// `--codec`, `--crf` and `--preset`, when any is given: how a video file is encoded (nil: the
+    /// default, ``VideoEncoding/standard``).
+    private static func videoEncoding(_ parsed: ParsedArguments, quality: Int) throws(UsageError) -> VideoEncoding? {
+        let codec = parsed.value("codec")
+        let crf = try parsed.number("crf", in: 0...51)
+        let preset = parsed.value("preset")
+        guard codec != nil || crf != nil || preset != nil else { return nil }
+        switch codec ?? "h264" {
+        case "h264":
+            if let preset, !VideoEncoding.presets.contains(preset) {
+                throw UsageError(
+                    "--preset must be one of \(VideoEncoding.presets.joined(separator: ", ")), not '\(preset)'")
+            }
+            guard case .h264(let standardCRF, let standardPreset) = VideoEncoding.standard else { return nil }
+            return .h264(crf: crf ?? standardCRF, preset: preset ?? standardPreset)
+        case "mjpeg":
+            guard crf == nil, preset == nil else {
+                throw UsageError("--crf and --preset are H.264's; Motion JPEG is encoded at --quality")
+            }
+            return .mjpeg(quality: quality)
+        default: throw UsageError("--codec must be h264 or mjpeg, not '\(codec ?? "")'")
+        }
     }
 
     /// The first frame's size: the Y4M header's, or the first JPEG's.

@@ -24,6 +24,13 @@ public struct FootageFrame: Sendable {
     /// When the frame is presented, in seconds from the video's start, as the container says
     /// (video files): frame times follow it, so variable frame rates keep their timing.
     public var presentationTime: Double?
+    /// The same in the video stream's own time base, as the file has it (video files): a video
+    /// written from this footage keeps it tick for tick.
+    public var presentationTimestamp: Int64?
+    /// How many packets of the copied streams (audio, telemetry) the reader had met when this
+    /// frame came out (video files whose streams are copied: ``FootageReader/copyStreams(into:)``);
+    /// the writer puts those before the frame.
+    public var streamCopyMark: Int?
 
     /// Creates a frame.
     public init(

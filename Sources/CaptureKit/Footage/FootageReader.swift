@@ -108,6 +108,15 @@ public final class FootageReader {
         }
     }
 
+    /// For a video file, keeps its other streams (audio, telemetry) that `format` can hold for a
+    /// video written from it, and describes them; nil for other footage. Call before the first
+    /// frame is read.
+    ///
+    /// - Throws: ``InputFileError`` when FFmpeg runs out of memory.
+    public func copyStreams(into format: VideoContainerFormat) throws(InputFileError) -> VideoStreamCopy? {
+        try decoder?.copyStreams(into: format)
+    }
+
     /// Whether `path` is a video file for FFmpeg to read: by its first bytes (an MP4 or MOV box,
     /// Matroska's EBML header, AVI's RIFF) or, for containers without a signature of their own
     /// (MPEG transport streams), by its name. Damaged ones included: reading them says what is wrong.
@@ -134,7 +143,9 @@ public final class FootageReader {
                 truncatedFrames = decoder.damagedPackets
             }
             guard let decoded = decoder.next(pool: pool) else { return nil }
-            let frame = FootageFrame(index: index, content: .planes(decoded.image), presentationTime: decoded.time)
+            var frame = FootageFrame(index: index, content: .planes(decoded.image), presentationTime: decoded.time)
+            frame.presentationTimestamp = decoded.timestamp
+            frame.streamCopyMark = decoded.copyMark
             index += 1
             return frame
         }

@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 /// Where `arcapture annotate` writes annotated footage.
@@ -12,15 +13,35 @@ public enum FootageDestination: Equatable, Sendable {
     case mjpegStream
     /// YUV4MPEG2 on stdout (`--output - --format y4m`).
     case y4mStream
+    /// A video file (MP4, MOV, Matroska): H.264 or MJPEG, the input video's other streams copied;
+    /// it appears whole when the run ends.
+    case videoFile(String, VideoContainerFormat, VideoEncoding)
 
     /// Parses `--output` and `--format`: `-` is stdout; a
-    /// name ending `.y4m` a Y4M file; a name with a counter (`%n`, `%05n`) a template for files; any
-    /// other name an MJPEG file. `--format` (`mjpeg`, `y4m` or
-    /// `jpeg`) overrides what the name implies.
-    public init(output: String, format: String?) throws(PipelineConfigurationError) {
+    /// name ending `.y4m` a Y4M file; `.mp4`, `.m4v`, `.mov` or `.mkv` a video file (encoded as
+    /// `encoding` says, ``VideoEncoding/standard`` when nil); a name with a counter (`%n`, `%05n`)
+    /// a template for files; any other name an MJPEG file. `--format` (`mjpeg`, `y4m`, `jpeg`,
+    /// `mp4`, `mov` or `mkv`) overrides what the name implies.
+    public init(output: String, format: String?, encoding: VideoEncoding? = nil) throws(PipelineConfigurationError) {
         let template = OutputTemplate(pattern: output)
-        let chosen = format ?? (output.hasSuffix(".y4m") ? "y4m" : template.variesPerFrame ? "jpeg" : "mjpeg")
+        let container = VideoContainerFormat(fileName: output)
+        let chosen =
+            format
+            ?? (output.hasSuffix(".y4m")
+                ? "y4m"
+                : template.variesPerFrame ? "jpeg" : container.map { $0 == .matroska ? "mkv" : $0.rawValue } ?? "mjpeg")
+        if encoding != nil && !["mp4", "mov", "mkv"].contains(chosen) {
+            throw PipelineConfigurationError(
+                "--codec, --crf and --preset are for a video file (--output FILE.mp4, .mov or .mkv), not \(chosen) output"
+            )
+        }
         switch (chosen, output) {
+        case ("mp4", "-"), ("mov", "-"), ("mkv", "-"):
+            throw PipelineConfigurationError(
+                "a video file is written to a file (its index goes in at the end): give --output a name like ride.mp4")
+        case ("mp4", _), ("mov", _), ("mkv", _):
+            let format: VideoContainerFormat = chosen == "mkv" ? .matroska : chosen == "mov" ? .mov : .mp4
+            self = .videoFile(output, format, encoding ?? .standard)
         case ("mjpeg", "-"): self = .mjpegStream
         case ("y4m", "-"): self = .y4mStream
         case ("mjpeg", _): self = .mjpegFile(output)
@@ -33,7 +54,7 @@ public enum FootageDestination: Equatable, Sendable {
                     "--format jpeg needs a name with a counter, like frames/%05n.jpg, not '\(output)'")
             }
             self = .files(template)
-        default: throw PipelineConfigurationError("--format must be mjpeg, y4m or jpeg, not '\(chosen)'")
+        default: throw PipelineConfigurationError("--format must be mjpeg, y4m, jpeg, mp4, mov or mkv, not '\(chosen)'")
         }
         try Self.checkExtension(of: output, for: self)
     }
@@ -51,11 +72,15 @@ public enum FootageDestination: Equatable, Sendable {
         case .files: accepted = ["jpg", "jpeg"]
         case .mjpegFile: accepted = ["mjpeg", "mjpg", ""]
         case .y4mFile: accepted = ["y4m", ""]
+        case .videoFile(_, .matroska, _): accepted = ["mkv", ""]
+        case .videoFile(_, .mov, _): accepted = ["mov", ""]
+        case .videoFile: accepted = ["mp4", "m4v", ""]
         case .mjpegStream, .y4mStream: return
         }
         guard !accepted.contains(found) else { return }
         let choices =
-            "arcapture writes an MJPEG stream (FILE.mjpeg), Y4M (FILE.y4m) or one JPEG per frame (frames/%05n.jpg)"
+            "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv), an MJPEG stream (FILE.mjpeg), Y4M (FILE.y4m) "
+            + "or one JPEG per frame (frames/%05n.jpg)"
         switch (destination, found) {
         case (.mjpegFile, "jpg"), (.mjpegFile, "jpeg"):
             throw PipelineConfigurationError(
@@ -64,9 +89,13 @@ public enum FootageDestination: Equatable, Sendable {
         case (.files, _):
             throw PipelineConfigurationError(
                 "--output '\(output)': frames are written as JPEGs, so the name should end in .jpg, not .\(found)")
+        case (.videoFile(_, let format, _), _):
+            throw PipelineConfigurationError(
+                "--output '\(output)': --format writes \(format.displayName), so the name should end in "
+                    + "\(format == .matroska ? ".mkv" : format == .mov ? ".mov" : ".mp4"), not .\(found)")
         default:
             throw PipelineConfigurationError(
-                "--output '\(output)': \(choices), not .\(found); for a video, pipe --output - into ffmpeg "
+                "--output '\(output)': \(choices), not .\(found); for another container, pipe --output - into ffmpeg "
                     + "(... --output - | ffmpeg -f mjpeg -i - OUT.\(found))")
         }
     }
@@ -99,7 +128,14 @@ public enum FootageDestination: Equatable, Sendable {
     public var wantsPlanes: Bool {
         switch self {
         case .y4mFile, .y4mStream: true
+        case .videoFile(_, _, let encoding): encoding.codecName == "h264"
         case .files, .mjpegFile, .mjpegStream: false
         }
+    }
+
+    /// The container, when a video file is written.
+    public var videoFormat: VideoContainerFormat? {
+        if case .videoFile(_, let format, _) = self { return format }
+        return nil
     }
 }

@@ -257,7 +257,7 @@ public final class FootagePipeline: @unchecked Sendable {
             sink.discard()
         } else {
             do {
-                try sink.finish()
+                try sink.finish(readToEnd: !stopped)
             } catch {
                 ending = .failed(OutputFailure(description: error.description, cannotCreate: error.kind == .create))
             }
@@ -312,11 +312,11 @@ public final class FootagePipeline: @unchecked Sendable {
                     let name = skipped.file.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
                     onWarning("frame \(sequence)\(name): cannot be decoded (\(why)); skipped")
                     record = skipped
-                case .frame(let frame, let annotated, let written, let time, let centre):
+                case .frame(let frame, let annotated, let written, let time, let centre, let timing):
                     do throws(FrameWriteError) {
                         // A file name's strftime conversions use the frame's time, else the time
                         // of writing (a photo without an EXIF time), as fswebcam's do.
-                        try sink.write(frame, date: time ?? Date())
+                        try sink.write(frame, date: time ?? Date(), timing: timing)
                         state.withLock { state in
                             state.progress.written += 1
                             if annotated { state.progress.annotated += 1 }
@@ -330,6 +330,9 @@ public final class FootagePipeline: @unchecked Sendable {
                             case .output(let output):
                                 state.failure = OutputFailure(
                                     description: output.description, cannotCreate: output.kind == .create)
+                            case .video(let video):
+                                state.failure = OutputFailure(
+                                    description: video.description, cannotCreate: video.cannotStart)
                             default: state.failure = OutputFailure(description: error.description, cannotCreate: false)
                             }
                         }

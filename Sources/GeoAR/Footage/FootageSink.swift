@@ -24,6 +24,8 @@ public final class FootageSink: @unchecked Sendable {
     private let replacing: Bool
     /// The names this run has given its files (a template without a counter can repeat one).
     private var names: FrameNameLedger?
+    /// A video file's encoder and muxer, writing into `file`'s temporary twin.
+    private var video: VideoFileWriter?
 
     /// Opens the destination (a file's temporary twin).
     ///
@@ -35,10 +37,13 @@ public final class FootageSink: @unchecked Sendable {
     ///   - pool: where written Y4M frames go back to, to be read into again.
     ///   - replacing: whether an existing file (the output, the sidecar, a numbered frame) may be
     ///     replaced; when not, the run stops at the first that exists, which is left as it was.
+    ///   - videoSource: for a video file written from a video file, the input's streams (from
+    ///     ``FootageReader/copyStreams(into:)``): timestamps, metadata and copied packets.
     /// - Throws: ``OutputError`` when the file cannot be created.
     public init(
         destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), fullRange: Bool = true,
-        sidecar path: String? = nil, pool: FrameBufferPool? = nil, replacing: Bool = true
+        sidecar path: String? = nil, pool: FrameBufferPool? = nil, replacing: Bool = true,
+        videoSource: VideoStreamCopy? = nil
     ) throws(OutputError) {
         self.replacing = replacing
         self.pool = pool
@@ -53,6 +58,20 @@ public final class FootageSink: @unchecked Sendable {
         switch destination {
         case .mjpegFile(let path), .y4mFile(let path):
             file = try AtomicFileWriter(destination: path, replacing: replacing, creatingFolders: true)
+        case .videoFile(let path, let format, let encoding):
+            let twin = try AtomicFileWriter(destination: path, replacing: replacing, creatingFolders: true)
+            file = twin
+            let made = Result { () throws(VideoWriteError) in
+                try VideoFileWriter(
+                    path: twin.temporaryPath, name: path, format: format, encoding: encoding, source: videoSource,
+                    frameRate: frameRate, fullRange: fullRange)
+            }
+            switch made {
+            case .success(let writer): video = writer
+            case .failure(let error):
+                twin.discard()
+                throw Self.outputError(error)
+            }
         case .files(let template):
             // Said before the first frame is read and drawn. The probe's date is today's, which
             // names a folder only when the template has one per day; none is made for it.
@@ -66,7 +85,25 @@ public final class FootageSink: @unchecked Sendable {
     /// - Throws: ``FrameWriteError`` when writing fails, the reader of stdout went away, or a Y4M
     ///   stream would change size mid-stream.
     public func write(_ output: FrameOutput, date: Date) throws(FrameWriteError) {
+        try write(output, date: date, timing: FrameTiming())
+    }
+
+    /// Writes the next frame, at its place in the input video (``FrameTiming``).
+    func write(_ output: FrameOutput, date: Date, timing: FrameTiming) throws(FrameWriteError) {
         written += 1
+        if let video {
+            do {
+                switch output {
+                case .jpeg(let jpeg): try video.write(jpeg: jpeg, timestamp: timing.timestamp, mark: timing.copyMark)
+                case .planes(let frame):
+                    try video.write(frame, timestamp: timing.timestamp, mark: timing.copyMark)
+                    pool?.give(frame)
+                }
+            } catch {
+                throw .video(error)
+            }
+            return
+        }
         switch output {
         case .jpeg(let jpeg):
             if case .files(let template) = destination {
@@ -112,6 +149,7 @@ public final class FootageSink: @unchecked Sendable {
         switch destination {
         case .mjpegStream, .y4mStream:
             try CaptureOutputWriter.writeToStandardOutput(buffer)
+        case .videoFile: break  // FFmpeg writes it, above
         case .mjpegFile, .y4mFile:
             do {
                 try file?.write(buffer)
@@ -133,10 +171,32 @@ public final class FootageSink: @unchecked Sendable {
 
     /// Makes a single output file and the sidecar appear (atomically).
     ///
+    /// - Parameter readToEnd: whether the footage was read to its end (a video's copied streams
+    ///   are then written to theirs), rather than stopped.
     /// - Throws: `OutputError`.
-    public func finish() throws(OutputError) {
+    public func finish(readToEnd: Bool = true) throws(OutputError) {
+        do {
+            try video?.finish(copyingRest: readToEnd)
+        } catch {
+            throw Self.outputError(error)
+        }
         try file?.commit()
         try sidecar?.commit()
+    }
+
+    /// Notes about the video written (streams of the input it could not hold, frames retimed).
+    public var videoNotes: [String] {
+        guard let video else { return [] }
+        return video.retimedFrames == 0
+            ? [] : ["\(video.retimedFrames) frames came at or before the time of the one before: each moved a tick on"]
+    }
+
+    /// A video writer's failure as an output's: could not be made (73) or failed writing (74).
+    static func outputError(_ error: VideoWriteError) -> OutputError {
+        if let errno = error.errno, !error.cannotStart {
+            return OutputError(path: error.path, writing: errno, atomic: true)
+        }
+        return OutputError(path: error.path, reason: error.problem, kind: error.cannotStart ? .create : .write)
     }
 
     /// Drops the temporary twins of a single output file and the sidecar.

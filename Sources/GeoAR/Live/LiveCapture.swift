@@ -366,7 +366,7 @@ public final class LiveCapture: @unchecked Sendable {
                 damaged(problem.description)
             case .output(let output): finish(.outputFailed(output))
             case .readerClosed: finish(.readerClosed)
-            case .streamChanged: finish(.streamFailed(error.description))
+            case .streamChanged, .video: finish(.streamFailed(error.description))
             }
             return
         }

@@ -27,6 +27,10 @@ public final class AtomicFileWriter {
     /// Large outputs are handed to the disk every this many bytes.
     private static let writebackStep = 8 << 20
 
+    /// The temporary file, for a writer that writes it by name (FFmpeg's muxer opens and seeks
+    /// it itself); ``commit()`` flushes and renames it all the same.
+    public var temporaryPath: String { temporary }
+
     /// Creates the temporary file next to `destination`.
     ///
     /// - Parameters:

@@ -122,14 +122,18 @@ final class AnnotationWorker {
             annotated = true
         }
         if settings.destination.wantsPlanes {
-            return .frame(.planes(image), annotated: annotated, record: record, time: job.time, centre: centre)
+            return .frame(
+                .planes(image), annotated: annotated, record: record, time: job.time, centre: centre,
+                timing: FrameTiming(of: job.frame))
         }
         guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
         defer { decoded = image }  // the planes are decoded into again for the next frame
         do {
             var jpeg = try encoder.encode(image, quality: settings.quality)
             if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
-            return .frame(.jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre)
+            return .frame(
+                .jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre,
+                timing: FrameTiming(of: job.frame))
         } catch {
             return corrupt("cannot encode: \(error)", record)
         }

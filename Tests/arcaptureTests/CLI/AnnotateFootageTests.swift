@@ -651,31 +651,12 @@ struct AnnotateFootageTests {
             "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'mod(n,120)'", "-frames:v", "60", "-q:v", "4",
             "-f", "mjpeg", "-y", clip,
         ])
-        // The footage comes through a pipe the test holds open, as from a camera or ffmpeg: the
-        // signal arrives while arcapture waits for more, however fast this machine annotates.
+        // Ctrl-C once frames are being written (the output's temporary file has some).
         let output = directory.appendingPathComponent("out.mjpeg").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["annotate", "-"] + along + ["--workers", "1", "--output", output]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let stderrText = StreamText(errors.fileHandleForReading)
-        try process.run()
-        input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: clip)))
-        // Ctrl-C once frames are being written (the output's temporary file has some), however long
-        // that takes here; then the input closes, as the program upstream does on Ctrl-C, once
-        // arcapture has said it saw the signal (before that, the end of input would be a plain end).
-        let temporary = "\(directory.path)/.out.mjpeg.\(process.processIdentifier).tmp"
-        #expect(waitUntil { ((try? FileManager.default.attributesOfItem(atPath: temporary)[.size]) as? Int ?? 0) > 0 })
-        process.interrupt()  // SIGINT, as Ctrl-C sends
-        #expect(waitUntil { stderrText.value.contains("stopping (Ctrl-C)") }, "\(stderrText.value)")
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let stderr = stderrText.finish()
-        #expect(process.terminationStatus == 130, "\(stderr)")
+        let (status, stderr) = try InterruptedAnnotation.run(
+            arguments: along + ["--workers", "1"], footage: try Data(contentsOf: URL(fileURLWithPath: clip)),
+            output: output)
+        #expect(status == 130, "\(stderr)")
         #expect(stderr.contains("interrupted: the output holds the"))
         let count = try frameCount(output)
         let frames = Int(count.split(separator: ",").last ?? "") ?? 0

@@ -75,7 +75,8 @@ struct AnnotateOutputChecksTests {
         "an output name that says something else than what is written is refused, with the choices",
         arguments: [
             ("o.jpg", "names one JPEG, but footage is many frames"),
-            ("out.avi", "arcapture writes an MJPEG stream (FILE.mjpeg), Y4M (FILE.y4m) or one JPEG per frame"),
+            ("out.avi", "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv), an MJPEG stream (FILE.mjpeg)"),
+            ("out.webm", "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv)"),
             ("frames-%03n.png", "frames are written as JPEGs, so the name should end in .jpg, not .png"),
         ])
     func mismatchedExtension(name: String, message: String) throws {

@@ -16,13 +16,29 @@ final class VideoDecoder {
         var image: YCbCrImage
         /// When it is presented, in seconds from the stream's start.
         var time: Double?
+        /// The same in the stream's own time base, as the file has it (a video written from these
+        /// frames keeps it tick for tick).
+        var timestamp: Int64?
+        /// How many copied packets the reader had met when the frame came out (see
+        /// ``VideoStreamCopy``).
+        var copyMark: Int?
     }
 
     /// The stream decoded.
     let stream: MediaContainer.Stream
-    /// Frame width and height in pixels.
+    /// Frame width and height in pixels, as shown (a turned picture's stored ones swapped).
     let width: Int
     let height: Int
+    /// How the stored picture is turned to show it: its display matrix (a phone's portrait video
+    /// is stored landscape and said to turn 90°). Frames come out upright, as photos do, so the
+    /// overlay is drawn the way the picture is seen; a video written from them needs no matrix.
+    let orientation: ImageOrientation
+    /// The frames' size and layout as stored, before they are turned.
+    private let storedWidth: Int
+    private let storedHeight: Int
+    private let storedLayout: ChromaSubsampling
+    /// Where packets of the streams copied into a written video go; nil when none are copied.
+    private(set) var streamCopy: VideoStreamCopy?
     /// The planes' chroma layout.
     let subsampling: ChromaSubsampling
     /// Whether the samples use the full 0–255 range (JPEG's) rather than video's 16–235.
@@ -79,9 +95,22 @@ final class VideoDecoder {
                 problem: "\(found.codecName) video in pixel format \(name), which arcapture does not draw on yet "
                     + "(8-bit YUV 4:2:0, 4:2:2, 4:4:4 or grey)")
         }
-        subsampling = layout
-        width = Int(parameters.pointee.width)
-        height = Int(parameters.pointee.height)
+        var mirrored: Int32 = 0
+        orientation =
+            switch (360 - arcapture_av_rotation(avStream, &mirrored)) % 360 {
+            case 90: .right
+            case 180: .down
+            case 270: .left
+            default: .up
+            }
+        storedLayout = layout
+        storedWidth = Int(parameters.pointee.width)
+        storedHeight = Int(parameters.pointee.height)
+        // 4:2:2 turned a quarter is 4:4:0, which is drawn on, and written, as it is.
+        subsampling =
+            orientation.swapsAxes && layout == .s422 ? .s440 : orientation.swapsAxes && layout == .s411 ? .s444 : layout
+        width = Int(orientation.swapsAxes ? parameters.pointee.height : parameters.pointee.width)
+        height = Int(orientation.swapsAxes ? parameters.pointee.width : parameters.pointee.height)
         fullRange =
             parameters.pointee.color_range == AVCOL_RANGE_JPEG
             || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P].contains(format)
@@ -122,7 +151,15 @@ final class VideoDecoder {
             let received = avcodec_receive_frame(codec, frame)
             if received >= 0 {
                 defer { av_frame_unref(frame) }
-                return Frame(image: copy(frame, pool: pool), time: time(of: frame))
+                var image = copy(frame, pool: pool)
+                if orientation != .up {
+                    let stored = image
+                    image = stored.turnedUpright(orientation)
+                    pool.give(stored)
+                }
+                return Frame(
+                    image: image, time: time(of: frame), timestamp: timestamp(of: frame), copyMark: streamCopy?.received
+                )
             }
             if received == arcapture_av_eof {
                 finished = true
@@ -146,7 +183,10 @@ final class VideoDecoder {
                 continue
             }
             defer { av_packet_unref(packet) }
-            guard Int(packet.pointee.stream_index) == stream.index else { continue }
+            guard Int(packet.pointee.stream_index) == stream.index else {
+                streamCopy?.receive(packet)
+                continue
+            }
             let sent = avcodec_send_packet(codec, packet)
             if sent < 0 && sent != arcapture_av_again {
                 damaged(at: seconds(packet.pointee.pts), MediaContainer.failure(sent))
@@ -167,13 +207,31 @@ final class VideoDecoder {
     }
 
     private func time(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
+        timestamp(of: frame).flatMap(seconds)
+    }
+
+    private func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {
         let best = frame.pointee.best_effort_timestamp
-        return seconds(best == arcapture_av_no_timestamp ? frame.pointee.pts : best)
+        let found = best == arcapture_av_no_timestamp ? frame.pointee.pts : best
+        return found == arcapture_av_no_timestamp ? nil : found
+    }
+
+    /// Keeps the packets of every other stream that `format` can hold, for a video written from
+    /// this one (see ``VideoStreamCopy``); call before the first frame.
+    ///
+    /// - Throws: ``InputFileError`` when FFmpeg runs out of memory.
+    func copyStreams(into format: VideoContainerFormat) throws(InputFileError) -> VideoStreamCopy {
+        if let streamCopy { return streamCopy }
+        let made = try VideoStreamCopy(
+            container: container, videoIndex: stream.index, format: format, turned: orientation != .up)
+        streamCopy = made
+        container.select(made.copiedIndices.union([stream.index]))
+        return made
     }
 
     /// The frame's planes row by row into an image of the pool (libavcodec pads its rows).
     private func copy(_ frame: UnsafeMutablePointer<AVFrame>, pool: FrameBufferPool) -> YCbCrImage {
-        var image = pool.take(width: width, height: height, subsampling: subsampling)
+        var image = pool.take(width: storedWidth, height: storedHeight, subsampling: storedLayout)
         let sources = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
         let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
         for index in image.planes.indices where index < 3 {
@@ -194,7 +252,7 @@ final class VideoDecoder {
     }
 
     /// How many times chroma rows are halved.
-    private var verticalShift: Int { subsampling == .s420 || subsampling == .s440 ? 1 : 0 }
+    private var verticalShift: Int { storedLayout == .s420 || storedLayout == .s440 ? 1 : 0 }
 
     /// The planes' layout for a pixel format, nil for formats not drawn on (10-bit, packed, NV12).
     static func layout(of format: AVPixelFormat) -> ChromaSubsampling? {

@@ -1,0 +1,216 @@
+import CaptureKit
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture annotate … --output FILE.mp4|.mov|.mkv`: the built binary writing video files,
+/// checked with the ffmpeg and ffprobe programs (independent readers): frame counts and every
+/// frame's timestamp as the input's, the audio and GoPro telemetry packet for packet as the
+/// input's (FFmpeg's per-packet MD5s), metadata kept, a phone's turned video written upright.
+@Suite("arcapture annotate (video files out)")
+struct AnnotateVideoOutputTests {
+    static let clip = PackagePaths.sample("video/max-heromode.mp4")
+    static let carlsbad = PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson")
+
+    private func tool(_ name: String, _ arguments: [String]) throws -> ProcessRunner.Result {
+        try ProcessRunner.run(tool: name, ["-v", "error"] + arguments, install: "apt-get install ffmpeg")
+    }
+
+    /// Every frame's presentation time in the first video stream, as ffprobe reads it.
+    private func frameTimes(_ path: String) throws -> [String] {
+        try tool("ffprobe", ["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path])
+            .stdout.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The packets of stream `map` (`0:a`, `0:3`) as ffmpeg's framemd5 lists them: each packet's
+    /// timestamps, duration, size and MD5, without the stream number (it moves).
+    private func packets(_ path: String, _ map: String) throws -> [String] {
+        try tool("ffmpeg", ["-i", path, "-map", map, "-c", "copy", "-f", "framemd5", "-"]).stdout
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map {
+                $0.split(separator: ",").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+                    separator: ",")
+            }
+    }
+
+    /// `ffprobe`'s words for each stream: `codec_name,codec_type,codec_tag_string`.
+    private func streams(_ path: String) throws -> [String] {
+        try tool("ffprobe", ["-show_entries", "stream=codec_type,codec_name,codec_tag_string", "-of", "csv=p=0", path])
+            .stdout.split(separator: "\n").map(String.init)
+    }
+
+    private func tag(_ path: String, _ entry: String) throws -> String {
+        try tool("ffprobe", ["-show_entries", entry, "-of", "default=nw=1:nk=1", path]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("the GoPro clip to MP4: H.264, every frame at its time, audio and GPMF copied packet for packet")
+    func goProToMP4() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("ride.mp4").path
+        let result = try Binary.run([
+            "annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
+            "--max-distance", "40000", "--output", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("315 frames in, 315 out (315 annotated"))
+        #expect(result.stderr.contains("not copied: stream 2 (tmcd data): MP4 cannot hold it"), "\(result.stderr)")
+        #expect(result.stderr.contains("not copied: stream 4 (fdsc data): MP4 cannot hold it"))
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == output)
+        let kinds = try streams(output)
+        #expect(kinds.first == "h264,video,avc1", "\(kinds)")
+        #expect(kinds.contains("aac,audio,mp4a") && kinds.contains("bin_data,data,gpmd"), "\(kinds)")
+        let times = try frameTimes(output)
+        #expect(times.count == 315)
+        #expect(times == (try frameTimes(Self.clip)), "every frame's timestamp as the input's")
+        #expect(try packets(output, "0:a") == (try packets(Self.clip, "0:a")), "the audio, packet for packet")
+        let telemetry = try packets(Self.clip, "0:3")
+        #expect(!telemetry.isEmpty)
+        #expect(try packets(output, "0:d:0") == telemetry, "GoPro's GPMF, packet for packet")
+        #expect(try tag(output, "format_tags=creation_time") == "2019-11-18T15:45:32.000000Z")
+        #expect(try tag(output, "stream=pix_fmt").hasPrefix("yuvj420p"), "GoPro's full range kept")
+        // arcapture reads its own output's GPS again: the telemetry survived whole.
+        let location = try Binary.run(["location", output])
+        #expect(location.status == 0, "\(location.stderr)")
+        // Each line without its first column (when `location` printed it).
+        let fixes = { (text: String) in text.split(separator: "\n").map { $0.split(separator: " ").dropFirst() } }
+        #expect(fixes(location.stdout).count > 190)
+        #expect(fixes(location.stdout) == fixes(try Binary.run(["location", Self.clip]).stdout))
+        // Nothing but the output is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["ride.mp4"])
+    }
+
+    @Test("Matroska with Motion JPEG: every frame a JPEG at its time (ms), audio copied, data tracks named as left out")
+    func mjpegInMatroska() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("ride.mkv").path
+        let result = try Binary.run([
+            "annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
+            "--codec", "mjpeg", "--quality", "80", "--output", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("not copied: stream 3 (gpmd data): Matroska cannot hold it"), "\(result.stderr)")
+        let kinds = try streams(output)
+        #expect(
+            kinds.first?.hasPrefix("mjpeg,video") == true && kinds.contains { $0.hasPrefix("aac,audio") }, "\(kinds)")
+        let times = try frameTimes(output).compactMap(Double.init)
+        let expected = try frameTimes(Self.clip).compactMap(Double.init)
+        #expect(times.count == 315 && expected.count == 315)
+        // Matroska counts time in milliseconds.
+        #expect(zip(times, expected).allSatisfy { abs($0 - $1) <= 0.0005 + 1e-9 }, "\(times.prefix(5))")
+        #expect(
+            try packets(output, "0:a").map { $0.split(separator: ",").suffix(2) }
+                == (try packets(Self.clip, "0:a")).map { $0.split(separator: ",").suffix(2) },
+            "the audio's bytes, packet for packet")
+    }
+
+    @Test("a phone's video stored turned (display matrix 90°) is drawn and written upright, with no matrix")
+    func turnedVideo() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stored = directory.appendingPathComponent("stored.mp4").path
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "10", "-c:v", "libx264", "-pix_fmt",
+                "yuv420p", stored,
+            ])
+        // The display matrix, as a phone writes it (FFmpeg 5 sets it when copying, not encoding).
+        let clip = directory.appendingPathComponent("portrait.mp4").path
+        _ = try tool("ffmpeg", ["-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
+        #expect(try tag(clip, "stream_side_data=rotation").contains("90"), "the test's input is turned")
+        let output = directory.appendingPathComponent("upright.mp4").path
+        let result = try Binary.run([
+            "annotate", clip, "--pois", PackagePaths.sample("pois/geonames_places_near_datasets.geojson"),
+            "--position", "45.2,13.6,100", "--start", "2020-12-18T06:16:00Z", "--hfov", "70", "--crf", "10",
+            "--output", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try tag(output, "stream=width,height") == "240\n320", "stored upright")
+        #expect(try tag(output, "stream_side_data=rotation").isEmpty, "no display matrix left to turn it again")
+        // The picture as ffmpeg shows the input (it turns it by the matrix), against ours; the
+        // marker drawn keeps them from being equal, the other way round is another picture.
+        let shown = try psnr(output, clip, filter: "[0:v][1:v]psnr")
+        let otherWay = try psnr(output, stored, filter: "[1:v]transpose=clock[r];[0:v][r]psnr")
+        #expect(shown > 22 && otherWay < 12, "as ffmpeg turns it: \(shown) dB; turned the other way: \(otherWay) dB")
+    }
+
+    /// The average PSNR ffmpeg's `psnr` filter finds between two videos.
+    private func psnr(_ first: String, _ second: String, filter: String) throws -> Double {
+        let run = try tool("ffmpeg", ["-v", "info", "-i", first, "-i", second, "-lavfi", filter, "-f", "null", "-"])
+        return run.stderr.split(separator: " ").first { $0.hasPrefix("average:") }
+            .flatMap { Double($0.dropFirst("average:".count)) } ?? 0
+    }
+
+    @Test("MJPEG footage to MP4: 4:2:2 written as 4:2:0 H.264 (what players decode), timed by --fps")
+    func mjpegFootageToMP4() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("harbour.mp4").path
+        let result = try Binary.run(
+            ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + AnnotateFootageTests.harbour + [
+                "--output", output,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try tag(output, "stream=codec_name,pix_fmt,width,height") == "h264\n960\n400\nyuvj420p")
+        let times = try frameTimes(output).compactMap(Double.init)
+        #expect(times.count == 48)
+        #expect(times.enumerated().allSatisfy { abs($1 - Double($0) / 8) < 1e-6 }, "\(times.prefix(4))")
+    }
+
+    @Test(
+        "video options refused with the reason (64): stdout, a CRF out of range, a preset x264 lacks, --crf for MJPEG")
+    func refusedOptions() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = ["annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118"]
+        let cases: [([String], String)] = [
+            (["--output", "-", "--format", "mp4"], "a video file is written to a file"),
+            (["--output", "\(directory.path)/o.mp4", "--crf", "60"], "--crf"),
+            (["--output", "\(directory.path)/o.mp4", "--preset", "quick"], "--preset must be one of ultrafast"),
+            (["--output", "\(directory.path)/o.mp4", "--codec", "vp9"], "--codec must be h264 or mjpeg, not 'vp9'"),
+            (
+                ["--output", "\(directory.path)/o.mkv", "--codec", "mjpeg", "--crf", "20"],
+                "Motion JPEG is encoded at --quality"
+            ),
+            (["--output", "\(directory.path)/o.mjpeg", "--crf", "20"], "are for a video file"),
+            (["--output", "\(directory.path)/o.avi"], "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv)"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Binary.run(base + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing written")
+    }
+
+    @Test("Ctrl-C while writing an MP4: exit 130, and the file holds the frames before it, whole and indexed")
+    func interruptedVideo() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.mjpeg").path
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-loop", "1", "-i", AnnotateFootageTests.frame, "-vf", "crop=640:360:0:'mod(n,120)'", "-frames:v", "60",
+                "-q:v", "4", "-f", "mjpeg", "-y", clip,
+            ])
+        // The signal once the temporary file has frames (x264 holds a few back, so its header
+        // alone is not enough).
+        let output = directory.appendingPathComponent("out.mp4").path
+        let (status, stderr) = try InterruptedAnnotation.run(
+            arguments: [
+                "--pois", AnnotateFootageTests.pois, "--hfov", "70", "--position", "45.2,13.6,100", "--start",
+                "2020-12-18T06:16:00Z", "--fps", "2", "--workers", "1",
+            ], footage: try Data(contentsOf: URL(fileURLWithPath: clip)), output: output, bytes: 1000)
+        #expect(status == 130, "\(stderr)")
+        let frames = try frameTimes(output).count
+        #expect(frames > 0 && frames <= 60)
+        #expect(stderr.contains("\(frames) out"), "the summary counts what the file holds: \(stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["clip.mjpeg", "out.mp4"])
+    }
+}
