@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Video files in: arcapture annotating an H.264 MP4 to Y4M against the limit of that work, ffmpeg
-# decoding the same file to Y4M (the same libavcodec decoder, the same planes written), in one run.
+# Video files in and out: arcapture annotating an H.264 MP4 against the limit of that work, in one
+# run: to Y4M against ffmpeg decoding the same file to Y4M (the same libavcodec decoder, the same
+# planes written), and to MP4 against ffmpeg's transcode at the same libx264 settings.
 #
 #   bash bench/footage/video.sh [FRAMES]      (from the package root; default 600 frames of 1080p)
 #
@@ -9,9 +10,11 @@
 # Višnjan track. Measured, each the median of three interleaved rounds, as a whole process by GNU
 # time, writing Y4M to a pipe that discards it (a 1080p Y4M file is a gigabyte: writing it would
 # measure the disk): (a) `ffmpeg -i CLIP -f yuv4mpegpipe -`, the limit; (b) arcapture annotate
-# with 1 worker; (c) with one worker per core. Printed: frames per second, peak memory, b/a, c/a.
-# Writing MP4 (H.264 out, audio copied) is not built yet; when it is, the limit becomes the
-# decode + libx264 encode at the same settings.
+# with 1 worker; (c) with one worker per core. Then to MP4, written to a file: (d) `ffmpeg -i CLIP
+# -map 0:v -map 0:a? -c:a copy -c:v libx264 -crf 20 -preset veryfast OUT.mp4`, the limit (decode,
+# encode at arcapture's default settings, audio copied); (e) arcapture annotate --output OUT.mp4
+# with 1 worker; (f) with one worker per core. libx264 picks its own threads in both. Printed:
+# frames per second, peak memory (the encoder's lookahead included), b/a, c/a, e/d, f/d.
 # Needs: ffmpeg (with libx264), GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,18 +45,26 @@ median() { sort -n | sed -n 2p; }
 
 for clip in gopro hd; do
     if [ "$clip" = gopro ]; then input=$gopro count=315 args=("${gopro_args[@]}"); else input=$work/in1080.mp4 count=$frames args=("${hd_args[@]}"); fi
-    : >"$work/a" && : >"$work/b" && : >"$work/c"
+    for f in a b c d e f; do : >"$work/$f"; done
     for round in 1 2 3; do
         measure ffmpeg -loglevel error -i "$input" -f yuv4mpegpipe -strict -1 - >>"$work/a"
         measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --output - >>"$work/b"
         measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --output - >>"$work/c"
+        measure ffmpeg -loglevel error -y -i "$input" -map 0:v:0 -map '0:a?' -c:a copy -c:v libx264 -crf 20 \
+            -preset veryfast "$work/out.mp4" >>"$work/d"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --force --output "$work/out.mp4" >>"$work/e"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --force --output "$work/out.mp4" \
+            >>"$work/f"
     done
-    a=$(median <"$work/a") b=$(median <"$work/b") c=$(median <"$work/c")
+    for f in a b c d e f; do eval "$f=\$(median <\"\$work/$f\")"; done
     echo "$clip ($input, $count frames):"
-    for row in "a ffmpeg decode to Y4M (the limit)|$a" "b arcapture annotate, 1 worker|$b" "c arcapture annotate, $cores workers|$c"; do
+    for row in "a ffmpeg decode to Y4M (the limit)|$a" "b arcapture annotate, 1 worker|$b" \
+        "c arcapture annotate, $cores workers|$c" "d ffmpeg decode + libx264 to MP4 (the limit)|$d" \
+        "e arcapture annotate to MP4, 1 worker|$e" "f arcapture annotate to MP4, $cores workers|$f"; do
         label=${row%%|*} values=${row#*|}
         awk -v label="$label" -v s="${values% *}" -v kb="${values#* }" -v n="$count" \
             'BEGIN {printf "  (%s)%s %7.1f fps  peak %6.1f MB\n", substr(label, 1, 1), substr(label, 2), n / s, kb / 1024}'
     done
-    awk -v a="${a% *}" -v b="${b% *}" -v c="${c% *}" 'BEGIN {printf "  b/a %.2f   c/a %.2f\n", a / b, a / c}'
+    awk -v a="${a% *}" -v b="${b% *}" -v c="${c% *}" -v d="${d% *}" -v e="${e% *}" -v f="${f% *}" \
+        'BEGIN {printf "  b/a %.2f   c/a %.2f   e/d %.2f   f/d %.2f\n", a / b, a / c, d / e, d / f}'
 done

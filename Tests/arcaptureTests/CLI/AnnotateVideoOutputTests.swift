@@ -82,6 +82,66 @@ struct AnnotateVideoOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["ride.mp4"])
     }
 
+    @Test("each frame's pose is the video's own GPS at the frame's time, and its POIs are where `project` puts them")
+    func posesFromEmbeddedGPS() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let result = try Binary.run([
+            "annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
+            "--max-distance", "40000", "--output", directory.appendingPathComponent("ride.mp4").path,
+            "--sidecar", sidecar,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let times = try frameTimes(Self.clip).compactMap(Double.init)
+        #expect(records.count == 315 && times.count == 315)
+        // The samples on the video's clock, read independently (ffprobe's packets, a KLV walk of
+        // the test's own): each packet's spread over its duration.
+        let samples = try GPMFReference(video: Self.clip).packets.flatMap { packet in
+            packet.samples.enumerated().map { index, sample in
+                (time: packet.time + packet.duration * Double(index) / Double(packet.samples.count), sample: sample)
+            }
+        }
+        var compared = 0
+        for (record, time) in zip(records, times) {
+            guard let after = samples.firstIndex(where: { $0.time >= time }), after > 0 else { continue }
+            let (a, b) = (samples[after - 1], samples[after])
+            let fraction = (time - a.time) / (b.time - a.time)
+            let pose = try #require(record["pose"] as? [String: Double])
+            for (key, column) in [("lat", 0), ("lon", 1)] {
+                let expected = a.sample[column] + (b.sample[column] - a.sample[column]) * fraction
+                #expect(
+                    abs((pose[key] ?? 0) - expected) < 1e-7,
+                    "frame at \(time) s: \(key) \(pose[key] ?? 0) ≠ \(expected)")
+            }
+            compared += 1
+        }
+        #expect(compared > 300, "the frames within the GPS samples")
+        // One frame's POIs through `project` with that frame's pose: the same pixels.
+        let record = records[150]
+        let pose = try #require(record["pose"] as? [String: Double])
+        let drawn = try #require(record["pois"] as? [[String: Any]])
+        #expect(!drawn.isEmpty)
+        let projected = try Binary.run([
+            "project", "--pois", Self.carlsbad, "--position",
+            "\(pose["lat"] ?? 0),\(pose["lon"] ?? 0),\(pose["alt_m"] ?? 0)", "--orientation",
+            "\(pose["heading_deg"] ?? 0),\(pose["pitch_deg"] ?? 0),\(pose["roll_deg"] ?? 0)", "--hfov", "118",
+            "--size", "848x480", "--json",
+        ])
+        #expect(projected.status == 0, "\(projected.stderr)")
+        let points = try #require(
+            try JSONSerialization.jsonObject(with: Data(projected.stdout.utf8)) as? [[String: Any]])
+        for poi in drawn {
+            let id = poi["id"] as? String ?? ""
+            let point = try #require(points.first { $0["id"] as? String == id }, "\(id) is not projected")
+            #expect(abs((poi["u"] as? Double ?? -1) - (point["u"] as? Double ?? 0)) < 1e-6)
+            #expect(abs((poi["v"] as? Double ?? -1) - (point["v"] as? Double ?? 0)) < 1e-6)
+        }
+    }
+
     @Test("Matroska with Motion JPEG: every frame a JPEG at its time (ms), audio copied, data tracks named as left out")
     func mjpegInMatroska() throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
