@@ -19,11 +19,13 @@ enum AnnotateCommand {
             (--camera FILE.yaml | --hfov DEG) [--output OUT.jpg] [--force] [more options]
               or: arcapture annotate FOOTAGE --pois FILE.geojson (--camera FILE.yaml | --hfov DEG) \
             [--track FILE] --output OUT [--workers N] [time and pose options]
+              or: arcapture annotate --batch MANIFEST [--shard K/N] [--report FILE.json] [footage options]
             """,
         arguments: [
             (
                 "IMAGE.jpg | FOOTAGE",
-                "A photo to draw on for --position; or footage: an MJPEG stream, a Y4M file or a folder of JPEGs."
+                "A photo to draw on for --position; or footage: a video file (MP4, MOV, MKV…), an MJPEG stream, a Y4M "
+                    + "file or a folder of JPEGs."
             )
         ],
         options: ProjectCommand.spec.options.filter { !["json", "in-view", "within", "size"].contains($0.name) } + [
@@ -62,9 +64,11 @@ enum AnnotateCommand {
             (start + i / fps × speed + offset, as `arcapture sync` shows it); or from --position and \
             --orientation, one fixed pose for every frame (a camera on a mast); or, for a folder of \
             geotagged photos without --track, from each photo's EXIF GPS position and image direction. Frames are drawn \
-            on --workers threads and written in order to --output: FILE.mjpeg (concatenated JPEGs), \
-            FILE.y4m, a template with a counter (frames/%05n.jpg) or - (stdout; --format y4m for Y4M); \
-            the output is byte-identical whatever the worker count. Frames without a pose pass through \
+            on --workers threads and written in order to --output: FILE.mp4, FILE.mov or FILE.mkv (a \
+            video: H.264 at --crf and --preset, or --codec mjpeg; a video's audio and telemetry copied, \
+            its frames' timestamps and metadata kept), FILE.mjpeg (concatenated JPEGs), FILE.y4m, a \
+            template with a counter (frames/%05n.jpg) or - (stdout; --format y4m for Y4M); the output is \
+            byte-identical whatever the worker count. Frames without a pose pass through \
             unannotated, damaged ones are skipped with a warning; both are counted in the summary.
 
             EXIT STATUS:
@@ -91,6 +95,7 @@ enum AnnotateCommand {
             Terminal.error(error.message)
             return .usage
         }
+        if parsed.value("batch") != nil { return await AnnotateBatch.run(parsed, arguments: arguments) }
         guard let input = parsed.positionals.first else {
             Terminal.error("give the photo to annotate: arcapture annotate IMAGE.jpg …")
             return .usage
@@ -98,6 +103,11 @@ enum AnnotateCommand {
         // Footage (more than one frame, a folder, a pipe) is annotated frame by frame, with --position
         // as one fixed pose if given; one photo is drawn for --position, else for its EXIF geotag
         // (as each photo of a folder is).
+        // A missing input is said as such, not taken for a photo whose footage options are wrong.
+        if input != "-", !FileManager.default.fileExists(atPath: input) {
+            Terminal.error(InputFileError.missing(file: input).description)
+            return .noInput
+        }
         let mode: AnnotateMode = isFootage(input) ? .footage : .photo
         if let refusal = mode.refusal(parsed) {
             Terminal.error(refusal.message)

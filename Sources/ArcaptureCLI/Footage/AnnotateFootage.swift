@@ -27,6 +27,11 @@ enum AnnotateFootage {
             .value(
                 "sidecar", "FILE.jsonl",
                 help: "Footage: one JSON line per frame: its time, the pose used, the POIs drawn and where."),
+            .value(
+                "batch", "MANIFEST",
+                help: "Footage: annotate every row of a manifest (CSV or JSON lines: footage, track, output, options)."),
+            .value("shard", "K/N", help: "With --batch: only the rows whose number mod N is K (a job array's task)."),
+            .value("report", "FILE.json", help: "With --batch: a JSON account of every row, rewritten after each."),
             .flag(
                 "pass-through",
                 help: "Footage: write the frames even when the track gives none of them a pose (else an error, 1)."),

@@ -1,0 +1,195 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `arcapture annotate --batch MANIFEST`: the built binary over manifests of real footage (the
+/// harbour clip and its track, the GoPro clip with its own GPS), as a fleet's operator runs it:
+/// resumable, sharded, a report, failures that leave the other rows done.
+@Suite("arcapture annotate --batch")
+struct AnnotateBatchTests {
+    /// The harbour options every row shares (each row gives its footage, track and output).
+    static let common: [String] = [
+        "--start", "2022-08-14T11:12:32Z", "--fps", "8", "--heading-from-course", "--camera",
+        PackagePaths.sample("footage/harbour-camera.yaml"), "--height-above-ground", "3", "--pois",
+        PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"), "--max-markers", "12", "--workers", "1",
+    ]
+
+    /// A folder with `count` copies of the harbour clip and its track, and a CSV manifest of them
+    /// (outputs in out/), plus `extra` lines.
+    private func fleet(_ count: Int, extra: [String] = []) throws -> (folder: URL, manifest: String) {
+        let folder = try PackagePaths.temporaryDirectory("batch")
+        for index in 0..<count {
+            try FileManager.default.copyItem(
+                atPath: PackagePaths.sample("footage/harbour.mjpeg"),
+                toPath: folder.appendingPathComponent("clip\(index).mjpeg").path)
+        }
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("footage/harbour.gpx"), toPath: folder.appendingPathComponent("track.gpx").path)
+        let lines =
+            ["footage,track,output,options"]
+            + (0..<count).map { "clip\($0).mjpeg,track.gpx,out/clip\($0).mjpeg," + ($0 % 2 == 0 ? "" : "--minimap") }
+            + extra
+        let manifest = folder.appendingPathComponent("fleet.csv").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        return (folder, manifest)
+    }
+
+    private func report(_ path: String) throws -> [String: Any] {
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    @Test(
+        "a missing file and a bad row fail alone: the other rows are done, the report names both, exit 1; a rerun skips what is done"
+    )
+    func failuresAndResume() throws {
+        let (folder, manifest) = try fleet(
+            3,
+            extra: [
+                "missing.mjpeg,track.gpx,out/missing.mjpeg,", "clip0.mjpeg,track.gpx,out/bad.mjpeg,--max-markers -3",
+            ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reportPath = folder.appendingPathComponent("report.json").path
+        let first = try Binary.run(["annotate", "--batch", manifest, "--report", reportPath] + Self.common)
+        #expect(first.status == 1, "\(first.stderr)")
+        #expect(first.stderr.contains("batch: 5 of 5 rows of \(manifest)"))
+        #expect(first.stderr.contains("row 3: error: \(folder.path)/missing.mjpeg: no such file"), "\(first.stderr)")
+        #expect(first.stderr.contains("row 3 (line 5, \(folder.path)/missing.mjpeg): failed (66)"))
+        #expect(first.stderr.contains("row 4 (line 6, \(folder.path)/clip0.mjpeg): failed (64): error: --max-markers"))
+        #expect(
+            first.stderr.contains("batch: 3 done, 0 skipped (their outputs exist), 2 failed; report in \(reportPath)"))
+        let outputs = (0..<3).map { folder.appendingPathComponent("out/clip\($0).mjpeg").path }
+        #expect(first.stdout.split(separator: "\n").map(String.init) == outputs)
+        for output in outputs { #expect(FileManager.default.fileExists(atPath: output)) }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+                == ["clip0.mjpeg", "clip1.mjpeg", "clip2.mjpeg"], "nothing of the failed rows")
+        let written = try report(reportPath)
+        #expect(written["schema"] as? String == "arcapture.batch-report/1")
+        #expect(written["done"] as? Int == 3 && written["failed"] as? Int == 2 && written["skipped"] as? Int == 0)
+        let rows = try #require(written["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["status"] as? String } == ["done", "done", "done", "failed", "failed"])
+        #expect(rows[3]["exit_status"] as? Int == 66)
+        #expect((rows[3]["message"] as? String)?.contains("missing.mjpeg: no such file") == true)
+        // Each output is what annotate by hand writes: row 1 with its own --minimap.
+        let byHand = folder.appendingPathComponent("by-hand.mjpeg").path
+        let single = try Binary.run(
+            [
+                "annotate", folder.appendingPathComponent("clip1.mjpeg").path, "--track",
+                folder.appendingPathComponent("track.gpx").path, "--output", byHand, "--minimap",
+            ] + Self.common)
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(FileManager.default.contents(atPath: byHand) == FileManager.default.contents(atPath: outputs[1]))
+        // Again: the rows done are skipped (their outputs untouched), the failed ones tried again.
+        let dates = {
+            try outputs.map { try FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }
+        }
+        let before = try dates()
+        let second = try Binary.run(["annotate", "--batch", manifest] + Self.common)
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(second.stderr.contains("batch: 0 done, 3 skipped (their outputs exist), 2 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("row 3 (line 5, \(folder.path)/missing.mjpeg): failed (66)"), "tried again")
+        #expect(try dates() == before, "the outputs done are left as they were")
+    }
+
+    @Test("--shard K/N: three shards do disjoint rows whose outputs, together, are byte-identical to one run's")
+    func shards() throws {
+        let (folder, manifest) = try fleet(6)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var done: [String] = []
+        for shard in 0..<3 {
+            let run = try Binary.run(["annotate", "--batch", manifest, "--shard", "\(shard)/3"] + Self.common)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("batch: 2 of 6 rows of \(manifest) (shard \(shard)/3"), "\(run.stderr)")
+            let outputs = run.stdout.split(separator: "\n").map { ($0 as NSString).lastPathComponent }
+            #expect(outputs == ["clip\(shard).mjpeg", "clip\(shard + 3).mjpeg"])
+            done += outputs
+        }
+        #expect(done.sorted() == (0..<6).map { "clip\($0).mjpeg" })
+        // One run over the whole manifest, elsewhere: the same bytes.
+        let whole = folder.appendingPathComponent("whole")
+        try FileManager.default.createDirectory(at: whole, withIntermediateDirectories: true)
+        let copy = whole.appendingPathComponent("fleet.csv").path
+        try String(contentsOfFile: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "clip", with: "../clip").replacingOccurrences(
+                of: "track.gpx", with: "../track.gpx"
+            )
+            .replacingOccurrences(of: "out/../clip", with: "out/clip")
+            .write(toFile: copy, atomically: true, encoding: .utf8)
+        let one = try Binary.run(["annotate", "--batch", copy] + Self.common)
+        #expect(one.status == 0, "\(one.stderr)")
+        for index in 0..<6 {
+            let sharded = FileManager.default.contents(
+                atPath: folder.appendingPathComponent("out/clip\(index).mjpeg").path)
+            let single = FileManager.default.contents(
+                atPath: whole.appendingPathComponent("out/clip\(index).mjpeg").path)
+            #expect(sharded != nil && sharded == single, "row \(index)")
+        }
+    }
+
+    @Test("JSON lines: the GoPro clip with its own GPS (no track) and options of its own, to an MP4")
+    func jsonLines() throws {
+        let folder = try PackagePaths.temporaryDirectory("batch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("rides.jsonl").path
+        let row: [String: Any] = [
+            "footage": PackagePaths.sample("video/max-heromode.mp4"), "output": "ride.mp4",
+            "options": [
+                "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov", "118",
+                "--heading-from-course", "--max-distance", "40000",
+            ],
+        ]
+        try (String(decoding: try JSONSerialization.data(withJSONObject: row), as: UTF8.self) + "\n")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let run = try Binary.run(["annotate", "--batch", manifest])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("row 0: annotate: 315 frames in, 315 out (315 annotated"), "\(run.stderr)")
+        #expect(
+            run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == folder.appendingPathComponent("ride.mp4").path
+        )
+    }
+
+    @Test(
+        "a malformed manifest names the file, the line and what is wrong (65); bad options are 64",
+        arguments: [
+            ("footage,track,output\nclip0.mjpeg,track.gpx\n", 65, "line 2: 2 fields, but the header names 3 columns"),
+            ("footage,camera,output\n", 65, "line 1: the header names a column 'camera'"),
+            ("footage,output\n\"clip0.mjpeg,out.mjpeg\n", 65, "line 2: a quoted field is not closed"),
+            (
+                "footage,output\nclip0.mjpeg,frames/%05n.jpg\n", 65,
+                "line 2: output 'frames/%05n.jpg': a batch row writes one file"
+            ),
+            ("footage,output\na.mjpeg,o.mjpeg\nb.mjpeg,o.mjpeg\n", 65, "line 3: output"),
+            ("{\"footage\": \"a.mjpeg\", \"out\": \"o.mjpeg\"}\n", 65, "line 1: unknown key 'out'"),
+            (
+                "{\"footage\": \"a.mjpeg\", \"output\": \"o.mjpeg\", \"options\": \"--minimap\"}\n", 65,
+                "line 1: options must be an array of strings"
+            ),
+            ("footage,output,options\na.mjpeg,o.mjpeg,--output x.mjpeg\n", 65, "line 2: options may not give --output"),
+        ])
+    func malformed(text: String, status: Int32, message: String) throws {
+        let folder = try PackagePaths.temporaryDirectory("batch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("fleet.csv").path
+        try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let run = try Binary.run(["annotate", "--batch", manifest] + Self.common)
+        #expect(run.status == status, "\(run.stderr)")
+        #expect(run.stderr.contains("\(manifest): \(message)"), "\(run.stderr)")
+    }
+
+    @Test("usage: --shard out of range, footage beside --batch, --output with --batch (64)")
+    func usage() throws {
+        let (folder, manifest) = try fleet(1)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (arguments, message) in [
+            (["--shard", "3/3"], "--shard 3/3: K must be from 0 to N-1"),
+            (["--shard", "x"], "--shard must be K/N"),
+            (["--output", "o.mjpeg"], "--output is a manifest column with --batch"),
+            ([PackagePaths.sample("footage/harbour.mjpeg")], "--batch takes its footage from the manifest"),
+        ] {
+            let run = try Binary.run(["annotate", "--batch", manifest] + arguments + Self.common)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+    }
+}
