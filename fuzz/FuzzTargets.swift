@@ -186,6 +186,18 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         defer { try? FileManager.default.removeItem(atPath: path) }
         if let accounts = try? BasicAuthentication(file: path) { _ = accounts.allows(request.authorization) }
     },
+    "batch-manifest": { bytes in
+        // CSV, and the same bytes as JSON lines (a first line starting with a brace).
+        for prefix: [UInt8] in [[], Array("{".utf8)] {
+            let path = FuzzFiles.write(prefix + bytes, suffix: ".csv")
+            defer { unlink(path) }
+            if let manifest = try? BatchManifest(path: path) {
+                let shard = (try? BatchShard(parsing: "1/3")) ?? .all
+                _ = manifest.rows.filter { shard.contains($0.index) }
+            }
+        }
+        _ = CSVLine.fields(String(decoding: bytes, as: UTF8.self))
+    },
     "output-template": { bytes in
         let template = OutputTemplate(pattern: String(decoding: bytes, as: UTF8.self))
         _ = template.name(counter: 12, date: Date(timeIntervalSince1970: 1_660_000_000))
