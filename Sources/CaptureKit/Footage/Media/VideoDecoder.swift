@@ -95,6 +95,7 @@ final class VideoDecoder {
                 problem: "\(found.codecName) video in pixel format \(name), which arcapture does not draw on yet "
                     + "(8-bit YUV 4:2:0, 4:2:2, 4:4:4 or grey)")
         }
+        // A mirrored matrix (rare: some front cameras) is taken for its turn alone.
         var mirrored: Int32 = 0
         orientation =
             switch (360 - arcapture_av_rotation(avStream, &mirrored)) % 360 {

@@ -113,7 +113,7 @@ public final class VideoStreamCopy: @unchecked Sendable {
     }
 
     /// Keeps a reference to `packet` (of a copied stream) for the writer; the reading thread's
-    /// packet is left as it was. Returns how many packets have been received so far.
+    /// packet is left as it was.
     func receive(_ packet: UnsafePointer<AVPacket>) {
         guard let clone = av_packet_clone(packet) else { return }
         queue.withLock { queue in
