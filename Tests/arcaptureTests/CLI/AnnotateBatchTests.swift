@@ -42,7 +42,7 @@ struct AnnotateBatchTests {
     @Test(
         "a missing file and a bad row fail alone: the other rows are done, the report names both, exit 1; a rerun skips what is done"
     )
-    func failuresAndResume() throws {
+    func failuresAndResume() async throws {
         let (folder, manifest) = try fleet(
             3,
             extra: [
@@ -50,7 +50,9 @@ struct AnnotateBatchTests {
             ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let reportPath = folder.appendingPathComponent("report.json").path
-        let first = try Binary.run(["annotate", "--batch", manifest, "--report", reportPath] + Self.common)
+        let first = try await OffPool.run {
+            try Binary.run(["annotate", "--batch", manifest, "--report", reportPath] + Self.common)
+        }
         #expect(first.status == 1, "\(first.stderr)")
         #expect(first.stderr.contains("batch: 5 of 5 rows of \(manifest)"))
         #expect(first.stderr.contains("row 3: error: \(folder.path)/missing.mjpeg: no such file"), "\(first.stderr)")
@@ -73,11 +75,13 @@ struct AnnotateBatchTests {
         #expect((rows[3]["message"] as? String)?.contains("missing.mjpeg: no such file") == true)
         // Each output is what annotate by hand writes: row 1 with its own --minimap.
         let byHand = folder.appendingPathComponent("by-hand.mjpeg").path
-        let single = try Binary.run(
-            [
-                "annotate", folder.appendingPathComponent("clip1.mjpeg").path, "--track",
-                folder.appendingPathComponent("track.gpx").path, "--output", byHand, "--minimap",
-            ] + Self.common)
+        let single = try await OffPool.run {
+            try Binary.run(
+                [
+                    "annotate", folder.appendingPathComponent("clip1.mjpeg").path, "--track",
+                    folder.appendingPathComponent("track.gpx").path, "--output", byHand, "--minimap",
+                ] + Self.common)
+        }
         #expect(single.status == 0, "\(single.stderr)")
         #expect(FileManager.default.contents(atPath: byHand) == FileManager.default.contents(atPath: outputs[1]))
         // Again: the rows done are skipped (their outputs untouched), the failed ones tried again.
@@ -85,7 +89,7 @@ struct AnnotateBatchTests {
             try outputs.map { try FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }
         }
         let before = try dates()
-        let second = try Binary.run(["annotate", "--batch", manifest] + Self.common)
+        let second = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + Self.common) }
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("batch: 0 done, 3 skipped (their outputs exist), 2 failed"), "\(second.stderr)")
         #expect(second.stderr.contains("row 3 (line 5, \(folder.path)/missing.mjpeg): failed (66)"), "tried again")
@@ -93,12 +97,14 @@ struct AnnotateBatchTests {
     }
 
     @Test("--shard K/N: three shards do disjoint rows whose outputs, together, are byte-identical to one run's")
-    func shards() throws {
+    func shards() async throws {
         let (folder, manifest) = try fleet(6)
         defer { try? FileManager.default.removeItem(at: folder) }
         var done: [String] = []
         for shard in 0..<3 {
-            let run = try Binary.run(["annotate", "--batch", manifest, "--shard", "\(shard)/3"] + Self.common)
+            let run = try await OffPool.run {
+                try Binary.run(["annotate", "--batch", manifest, "--shard", "\(shard)/3"] + Self.common)
+            }
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains("batch: 2 of 6 rows of \(manifest) (shard \(shard)/3"), "\(run.stderr)")
             let outputs = run.stdout.split(separator: "\n").map { ($0 as NSString).lastPathComponent }
@@ -116,7 +122,7 @@ struct AnnotateBatchTests {
             )
             .replacingOccurrences(of: "out/../clip", with: "out/clip")
             .write(toFile: copy, atomically: true, encoding: .utf8)
-        let one = try Binary.run(["annotate", "--batch", copy] + Self.common)
+        let one = try await OffPool.run { try Binary.run(["annotate", "--batch", copy] + Self.common) }
         #expect(one.status == 0, "\(one.stderr)")
         for index in 0..<6 {
             let sharded = FileManager.default.contents(
@@ -128,7 +134,7 @@ struct AnnotateBatchTests {
     }
 
     @Test("JSON lines: the GoPro clip with its own GPS (no track) and options of its own, to an MP4")
-    func jsonLines() throws {
+    func jsonLines() async throws {
         let folder = try PackagePaths.temporaryDirectory("batch")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("rides.jsonl").path
@@ -141,7 +147,7 @@ struct AnnotateBatchTests {
         ]
         try (String(decoding: try JSONSerialization.data(withJSONObject: row), as: UTF8.self) + "\n")
             .write(toFile: manifest, atomically: true, encoding: .utf8)
-        let run = try Binary.run(["annotate", "--batch", manifest])
+        let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest]) }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("row 0: annotate: 315 frames in, 315 out (315 annotated"), "\(run.stderr)")
         #expect(
@@ -167,18 +173,18 @@ struct AnnotateBatchTests {
             ),
             ("footage,output,options\na.mjpeg,o.mjpeg,--output x.mjpeg\n", 65, "line 2: options may not give --output"),
         ])
-    func malformed(text: String, status: Int32, message: String) throws {
+    func malformed(text: String, status: Int32, message: String) async throws {
         let folder = try PackagePaths.temporaryDirectory("batch")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("fleet.csv").path
         try text.write(toFile: manifest, atomically: true, encoding: .utf8)
-        let run = try Binary.run(["annotate", "--batch", manifest] + Self.common)
+        let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + Self.common) }
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr.contains("\(manifest): \(message)"), "\(run.stderr)")
     }
 
     @Test("usage: --shard out of range, footage beside --batch, --output with --batch (64)")
-    func usage() throws {
+    func usage() async throws {
         let (folder, manifest) = try fleet(1)
         defer { try? FileManager.default.removeItem(at: folder) }
         for (arguments, message) in [
@@ -187,7 +193,9 @@ struct AnnotateBatchTests {
             (["--output", "o.mjpeg"], "--output is a manifest column with --batch"),
             ([PackagePaths.sample("footage/harbour.mjpeg")], "--batch takes its footage from the manifest"),
         ] {
-            let run = try Binary.run(["annotate", "--batch", manifest] + arguments + Self.common)
+            let run = try await OffPool.run {
+                try Binary.run(["annotate", "--batch", manifest] + arguments + Self.common)
+            }
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }

@@ -28,8 +28,8 @@ struct DeployRecipeTests {
     }
 
     /// The outputs of one `annotate --batch` on this machine, moved to single/ to compare with.
-    private func singleRun(_ folder: URL, _ manifest: String, _ common: [String]) throws -> [String: Data] {
-        let run = try Binary.run(["annotate", "--batch", manifest] + common)
+    private func singleRun(_ folder: URL, _ manifest: String, _ common: [String]) async throws -> [String: Data] {
+        let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + common) }
         #expect(run.status == 0, "\(run.stderr)")
         let out = folder.appendingPathComponent("out")
         var outputs: [String: Data] = [:]
@@ -49,17 +49,19 @@ struct DeployRecipeTests {
     }
 
     @Test("Slurm: 6 recordings over a 3-task job array, every output byte-identical to a run on one machine")
-    func slurmJobArray() throws {
+    func slurmJobArray() async throws {
         let (folder, manifest, common) = try fleet()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let single = try singleRun(folder, manifest, common)
-        let cluster = try SlurmCluster(folder: folder.appendingPathComponent("slurm"))
+        let single = try await singleRun(folder, manifest, common)
+        let cluster = try await OffPool.run { try SlurmCluster(folder: folder.appendingPathComponent("slurm")) }
         defer { cluster.stop() }
         let script = PackagePaths.root.appendingPathComponent("deploy/slurm/annotate-array.sbatch").path
         // sbatch passes its environment on to the tasks: ARCAPTURE names the binary under test.
         setenv("ARCAPTURE", Binary.path, 1)
-        let submitted = try cluster.run(
-            "/usr/bin/sbatch", ["--wait", "--array=0-2", "--chdir=\(folder.path)", script, manifest] + common)
+        let submitted = try await OffPool.run {
+            try cluster.run(
+                "/usr/bin/sbatch", ["--wait", "--array=0-2", "--chdir=\(folder.path)", script, manifest] + common)
+        }
         let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
             $0.hasPrefix("arcapture-annotate-")
         }.sorted()
@@ -89,8 +91,10 @@ struct DeployRecipeTests {
             }
         }
         let before = try dates()
-        let again = try cluster.run(
-            "/usr/bin/sbatch", ["--wait", "--array=0-2", "--chdir=\(folder.path)", script, manifest] + common)
+        let again = try await OffPool.run {
+            try cluster.run(
+                "/usr/bin/sbatch", ["--wait", "--array=0-2", "--chdir=\(folder.path)", script, manifest] + common)
+        }
         #expect(again.status == 0, "\(again.stderr)")
         for task in 0..<3 {
             let report = try JSONSerialization.jsonObject(
@@ -101,29 +105,34 @@ struct DeployRecipeTests {
     }
 
     @Test("GNU parallel: 2 shards of the 6 recordings, every output byte-identical to a run on one machine")
-    func gnuParallel() throws {
+    func gnuParallel() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel"), "apt-get install parallel")
         let (folder, manifest, common) = try fleet()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let single = try singleRun(folder, manifest, common)
-        let run = try ProcessRunner.run(
-            executable: "/bin/bash",
-            arguments: [
-                PackagePaths.root.appendingPathComponent("deploy/parallel/annotate-parallel.sh").path, "2", manifest,
-            ]
-                + common.filter { $0 != "--workers" && $0 != "1" },
-            environment: ProcessInfo.processInfo.environment.merging(["ARCAPTURE": Binary.path]) { $1 })
+        let single = try await singleRun(folder, manifest, common)
+        let run = try await OffPool.run {
+            try ProcessRunner.run(
+                executable: "/bin/bash",
+                arguments: [
+                    PackagePaths.root.appendingPathComponent("deploy/parallel/annotate-parallel.sh").path, "2",
+                    manifest,
+                ]
+                    + common.filter { $0 != "--workers" && $0 != "1" },
+                environment: ProcessInfo.processInfo.environment.merging(["ARCAPTURE": Binary.path]) { $1 })
+        }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("batch: 3 of 6 rows"), "\(run.stderr)")
         try compare(folder, with: single)
     }
 
     @Test("Kubernetes: an Indexed Job whose pods each take their shard (structure only: no cluster here)")
-    func kubernetesIndexedJob() throws {
+    func kubernetesIndexedJob() async throws {
         let path = PackagePaths.root.appendingPathComponent("deploy/kubernetes/annotate-indexed-job.yaml").path
-        let parsed = try ProcessRunner.run(
-            executable: "/usr/bin/python3",
-            arguments: ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", path])
+        let parsed = try await OffPool.run {
+            try ProcessRunner.run(
+                executable: "/usr/bin/python3",
+                arguments: ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", path])
+        }
         #expect(parsed.status == 0, "python3-yaml reads it: \(parsed.stderr)")
         let job = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any])
         #expect(job["apiVersion"] as? String == "batch/v1" && job["kind"] as? String == "Job")
@@ -145,7 +154,7 @@ struct DeployRecipeTests {
                 $0.replacingOccurrences(
                     of: "\"/fleet/reports/shard-$JOB_COMPLETION_INDEX.json\"", with: "/nonexistent/r.json")
             }
-        let run = try Binary.run(["annotate"] + arguments)
+        let run = try await OffPool.run { try Binary.run(["annotate"] + arguments) }
         #expect(run.status == 66, "\(arguments): \(run.stderr)")
         #expect(run.stderr.contains("/fleet/fleet.csv: no such file"), "\(run.stderr)")
     }

@@ -1,0 +1,13 @@
+import Foundation
+
+/// Blocking work (a program run to its end, a cluster started) done on a thread of its own, awaited
+/// without holding one of Swift's cooperative threads: this machine has two, and a test that held
+/// one for 40 s (the Slurm job array) beside another starved an async test into its time limit.
+public enum OffPool {
+    /// Runs `body` on a new thread and returns what it returns (or throws what it throws).
+    public static func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}
