@@ -184,9 +184,7 @@ enum AnnotateBatch {
 
     private static func write(_ report: BatchReport, to path: String) -> OutputError? {
         do {
-            let writer = try AtomicFileWriter(destination: path, replacing: true, creatingFolders: true)
-            try writer.write(report.json())
-            try writer.commit()
+            try CaptureOutputWriter.writeFile(path, report.json())
             return nil
         } catch {
             return error

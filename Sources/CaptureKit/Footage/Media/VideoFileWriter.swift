@@ -179,7 +179,7 @@ public final class VideoFileWriter {
     private func start(width: Int, height: Int, subsampling: ChromaSubsampling) throws(VideoWriteError) {
         guard size == nil, let output else { return }
         size = (width, height, subsampling)
-        let inputVideo = source?.streams.first(where: \.isVideo)?.shadow
+        let inputVideo = source?.video
         timeBase =
             inputVideo.map { $0.pointee.time_base }
             ?? AVRational(num: Int32(frameRate.denominator), den: Int32(frameRate.numerator))
@@ -247,15 +247,13 @@ public final class VideoFileWriter {
         context.pointee.pix_fmt = pixelFormat
         context.pointee.time_base = timeBase
         context.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
-        if let input = source?.streams.first(where: \.isVideo)?.shadow.pointee.codecpar {
+        if let video = source?.video, let input = video.pointee.codecpar {
             context.pointee.colorspace = input.pointee.color_space
             context.pointee.color_primaries = input.pointee.color_primaries
             context.pointee.color_trc = input.pointee.color_trc
             context.pointee.chroma_sample_location = input.pointee.chroma_location
             context.pointee.sample_aspect_ratio = input.pointee.sample_aspect_ratio
-            context.pointee.framerate =
-                source?.streams.first(where: \.isVideo)?.shadow.pointee.avg_frame_rate
-                ?? AVRational(num: 0, den: 1)
+            context.pointee.framerate = video.pointee.avg_frame_rate
         } else {
             context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
         }

@@ -100,6 +100,9 @@ public final class VideoStreamCopy: @unchecked Sendable {
         avformat_free_context(shadow)
     }
 
+    /// The input's video stream, as described.
+    var video: UnsafeMutablePointer<AVStream>? { streams.first(where: \.isVideo)?.shadow }
+
     /// The input streams whose packets are copied.
     var copiedIndices: Set<Int> { Set(streams.filter { !$0.isVideo }.map(\.index)) }
 
