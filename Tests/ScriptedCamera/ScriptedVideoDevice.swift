@@ -71,6 +71,8 @@ import Glibc
         var queued: [UInt32] = []
         var filled: [DequeuedBuffer] = []
         var streaming = false
+        /// CLOCK_MONOTONIC at VIDIOC_STREAMON: default timestamps count from it, as a sensor's do.
+        var streamOnNanoseconds: Int64 = 0
         var closed = false
         var calls: [String] = []
     }
@@ -134,7 +136,9 @@ import Glibc
             bytes.withUnsafeBytes { source in
                 if let from = source.baseAddress { buffer.baseAddress?.copyMemory(from: from, byteCount: count) }
             }
-            let timestamp = timestampNanoseconds ?? Int64(sequence) * 33_333_333 + 1_000_000_000
+            // After STREAMON, as a real sensor's: the session takes a buffer stamped before it for a
+            // leftover from an earlier stream (v4l2loopback hands one out).
+            let timestamp = timestampNanoseconds ?? state.streamOnNanoseconds + Int64(sequence) * 33_333_333 + 1_000_000
             state.filled.append(
                 DequeuedBuffer(
                     index: index, bytesUsed: UInt32(count), flags: flags, field: 1, sequence: sequence,
@@ -320,7 +324,10 @@ import Glibc
     /// The scripted answer to the request `VideoDeviceDriver` documents.
     public func startStreaming(_ queue: BufferQueue) throws(SystemCallError) {
         try record("VIDIOC_STREAMON")
-        state.withLock { $0.streaming = true }
+        state.withLock {
+            $0.streaming = true
+            $0.streamOnNanoseconds = MonotonicClock.nanoseconds()
+        }
     }
 
     /// The scripted answer to the request `VideoDeviceDriver` documents.

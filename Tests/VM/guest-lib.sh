@@ -96,4 +96,16 @@ streams() {                                                            # PROGRAM
     for p in $(pidof "$1"); do grep -q /dev/video "/proc/$p/maps" && return 0; done
     return 1
 }
+# run NAME USER COMMAND...: runs arcapture as USER, recording stdout, stderr and status.
+run() {
+    name=$1 user=$2
+    shift 2
+    if [ "$user" = root ]; then
+        ./arcapture "$@" > "/out/$name.out" 2> "/out/$name.err"
+    else
+        su -s /bin/sh "$user" -c "./arcapture $*" > "/out/$name.out" 2> "/out/$name.err"
+    fi
+    echo $? > "/out/$name.rc"
+}
+
 : > /out/waits.txt

@@ -10,18 +10,6 @@ set -u
 . ./disk-faults.sh
 . ./signal-stress.sh
 
-# run NAME USER COMMAND...: runs arcapture as USER, recording stdout, stderr and status.
-run() {
-    name=$1 user=$2
-    shift 2
-    if [ "$user" = root ]; then
-        ./arcapture "$@" > "/out/$name.out" 2> "/out/$name.err"
-    else
-        su -s /bin/sh "$user" -c "./arcapture $*" > "/out/$name.out" 2> "/out/$name.err"
-    fi
-    echo $? > "/out/$name.rc"
-}
-
 udev_apply
 up() { cut -d' ' -f1 /proc/uptime; }
 echo "start $(up)" > /out/times.txt

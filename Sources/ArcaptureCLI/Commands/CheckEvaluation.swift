@@ -13,6 +13,8 @@ struct CheckEvaluation: Sendable {
     var negotiated: NegotiatedFormat?
     var timeToFirstFrame: Duration?
     var startToFirstFrame: Duration?
+    /// Buffers the session skipped as filled before STREAMON (see `CaptureStatistics`).
+    var staleBuffers = 0
     var duration: Duration = .zero
 
     /// The failure that stopped the check before its measurements, if any.
@@ -64,7 +66,12 @@ struct CheckEvaluation: Sendable {
         let format = negotiated.format
         var detail = "\(format.pixelFormat) \(format.size)"
         if let interval = negotiated.frameInterval { detail += " at \(interval)" }
-        detail += ", \(format.sizeImage) bytes per frame, \(negotiated.bufferCount) buffers"
+        // A compressed frame's size varies: sizeimage is only the buffer's (v4l2loopback gives W·H·4).
+        let compressed = format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg
+        detail +=
+            compressed
+            ? ", \(negotiated.bufferCount) buffers of \(format.sizeImage) bytes"
+            : ", \(format.sizeImage) bytes per frame, \(negotiated.bufferCount) buffers"
         detail += negotiated.usesLibV4L2 ? " (through libv4l2)" : " (raw ioctls)"
         let notes = Array(negotiated.choice.explanation.dropFirst()) + negotiated.adjustments
         return CheckItem("format", .pass, detail, notes: notes)
@@ -76,17 +83,23 @@ struct CheckEvaluation: Sendable {
             detail += String(format: ", first frame %.1f ms after STREAMON", milliseconds(first))
         }
         if let start = startToFirstFrame { detail += String(format: " (%.1f ms after start)", milliseconds(start)) }
+        var notes: [String] = []
+        if staleBuffers > 0 {
+            notes.append(
+                "\(staleBuffers) buffer\(staleBuffers == 1 ? "" : "s") filled before STREAMON skipped: the driver's leftover from before this stream, not a frame of it"
+            )
+        }
         switch outcome {
         case .completed:
-            return CheckItem("stream", .pass, detail)
+            return CheckItem("stream", .pass, detail, notes: notes)
         case .failed(let error):
-            return CheckItem("stream", .fail, detail + ": " + error.reason)
+            return CheckItem("stream", .fail, detail + ": " + error.reason, notes: notes)
         case .interrupted:
-            return CheckItem("stream", .fail, detail + ": interrupted")
+            return CheckItem("stream", .fail, detail + ": interrupted", notes: notes)
         case .outputFailed(let message):
-            return CheckItem("stream", .fail, detail + ": " + message)
+            return CheckItem("stream", .fail, detail + ": " + message, notes: notes)
         case nil:
-            return CheckItem("stream", .fail, detail)
+            return CheckItem("stream", .fail, detail, notes: notes)
         }
     }
 
@@ -128,7 +141,15 @@ struct CheckEvaluation: Sendable {
         var detail = "\(analysis.valid)/\(analysis.received) valid"
         if let format = negotiated?.format {
             let compressed = format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg
-            detail += compressed ? " (each a JPEG that decodes to \(format.size))" : " (\(format.sizeImage) bytes each)"
+            let structureOnly = records.filter(\.structureOnly).count
+            if !compressed {
+                detail += " (\(format.sizeImage) bytes each)"
+            } else if structureOnly == 0 {
+                detail += " (each a JPEG that decodes to \(format.size))"
+            } else {
+                detail +=
+                    " (\(records.count - structureOnly) decoded to \(format.size); \(structureOnly) checked for structure only: the decoder fell behind the camera)"
+            }
         }
         if let problem = records.first(where: { $0.problem != nil }) {
             detail += "; first invalid: frame \(problem.sequence): \(problem.problem ?? "")"

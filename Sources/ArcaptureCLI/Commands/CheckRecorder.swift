@@ -1,12 +1,21 @@
 import CaptureKit
+import Dispatch
 import GeoAR
 
 /// Collects what `check` needs while a session streams: a record per frame (valid or rejected), the
-/// negotiated format, and how the run ended. Frames are validated as they arrive: a raw frame must
-/// fill its format's size, and an MJPEG frame must decode to the negotiated size.
+/// negotiated format, and how the run ended. A raw frame must fill its format's size (checked as
+/// it arrives), and an MJPEG frame must decode to the negotiated size.
 ///
-/// Called on the session queue (frames, rejections, phases) and from the signal queue (interrupt);
-/// all state sits behind one `Locked`.
+/// MJPEG frames are decoded on a queue of their own, never on the session queue: decoding a
+/// 1080p frame there held up the dequeue loop, and on a 2-buffer driver (v4l2loopback) the check
+/// then reported the frames its own slowness lost as the camera's drops (15 of 30 fps measured).
+/// The session has already checked each frame's structure (start and end markers); when the
+/// decoder falls more than ``decodeBacklog`` frames behind, a frame is counted on that structure
+/// check alone and the report says how many were decoded.
+///
+/// Called on the session queue (frames, rejections, phases), the validation queue and the signal
+/// queue (interrupt); all state sits behind one `Locked`, and the decoder is the validation
+/// queue's.
 final class CheckRecorder: Sendable {
     /// How the streaming part of a check ended.
     enum Outcome: Sendable, Equatable {
@@ -24,13 +33,21 @@ final class CheckRecorder: Sendable {
         var records: [FrameRecord] = []
         var negotiated: NegotiatedFormat?
         var firstFrameAt: ContinuousClock.Instant?
-        var decoder: JPEGDecoder?
         var writer: AtomicFileWriter?
+        /// MJPEG frames handed to the validation queue and not yet decoded.
+        var decodesPending = 0
     }
+
+    /// How many MJPEG frames may wait for the decoder before frames are taken on their structure
+    /// check alone: a few frames' worth of memory, enough to ride out a slow moment.
+    static let decodeBacklog = 4
 
     private let target: Int
     private let state: Locked<State>
     private let ending = OutcomeLatch<Outcome>()
+    private let validationQueue = DispatchQueue(label: "arcapture.check-validation")
+    /// The decoder, created on first use; touched only on `validationQueue`.
+    private let decoder = Locked<JPEGDecoder?>(nil)
 
     /// Creates a recorder that completes after `target` frames, writing delivered frames to `writer`.
     init(target: Int, writer: sending AtomicFileWriter?) {
@@ -43,7 +60,12 @@ final class CheckRecorder: Sendable {
         state.withLock { state in
             guard ending.value == nil else { return }
             if state.firstFrameAt == nil { state.firstFrameAt = .now }
-            let problem = Self.validate(frame, decoder: &state.decoder)
+            let format = frame.format
+            let compressed = format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg
+            var problem: String?
+            if !compressed, format.sizeImage > 0, frame.data.count != Int(format.sizeImage) {
+                problem = "\(frame.data.count) bytes, format needs \(format.sizeImage)"
+            }
             if let writer = state.writer {
                 do {
                     try writer.write(frame.data)
@@ -52,11 +74,32 @@ final class CheckRecorder: Sendable {
                     return
                 }
             }
+            let decodes = compressed && state.decodesPending < Self.decodeBacklog
             state.records.append(
                 FrameRecord(
                     sequence: frame.sequence, droppedBefore: frame.droppedBefore,
-                    timestampNanoseconds: frame.timestampNanoseconds, bytesUsed: frame.data.count, problem: problem))
+                    timestampNanoseconds: frame.timestampNanoseconds, bytesUsed: frame.data.count, problem: problem,
+                    structureOnly: compressed && !decodes))
+            if decodes {
+                state.decodesPending += 1
+                let index = state.records.count - 1
+                let (data, size) = (frame.data, format.size)
+                validationQueue.async { [self] in
+                    let problem = decodeProblem(data, size: size)
+                    self.state.withLock { state in
+                        state.records[index].problem = problem
+                        state.decodesPending -= 1
+                    }
+                }
+            }
             if state.records.count >= target { ending.set(.completed) }
+        }
+    }
+
+    /// Waits until every frame handed to the decoder has been decoded.
+    func validationFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            validationQueue.async { continuation.resume() }
         }
     }
 
@@ -111,25 +154,23 @@ final class CheckRecorder: Sendable {
         if keep { try writer.commit() } else { writer.discard() }
     }
 
-    /// Why a delivered frame is invalid, or nil.
-    private static func validate(_ frame: VideoFrame, decoder: inout JPEGDecoder?) -> String? {
-        let format = frame.format
-        if format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg {
+    /// Why an MJPEG frame does not decode to `size`, or nil.
+    ///
+    /// - Important: Runs on the validation queue.
+    private func decodeProblem(_ data: [UInt8], size: FrameSize) -> String? {
+        dispatchPrecondition(condition: .onQueue(validationQueue))
+        return decoder.withLock { decoder -> String? in
             do {
                 if decoder == nil { decoder = try JPEGDecoder() }
                 guard let decoder else { return "no JPEG decoder" }
-                let image = try decoder.decode(frame.data)
-                if image.width != Int(format.width) || image.height != Int(format.height) {
-                    return "JPEG is \(image.width)x\(image.height), format says \(format.size)"
+                let image = try decoder.decode(data)
+                if image.width != Int(size.width) || image.height != Int(size.height) {
+                    return "JPEG is \(image.width)x\(image.height), format says \(size)"
                 }
                 return nil
             } catch {
-                return error.description
+                return String(describing: error)
             }
         }
-        if format.sizeImage > 0 && frame.data.count != Int(format.sizeImage) {
-            return "\(frame.data.count) bytes, format needs \(format.sizeImage)"
-        }
-        return nil
     }
 }

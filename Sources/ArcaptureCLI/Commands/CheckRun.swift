@@ -73,11 +73,14 @@ struct CheckRun: Sendable {
         let outcome = await recorder.outcome()
         progress.stop()
         await session.stop()
+        await recorder.validationFinished()
 
         let snapshot = recorder.snapshot
         evaluation.records = snapshot.records
         evaluation.negotiated = snapshot.negotiated
-        evaluation.timeToFirstFrame = session.statistics.timeToFirstFrame
+        let statistics = session.statistics
+        evaluation.timeToFirstFrame = statistics.timeToFirstFrame
+        evaluation.staleBuffers = statistics.staleBuffersSkipped
         evaluation.startToFirstFrame = snapshot.firstFrameAt.map { streamStart.duration(to: $0) }
         do {
             try recorder.closeOutput(keep: outcome == .completed)

@@ -11,4 +11,7 @@ struct FrameRecord: Equatable, Sendable {
     var bytesUsed: Int
     /// Why the frame is invalid, or nil when it is valid.
     var problem: String?
+    /// An MJPEG frame taken on the session's structure check alone, not decoded: the decoder was
+    /// behind (see `CheckRecorder.decodeBacklog`).
+    var structureOnly = false
 }

@@ -8,7 +8,8 @@ final class ActiveStream {
     let driver: any VideoDeviceDriver
     let negotiated: NegotiatedFormat
     let buffers: [UnsafeMutableRawBufferPointer]
-    /// CLOCK_MONOTONIC when `VIDIOC_STREAMON` returned.
+    /// CLOCK_MONOTONIC just before `VIDIOC_STREAMON` was issued: every buffer of this stream is
+    /// filled after it.
     let streamOnNanoseconds: Int64
     /// CLOCK_REALTIME minus CLOCK_MONOTONIC, read once when the stream started, to map V4L2
     /// timestamps to wall-clock time without following later clock steps.
@@ -17,14 +18,34 @@ final class ActiveStream {
     var stallTimer: (any DispatchSourceTimer)?
     var lastSequence: UInt32?
     var framesSeen = 0
+    /// Buffers dequeued so far, stale ones included (see ``isStale(_:)``).
+    var buffersDequeued = 0
     var frameTimeout: Duration?
 
-    init(driver: any VideoDeviceDriver, negotiated: NegotiatedFormat, buffers: [UnsafeMutableRawBufferPointer]) {
+    init(
+        driver: any VideoDeviceDriver, negotiated: NegotiatedFormat, buffers: [UnsafeMutableRawBufferPointer],
+        streamOnNanoseconds: Int64
+    ) {
         self.driver = driver
         self.negotiated = negotiated
         self.buffers = buffers
-        streamOnNanoseconds = MonotonicClock.nanoseconds()
+        self.streamOnNanoseconds = streamOnNanoseconds
         realtimeOffsetNanoseconds = MonotonicClock.realtimeNanoseconds() - streamOnNanoseconds
+    }
+
+    /// Whether a dequeued buffer was filled before this stream started, so holds no frame of it.
+    ///
+    /// v4l2loopback does this: `VIDIOC_REQBUFS` resets every buffer's metadata (sequence 0,
+    /// `bytesused` the whole buffer, the time of the request) and the first `VIDIOC_DQBUF` then
+    /// returns the newest buffer a writer filled before the reader came. Taking it for a frame
+    /// counted the jump from its sequence 0 to the writer's position as dozens of dropped frames.
+    /// Only the first round of buffers can be such a leftover, and only a timestamp on the
+    /// stream's clock says so: a copied timestamp (another process's clock) or none (0) never does.
+    func isStale(_ buffer: DequeuedBuffer) -> Bool {
+        defer { buffersDequeued += 1 }
+        guard buffersDequeued < buffers.count, framesSeen == 0 else { return false }
+        return buffer.timestampNanoseconds > 0 && buffer.timestampNanoseconds < streamOnNanoseconds
+            && !buffer.flags.contains(.timestampCopy)
     }
 
     /// Frames skipped before `sequence`, and records it as the latest. Sequence numbers wrap at

@@ -8,6 +8,15 @@ internal import CTurboJPEG
 /// turns libjpeg's warnings (how truncation shows) into errors.
 public final class JPEGDecoder {
     private var handle: tjhandle
+    /// Whether the handle holds Huffman tables an image brought (a DHT segment of its own).
+    ///
+    /// libjpeg keeps a decompressor's tables from one image to the next and uses them for an
+    /// image that has none: a webcam frame without DHT, which means the standard tables, decoded
+    /// after a frame with tables of its own (ffmpeg's, a camera's optimised ones) was decoded with
+    /// those, to garbage ("Corrupt JPEG data: 41989 extraneous bytes before marker 0xd9", seen
+    /// with v4l2loopback fed both kinds). A fresh handle starts with the standard tables; it is
+    /// taken only when such a frame follows one with tables, so a UVC camera's frames cost nothing.
+    private var holdsImageTables = false
 
     /// Creates a decoder.
     ///
@@ -79,6 +88,13 @@ public final class JPEGDecoder {
         throws(JPEGError)
     {
         guard let base = data.baseAddress else { throw .invalidHeader("no data") }
+        let hasTables = JPEGStructure.headerSegments(of: data)?.contains { $0.marker == 0xC4 } ?? true
+        if !hasTables && holdsImageTables {
+            guard let fresh = tjInitDecompress() else { throw .handleUnavailable }
+            tjDestroy(handle)
+            handle = fresh
+        }
+        holdsImageTables = hasTables
         var strides = image.planes.map { Int32($0.stride) }
         let status = image.withPlanePointers { pointers in
             tjDecompressToYUVPlanes(
@@ -96,6 +112,7 @@ public final class JPEGDecoder {
         if let fresh = tjInitDecompress() {
             tjDestroy(handle)
             handle = fresh
+            holdsImageTables = false
         }
         return message
     }

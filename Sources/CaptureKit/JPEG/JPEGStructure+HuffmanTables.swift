@@ -1,8 +1,10 @@
 extension JPEGStructure {
     /// The header segments of a JPEG, from after SOI up to (not including) the start of scan: each
     /// marker byte and its segment's range. Nil when the header is malformed.
-    static func headerSegments(of bytes: [UInt8]) -> [(marker: UInt8, range: Range<Int>)]? {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+    static func headerSegments<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes) -> [(
+        marker: UInt8, range: Range<Int>
+    )]? where Bytes.Index == Int {
+        guard bytes.startIndex == 0, bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var segments: [(UInt8, Range<Int>)] = []
         var offset = 2
         while offset + 4 <= bytes.count {

@@ -37,6 +37,14 @@ public enum JPEGStructure {
         return nil
     }
 
+    /// The length of the image in a buffer whose structure is whole (``problem(in:)`` is nil):
+    /// up to and including its end marker, without the zero padding some drivers leave after it.
+    public static func imageLength(in bytes: UnsafeRawBufferPointer) -> Int {
+        var end = bytes.count
+        while end > 2 && bytes[end - 1] == 0 { end -= 1 }
+        return end
+    }
+
     /// Checks `bytes`; returns nil when the structure is whole.
     public static func problem(in bytes: [UInt8]) -> Problem? {
         bytes.withUnsafeBytes { problem(in: $0) }

@@ -232,6 +232,7 @@ extension CaptureSession {
             throw .streamingFailed(path: path, SystemCallError(call: "VIDIOC_REQBUFS", errno: .noMemory))
         }
         var buffers: [UnsafeMutableRawBufferPointer] = []
+        var streamOnNanoseconds: Int64 = 0
         func release() {
             for buffer in buffers { driver.unmapBuffer(buffer) }
             _ = try? driver.requestBuffers(0, .capture)
@@ -241,6 +242,7 @@ extension CaptureSession {
                 buffers.append(try driver.mapBuffer(index, .capture))
                 try driver.queueBuffer(index, .capture)
             }
+            streamOnNanoseconds = MonotonicClock.nanoseconds()
             try driver.startStreaming(.capture)
         } catch {
             release()
@@ -249,7 +251,8 @@ extension CaptureSession {
         let negotiated = NegotiatedFormat(
             request: request, choice: choice, format: applied, frameInterval: interval, bufferCount: count,
             usesLibV4L2: usesLibV4L2, adjustments: adjustments, controls: controls)
-        let stream = ActiveStream(driver: driver, negotiated: negotiated, buffers: buffers)
+        let stream = ActiveStream(
+            driver: driver, negotiated: negotiated, buffers: buffers, streamOnNanoseconds: streamOnNanoseconds)
         shared.withLock { $0.statistics = CaptureStatistics() }
         do {
             try arm(stream, frameTimeout: configuration.frameTimeout)
@@ -377,18 +380,24 @@ extension CaptureSession {
     private enum Outcome {
         case frame(VideoFrame)
         case rejected(FrameRejection)
+        /// A buffer filled before the stream started: queued again, counted, not delivered.
+        case stale
     }
 
     /// Copies a dequeued buffer into a frame, or rejects it, and updates the statistics.
     private func examine(_ buffer: DequeuedBuffer, in stream: ActiveStream) -> Outcome {
         let now = MonotonicClock.nanoseconds()
+        if stream.isStale(buffer) {
+            shared.withLock { $0.statistics.staleBuffersSkipped += 1 }
+            return .stale
+        }
         let dropped = stream.gap(before: buffer.sequence)
         let format = stream.negotiated.format
         let isFirst = stream.framesSeen == 0
         stream.framesSeen += 1
         let memory = stream.buffers[Int(buffer.index)]
-        let used = min(Int(buffer.bytesUsed), memory.count)
-        let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<used])
+        var used = min(Int(buffer.bytesUsed), memory.count)
+        var bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<used])
 
         var reason: FrameRejection.Reason?
         if buffer.flags.contains(.error) {
@@ -397,6 +406,12 @@ extension CaptureSession {
             reason = .empty
         } else if format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg {
             reason = JPEGStructure.problem(in: bytes).map(FrameRejection.Reason.malformedJPEG)
+            if reason == nil {
+                // Padding after the end marker (zeros up to the buffer's end from some drivers) is
+                // not part of the image: a still or a stream gets the JPEG alone.
+                used = JPEGStructure.imageLength(in: bytes)
+                bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<used])
+            }
         } else if format.sizeImage > 0 && used < Int(format.sizeImage) {
             reason = .short(expected: format.sizeImage, received: UInt32(used))
         }
@@ -430,6 +445,8 @@ extension CaptureSession {
             let observers = shared.withLock { state in state.rejectionObservers.sorted { $0.key < $1.key }.map(\.value)
             }
             for observer in observers { observer(rejection) }
+        case .stale:
+            break
         }
     }
 

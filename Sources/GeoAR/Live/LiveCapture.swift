@@ -173,9 +173,11 @@ public final class LiveCapture: @unchecked Sendable {
     func rejected(_ rejection: FrameRejection) {
         shared.withLock { state in if state.written > 0 { state.dropped += Int(rejection.droppedBefore) } }
         var cause = rejection.reason.description
-        if case .malformedJPEG = rejection.reason {
+        if case .malformedJPEG(let problem) = rejection.reason {
             cause +=
-                ": truncated MJPEG usually means the USB bus is short of bandwidth; try a lower --fps or --size, or another USB port"
+                problem == .missingEndMarker
+                ? ": truncated MJPEG usually means the USB bus is short of bandwidth; try a lower --fps or --size, or another USB port"
+                : ": a frame that does not start as a JPEG usually means USB packets were lost; try a lower --fps or --size, or another USB port"
         }
         damaged(cause)
     }
