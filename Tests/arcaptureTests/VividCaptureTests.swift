@@ -24,7 +24,7 @@ struct VividCaptureTests {
     }
 
     /// The exit status and stderr of a scenario whose stdout was a stream.
-    static func streamRun(_ vm: VividVM, _ name: String) throws -> (status: String, stderr: String) {
+    static func streamRun(_ vm: some GuestResults, _ name: String) throws -> (status: String, stderr: String) {
         (
             String(decoding: try vm.file("\(name).rc"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
             String(decoding: try vm.file("\(name).err"), as: UTF8.self)

@@ -13,7 +13,8 @@ enum CaptureCommand {
             """,
         usage: """
             [--device PATH[,PATH...]] [--count N | --duration TIME] [--every INTERVAL] \
-            [--output TEMPLATE | --output -] [--format-out mjpeg|y4m] [--set NAME=VALUE ...] [more options]
+            [--output TEMPLATE | --output - | --output v4l2:NODE] [--format-out mjpeg|y4m|yuyv] \
+            [--set NAME=VALUE ...] [more options]
             """,
         arguments: [],
         options: [
@@ -28,10 +29,11 @@ enum CaptureCommand {
             .value(
                 "output", "TEMPLATE", default: CaptureOptions.defaultTemplate,
                 help:
-                    "File names, with strftime tokens, %L for milliseconds and %n or %4n for the frame number; - for stdout."
+                    "File names, with strftime tokens, %L for milliseconds and %n or %4n for the frame number; - for stdout; v4l2:/dev/videoN for a virtual camera (a v4l2loopback node)."
             ),
             .value(
-                "format-out", "FORMAT", default: "mjpeg", help: "With --output -: mjpeg (concatenated JPEGs) or y4m."),
+                "format-out", "FORMAT", default: "mjpeg; yuyv for v4l2:",
+                help: "With --output -: mjpeg (concatenated JPEGs) or y4m; with v4l2:NODE: yuyv or mjpeg."),
             .value("quality", "Q", default: "90", help: "JPEG quality, 1-100, for frames that must be encoded."),
             .value(
                 "set", "NAME=VALUE",

@@ -72,7 +72,19 @@ struct CaptureOptions: Sendable {
         if count != nil && duration != nil { throw UsageError("--count and --duration are alternatives; give one") }
         let output = parsed.value("output") ?? Self.defaultTemplate
         let formatOut = parsed.value("format-out")?.lowercased()
-        if output == "-" {
+        let isVirtualCamera = output.hasPrefix("v4l2:")
+        if isVirtualCamera {
+            let node = String(output.dropFirst("v4l2:".count))
+            guard node.hasPrefix("/") else {
+                throw UsageError("--output v4l2: needs the loopback's node, such as v4l2:/dev/video10, not '\(output)'")
+            }
+            switch formatOut {
+            case nil, "yuyv": destination = .virtualCamera(path: node, encoding: .yuyv)
+            case "mjpeg", "jpeg": destination = .virtualCamera(path: node, encoding: .mjpeg)
+            default:
+                throw UsageError("--format-out for a virtual camera must be yuyv or mjpeg, not '\(formatOut ?? "")'")
+            }
+        } else if output == "-" {
             switch formatOut {
             case nil, "mjpeg", "jpeg": destination = .mjpegStream
             case "y4m": destination = .y4mStream
@@ -92,7 +104,7 @@ struct CaptureOptions: Sendable {
             destination = .files(template)
         }
         // A still (one file, no interval) waits for the exposure to settle, as fswebcam users expect.
-        let isStill = count == nil && duration == nil && every == nil && output != "-"
+        let isStill = count == nil && duration == nil && every == nil && output != "-" && !isVirtualCamera
         if isStill { count = 1 }
         if let skip = try parsed.integer("skip", in: 0...10_000) {
             if parsed.flag("settle") { throw UsageError("--skip and --settle are alternatives; give one") }

@@ -113,6 +113,16 @@ extension KernelVideoDevice {
             format.fmt.pix.height = requested.height
             format.fmt.pix.pixelformat = requested.pixelFormat.rawValue
             format.fmt.pix.field = requested.field
+        case .output:
+            // A producer says how its frames are laid out: the driver sizes its buffers from it.
+            format.fmt.pix.width = requested.width
+            format.fmt.pix.height = requested.height
+            format.fmt.pix.pixelformat = requested.pixelFormat.rawValue
+            format.fmt.pix.field = requested.field
+            format.fmt.pix.bytesperline = requested.bytesPerLine
+            format.fmt.pix.sizeimage = requested.sizeImage
+            format.fmt.pix.colorspace = requested.colorspace
+            format.fmt.pix.quantization = requested.quantization
         case .captureMultiplanar:
             format.fmt.pix_mp.width = requested.width
             format.fmt.pix_mp.height = requested.height
@@ -165,7 +175,7 @@ extension FrameInterval {
 extension V4L2Format {
     fileprivate init(_ format: v4l2_format, queue: BufferQueue) {
         switch queue {
-        case .capture:
+        case .capture, .output:
             let pix = format.fmt.pix
             self.init(
                 pixelFormat: FourCC(rawValue: pix.pixelformat), width: pix.width, height: pix.height,

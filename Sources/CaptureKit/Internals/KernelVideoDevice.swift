@@ -79,6 +79,13 @@ final class KernelVideoDevice: VideoDeviceDriver {
         )
     }
 
+    /// `write(2)` of one whole frame to an output node (a virtual camera), retrying `EINTR`.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Result<Int, SystemCallError> {
+        precondition(!isClosed, "write on a closed device")
+        let descriptor = self.descriptor
+        return SystemCall.retryingInterrupts("write") { Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
+    }
+
     func close() {
         guard !isClosed else { return }
         isClosed = true

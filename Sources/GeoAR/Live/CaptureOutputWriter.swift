@@ -1,7 +1,7 @@
 import CaptureKit
 import Foundation
 
-/// Writes selected frames to files or a stream on stdout.
+/// Writes selected frames to files, a stream on stdout or a virtual camera.
 ///
 /// - Important: Not thread-safe; one writer belongs to the capture's writer queue.
 public final class CaptureOutputWriter {
@@ -9,11 +9,13 @@ public final class CaptureOutputWriter {
     public let destination: CaptureDestination
     /// JPEG quality for raw frames, which must be encoded.
     public let quality: Int
-    private let frames: FrameJPEGWriter
-    private let encoder: JPEGEncoder
+    let frames: FrameJPEGWriter
+    let encoder: JPEGEncoder
     private var y4m = Y4MStreamState()
     /// The names this capture has given its files (a template without a counter can repeat one).
     private var names: FrameNameLedger?
+    /// The virtual camera, opened by ``checkDestination()`` (or by the first frame).
+    var virtualCamera: VirtualCameraOutput?
 
     /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
     public init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
@@ -27,10 +29,19 @@ public final class CaptureOutputWriter {
     /// Whether the first file can be created, before the camera opens (see
     /// ``AtomicFileWriter/checkCanCreate(_:)``); streams and ``CaptureDestination/discard`` always can.
     ///
+    /// A virtual camera is opened here, so a node that is no loopback output, or that another
+    /// program writes to, is said before the camera starts.
+    ///
     /// - Throws: ``OutputError`` saying why not.
     public func checkDestination() throws(OutputError) {
-        guard case .files(let template) = destination else { return }
-        try AtomicFileWriter.checkCanCreate(template.name(counter: 1, date: Date()))
+        switch destination {
+        case .files(let template):
+            try AtomicFileWriter.checkCanCreate(template.name(counter: 1, date: Date()))
+        case .virtualCamera:
+            _ = try openVirtualCamera()
+        default:
+            return
+        }
     }
 
     /// The frame's mean luma (0–255), sampled, for warm-up settling; nil when it cannot be read.
@@ -62,6 +73,8 @@ public final class CaptureOutputWriter {
         switch destination {
         case .discard:
             return WrittenFrame(file: nil, bytes: 0, passedThrough: true)
+        case .virtualCamera:
+            return try writeVirtualCamera(frame, frameRate: frameRate)
         case .files(let template):
             let (bytes, passedThrough) = try jpeg(frame)
             let name = template.name(counter: counter, date: frame.captureDate)
@@ -104,6 +117,8 @@ public final class CaptureOutputWriter {
         switch destination {
         case .discard:
             return WrittenFrame(file: nil, bytes: 0, passedThrough: false)
+        case .virtualCamera:
+            return try writeVirtualCamera(image, frameRate: frameRate)
         case .files, .mjpegStream, .broadcast:
             do {
                 bytes = try encoder.encode(image, quality: quality)
@@ -126,7 +141,7 @@ public final class CaptureOutputWriter {
         case .broadcast(let broadcast):
             broadcast.publish(bytes, capturedAt: frame.captureDate)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
-        case .mjpegStream, .y4mStream, .discard:
+        case .mjpegStream, .y4mStream, .discard, .virtualCamera:
             try Self.writeToStandardOutput(bytes)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
         }
@@ -146,11 +161,11 @@ public final class CaptureOutputWriter {
         }
     }
 
-    private func jpeg(_ frame: VideoFrame) throws(FrameWriteError) -> (bytes: [UInt8], passedThrough: Bool) {
+    func jpeg(_ frame: VideoFrame) throws(FrameWriteError) -> (bytes: [UInt8], passedThrough: Bool) {
         // Files are decoded once to catch damage inside the image; a live stream checks structure only.
         let validation: FrameJPEGWriter.Validation
         switch destination {
-        case .mjpegStream, .broadcast: validation = .structure
+        case .mjpegStream, .broadcast, .virtualCamera: validation = .structure
         default: validation = .decode
         }
         do {

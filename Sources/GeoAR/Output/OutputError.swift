@@ -1,11 +1,13 @@
+import CaptureKit
 import Glibc
 
 /// An output file that could not be written: its path, why, and whether it could not be created or
 /// writing it failed (the command line maps these to exit statuses 73 and 74).
 public struct OutputError: Error, CustomStringConvertible, Sendable {
     /// Whether the file could not be created (it exists, the directory is not writable) or writing
-    /// it failed (a full disk, an I/O error).
-    public enum Kind: Sendable { case create, write }
+    /// it failed (a full disk, an I/O error); for a device written to (a virtual camera), whether
+    /// it is no output at all, another program writes to it, or it may not be opened.
+    public enum Kind: Sendable { case create, write, unavailable, busy, denied }
 
     /// The file, as given (`-` for stdout).
     public let path: String
@@ -31,9 +33,27 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
         self.init(path: path, reason: reason, kind: .write)
     }
 
+    /// A virtual camera that cannot be written, as an output error of the matching kind.
+    public init(_ error: VirtualCameraError) {
+        let kind: Kind
+        switch error.kind {
+        case .unavailable: kind = .unavailable
+        case .busy: kind = .busy
+        case .denied: kind = .denied
+        case .failed: kind = .write
+        }
+        self.init(path: error.path, reason: error.description, kind: kind)
+        isDevice = true
+    }
+
+    /// Whether the output is a device (a virtual camera) rather than a file: its reason then says
+    /// everything.
+    private var isDevice = false
+
     /// `cannot write 'PATH': REASON` (`cannot write to standard output: REASON` for `-`).
     public var description: String {
-        path == "-" ? "cannot write to standard output: \(reason)" : "cannot write '\(path)': \(reason)"
+        if isDevice { return reason }
+        return path == "-" ? "cannot write to standard output: \(reason)" : "cannot write '\(path)': \(reason)"
     }
 
     /// What a failed write's errno means to someone at a board or a laptop: the faults a disk, a

@@ -183,6 +183,11 @@ struct CaptureOptionsBinaryTests {
                 "--pose-sidecar replays with a recorded --location (a GPX or NMEA file)"
             ),
             (["--imu", "auto", "--pose-sidecar", "poses.csv"], "--imu and --pose-sidecar are alternatives"),
+            (["--output", "v4l2:video10"], "--output v4l2: needs the loopback's node, such as v4l2:/dev/video10"),
+            (
+                ["--output", "v4l2:/dev/video10", "--format-out", "y4m"],
+                "--format-out for a virtual camera must be yuyv or mjpeg, not 'y4m'"
+            ),
         ])
     func usage(arguments: [String], message: String) throws {
         let result = try Binary.run(["capture", "--device", "/dev/arcapture-absent"] + arguments)

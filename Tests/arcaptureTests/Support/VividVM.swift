@@ -3,7 +3,7 @@ import TestSupport
 
 /// One boot of the vivid VM running Tests/VM/guest-suite.sh with the freshly built binary, shared
 /// by every test in ``VividVMTests`` (booting once keeps the suite to about half a minute).
-struct VividVM: Sendable {
+struct VividVM: GuestResults {
     /// The guest's /out, as the host sees it.
     let directory: URL
     /// The frame the loop scenario feeds into vivid's output node.
@@ -12,7 +12,7 @@ struct VividVM: Sendable {
     let wallSeconds: Double
 
     /// The run, started by the first test that needs it.
-    static let shared = Task<VividVM, any Error> { try VividVM.boot() }
+    static let shared = Task<VividVM, any Error> { try await VMSlot.shared.run { try VividVM.boot() } }
 
     /// The loop scenario's frame: 640x480 YUYV, deterministic pseudo-random bytes (an LCG), so
     /// that any reordering or corruption on the way through the driver changes the bytes.
@@ -39,14 +39,7 @@ struct VividVM: Sendable {
             throw Unavailable(
                 description: "QEMU is not installed: run 'bash scripts/install-deps' (the VM suite never skips)")
         }
-        // One folder per checkout, emptied at each boot: the last run's files stay there to look at,
-        // and no run finds another's.
-        let work = Binary.productsDirectory.appendingPathComponent("vivid-vm-run")
-        try? fileManager.removeItem(at: work)
-        let payload = work.appendingPathComponent("payload")
-        let out = work.appendingPathComponent("out")
-        try fileManager.createDirectory(at: payload, withIntermediateDirectories: true)
-        try fileManager.createDirectory(at: out, withIntermediateDirectories: true)
+        let (payload, out) = try VMRunSupport.freshRun("vivid-vm-run")
         let vmDirectory = Binary.packageRoot.appendingPathComponent("Tests/VM")
         try fileManager.copyItem(atPath: Binary.path, toPath: payload.appendingPathComponent("arcapture").path)
         for script in ["guest-suite.sh", "guest-lib.sh", "unplug-stress.sh", "disk-faults.sh", "signal-stress.sh"] {
@@ -56,15 +49,7 @@ struct VividVM: Sendable {
         try addDiskFaultFiles(to: payload)
         let pattern = makePattern()
         try Data(pattern).write(to: payload.appendingPathComponent("pattern-640x480.yuyv"))
-        // The toolchain's crash reporter, so a crash in the guest leaves a backtrace in the run's
-        // stderr (guest-suite.sh turns it on when it is there).
-        let toolchain = try Binary.run(
-            executable: "/usr/bin/env", arguments: ["sh", "-c", "dirname \"$(readlink -f \"$(command -v swift)\")\""])
-        let backtracer = URL(fileURLWithPath: toolchain.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-            .appendingPathComponent("../libexec/swift/linux/swift-backtrace-static").standardized
-        if toolchain.status == 0, fileManager.isExecutableFile(atPath: backtracer.path) {
-            try fileManager.copyItem(at: backtracer, to: payload.appendingPathComponent("swift-backtrace"))
-        }
+        try VMRunSupport.addCrashReporter(to: payload)
 
         // A real gpsd for the live annotation scenario, on the host's loopback (the guest's
         // 10.0.2.2), and the POIs it draws: ahead of the boat whose log gpsfake replays.
@@ -98,7 +83,7 @@ struct VividVM: Sendable {
                 description:
                     "the VM failed with status \(result.status): \(result.stderr)\nconsole:\n\(console.suffix(3000))")
         }
-        try collectCoverage(from: out.appendingPathComponent("profiles"))
+        try VMRunSupport.collectCoverage(from: out.appendingPathComponent("profiles"), prefix: "vivid-vm")
         return VividVM(directory: out, pattern: pattern, wallSeconds: wall)
     }
 
@@ -146,48 +131,4 @@ struct VividVM: Sendable {
         }
         return "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ", "))]}"
     }()
-
-    /// Adds the guest runs' coverage counters to this test run's, when it is measuring coverage
-    /// (`swift test --enable-code-coverage` merges every profile in the products' codecov folder), so
-    /// the report counts the code only the real driver exercises.
-    ///
-    /// The guest's process IDs are the same on every boot, so its profiles' names repeat from run to
-    /// run: the previous run's are removed first (they counted a binary that may since have changed),
-    /// and this run's are copied under names of their own.
-    private static func collectCoverage(from profiles: URL) throws {
-        let fileManager = FileManager.default
-        let codecov = Binary.productsDirectory.appendingPathComponent("codecov")
-        guard fileManager.fileExists(atPath: codecov.path),
-            let files = try? fileManager.contentsOfDirectory(atPath: profiles.path)
-        else { return }
-        for stale in (try? fileManager.contentsOfDirectory(atPath: codecov.path)) ?? []
-        where stale.hasPrefix("vivid-vm-") && stale.hasSuffix(".profraw") {
-            try? fileManager.removeItem(at: codecov.appendingPathComponent(stale))
-        }
-        let boot = UUID().uuidString.prefix(8)
-        for file in files where file.hasSuffix(".profraw") {
-            let target = codecov.appendingPathComponent("vivid-vm-\(boot)-\(file)")
-            try? fileManager.removeItem(at: target)
-            try fileManager.copyItem(at: profiles.appendingPathComponent(file), to: target)
-        }
-    }
-
-    /// What one scenario printed and its exit status.
-    func scenario(_ name: String) throws -> Binary.Result {
-        func read(_ suffix: String) throws -> String {
-            try String(contentsOf: directory.appendingPathComponent("\(name).\(suffix)"), encoding: .utf8)
-        }
-        let status = Int32(try read("rc").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-        return Binary.Result(status: status, stdout: try read("out"), stderr: try read("err"))
-    }
-
-    /// A scenario's `--json` report.
-    func report(_ name: String) throws -> CheckDocument {
-        try CheckDocument.decode(try scenario(name).stdout)
-    }
-
-    /// The bytes of a file the guest wrote.
-    func file(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
-    }
 }
