@@ -116,6 +116,25 @@ echo $? > /out/vcam-annotated-reference.rc
 writer lbvcam 1280 720 10 good-1280x720.frames
 virtual_camera vcam-mjpeg 5 --device $L --format-out mjpeg
 stop_writer
+# Footage to the virtual camera, at its own rate (48 frames at 8 fps), against the Y4M the same
+# annotation writes to a file.
+FOOTAGE="harbour.mjpeg --track harbour.gpx --start 2022-08-14T11:12:32Z --fps 8 --heading-from-course \
+    --camera harbour-camera.yaml --height-above-ground 3 --pois harbour-pois.geojson --max-markers 12"
+began=$(up)
+su -s /bin/sh cam -c "exec /app/arcapture annotate $FOOTAGE --output v4l2:$V" > /out/vcam-footage.out 2> /out/vcam-footage.err &
+pid=$!
+WATCH=$pid wait_for 120 "footage on the virtual camera" has_format video11
+cat /sys/devices/virtual/video4linux/video11/format > /out/vcam-footage-format.txt
+v4l2-ctl -d $V --stream-mmap --stream-count=8 --stream-skip=1 --stream-to=$R/vcam-footage.read \
+    > /out/vcam-footage-read.out 2> /out/vcam-footage-read.err
+echo $? > /out/vcam-footage-read.rc
+end_of $pid 300
+echo "$STATUS" > /out/vcam-footage.rc
+awk -v began="$began" '{printf "%.3f\n", $1 - began}' /proc/uptime > /out/vcam-footage-seconds.txt
+WATCH="" wait_for 30 "the virtual camera to be free (footage)" no_format video11
+su -s /bin/sh cam -c "/app/arcapture annotate $FOOTAGE --output $R/vcam-footage-reference.y4m" \
+    > /out/vcam-footage-reference.out 2> /out/vcam-footage-reference.err
+echo $? > /out/vcam-footage-reference.rc
 # Refusals: another writer on the node (75), a node that is no output (69), none (69), a format
 # a virtual camera does not take (64).
 ./loopback-writer $V MJPG 640 480 10 good-1280x720.frames 2> /out/vcam-busy-writer.log &

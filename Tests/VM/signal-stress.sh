@@ -2,8 +2,8 @@
 # Signals at random moments of live capture (sourced after guest-lib.sh): `signal_stress RUNS DIR`
 # starts `arcapture capture` as user cam (a time-lapse of JPEG frames with a JSON-lines log, as a
 # board runs it), sends SIGINT or SIGTERM (alternately: Ctrl-C, and systemd's stop) after a random
-# delay, from before the binary has opened the camera to the end of its stream, and records each
-# run in DIR/runs.txt:
+# delay, from before the binary has opened the camera to the end of its stream (the last two runs:
+# once the first frame is written, DELAY_MS "first-frame"), and records each run in DIR/runs.txt:
 #
 #     RUN SIGNAL DELAY_MS STATUS FRAMES_WRITTEN TEMPORARY_FILES_LEFT LOG_LINES
 #
@@ -30,7 +30,16 @@ signal_stress() {
         if [ $((run % 2)) -eq 1 ]; then signal=INT; else signal=TERM; fi
         su -s /bin/sh cam -c "cd $work && exec $capture" > "$work/out" 2> "$work/err" &
         pid=$!
-        sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+        if [ "$run" -ge $((runs - 1)) ]; then
+            # The last two (one of each signal) land once a frame is written, so that each signal
+            # is seen to cut a stream whatever the random moments did: a SIGINT that reaches su
+            # before arcapture runs is ignored (a background job's SIGINT is, in a shell without
+            # job control), so the random INT runs can all miss the stream.
+            delay=first-frame
+            WATCH=$pid wait_for 60 "run $run's first frame" files_at_least "$work" '^s-.*\.jpg$' 1
+        else
+            sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+        fi
         # su execs the shell, which execs arcapture: the pid is arcapture's once it runs; before
         # that the signal reaches su or the shell, which end with the same status.
         kill -"$signal" "$pid" 2>/dev/null

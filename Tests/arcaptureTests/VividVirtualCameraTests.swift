@@ -17,17 +17,17 @@ struct VividVirtualCameraTests {
 
     /// The frames of a 4:2:2 full-range Y4M stream, packed as YUYV in limited range here (by this
     /// test's own arithmetic, not arcapture's): what a V4L2 consumer of the same frames reads.
-    static func limitedRangeYUYV(ofY4M bytes: [UInt8]) throws -> [[UInt8]] {
+    static func limitedRangeYUYV(ofY4M bytes: [UInt8], width: Int = 640, height: Int = 480) throws -> [[UInt8]] {
         let newline = try #require(bytes.firstIndex(of: 0x0A))
         let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
-        #expect(header.contains("W640") && header.contains("H480") && header.contains("C422"), "\(header)")
+        #expect(header.contains("W\(width)") && header.contains("H\(height)") && header.contains("C422"), "\(header)")
         #expect(header.contains("XCOLORRANGE=FULL"))
         func luma(_ value: UInt8) -> UInt8 { UInt8(16 + (Int(value) * 219 + 127) / 255) }
         func chroma(_ value: UInt8) -> UInt8 {
             let scaled = (Int(value) - 128) * 224
             return UInt8(128 + (scaled >= 0 ? (scaled + 127) / 255 : -((127 - scaled) / 255)))
         }
-        let pixels = 640 * 480
+        let pixels = width * height
         var frames: [[UInt8]] = []
         var position = newline + 1
         while let line = bytes[position...].firstIndex(of: 0x0A), line + 1 + 2 * pixels <= bytes.count {
@@ -100,6 +100,33 @@ struct VividVirtualCameraTests {
             #expect(MJPEGBytes.hasHuffmanTables(frame))
             #expect(sent.contains(MJPEGBytes.withoutHuffmanTables(frame)), "a frame is none the camera sent")
         }
+    }
+
+    @Test("annotated footage plays on the virtual camera at its own rate, each frame as the Y4M of the same run")
+    func footage() async throws {
+        let vm = try await vm()
+        let run = try VividCaptureTests.streamRun(vm, "vcam-footage")
+        #expect(run.status == "0", "\(run.stderr)")
+        #expect(run.stderr.contains("48 frames in, 48 out (48 annotated"), "\(run.stderr)")
+        #expect(String(decoding: try vm.file("vcam-footage-format.txt"), as: UTF8.self).hasPrefix("YUYV:960x400@8"))
+        #expect(try VividCaptureTests.streamRun(vm, "vcam-footage-read").status == "0")
+        // 48 frames at 8 fps take 5.875 s from the first to the last, however fast the drawing.
+        let seconds =
+            Double(
+                String(decoding: try vm.file("vcam-footage-seconds.txt"), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(seconds >= 5.875, "\(seconds) s")
+        #expect(try VividCaptureTests.streamRun(vm, "vcam-footage-reference").status == "0")
+        let reference = try Self.limitedRangeYUYV(
+            ofY4M: try vm.file("vcam-footage-reference.y4m"), width: 960, height: 400)
+        #expect(reference.count == 48)
+        let read = Self.frames(try vm.file("vcam-footage.read"), size: 960 * 400 * 2)
+        #expect(read.count == 8)
+        // Each frame read is one of the footage's, in order (a slow reader may skip some).
+        let indices = read.map { frame in reference.firstIndex(of: frame) }
+        #expect(!indices.contains(nil), "frames read that are none of the footage's: \(indices)")
+        let found = indices.compactMap { $0 }
+        #expect(found == found.sorted() && Set(found).count == found.count, "\(found)")
     }
 
     @Test(

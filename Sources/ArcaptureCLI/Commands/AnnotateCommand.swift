@@ -31,7 +31,9 @@ enum AnnotateCommand {
         options: ProjectCommand.spec.options.filter { !["json", "in-view", "within", "size"].contains($0.name) } + [
             .value(
                 "output", "FILE", default: "IMAGE-annotated.jpg",
-                help: "The annotated JPEG (written atomically), or - for stdout."),
+                help:
+                    "The annotated JPEG (written atomically), or - for stdout; footage also takes v4l2:/dev/videoN (a virtual camera, played at the footage's rate)."
+            ),
             .flag("force", help: "Overwrite the output if it exists."),
             .value("quality", "Q", default: "90", help: "JPEG quality, 1-100."),
             .value("select", "ID|NAME", help: "Highlight this POI (its id or name) and always label it (repeatable)."),

@@ -12,7 +12,8 @@ enum AnnotateFootage {
         [
             .value("track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position."),
             .value(
-                "format", "mjpeg|y4m|jpeg|mp4|mov|mkv", help: "Footage: the output's kind (else from --output's name)."),
+                "format", "mjpeg|y4m|jpeg|mp4|mov|mkv|yuyv",
+                help: "Footage: the output's kind (else from --output's name); yuyv or mjpeg for a virtual camera."),
             .value(
                 "codec", "h264|mjpeg", default: "h264",
                 help: "Footage to a video file (.mp4, .mov, .mkv): H.264 (libx264) or Motion JPEG (at --quality)."),
@@ -48,7 +49,7 @@ enum AnnotateFootage {
         do throws(UsageError) {
             guard let given = parsed.value("output") else {
                 throw UsageError(
-                    "footage needs --output: FILE.mp4, FILE.mkv, FILE.mjpeg, FILE.y4m, frames/%05n.jpg, or - for stdout"
+                    "footage needs --output: FILE.mp4, FILE.mkv, FILE.mjpeg, FILE.y4m, frames/%05n.jpg, - for stdout, or v4l2:/dev/videoN for a virtual camera"
                 )
             }
             output = given

@@ -49,3 +49,19 @@ extension JPEGStructure {
         return tables.isEmpty ? nil : tables
     }()
 }
+
+extension JPEGStructure {
+    /// The image size a JPEG's frame header (SOF0–SOF3, SOF5–SOF7, SOF9–SOF11, SOF13–SOF15) gives,
+    /// without decoding; nil when the header cannot be read.
+    public static func imageSize(of bytes: [UInt8]) -> FrameSize? {
+        guard let segments = headerSegments(of: bytes) else { return nil }
+        let startsOfFrame: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
+        guard let frame = segments.first(where: { startsOfFrame.contains($0.marker) }), frame.range.count >= 9
+        else { return nil }
+        let start = frame.range.lowerBound
+        let height = UInt32(bytes[start + 5]) << 8 | UInt32(bytes[start + 6])
+        let width = UInt32(bytes[start + 7]) << 8 | UInt32(bytes[start + 8])
+        guard width > 0, height > 0 else { return nil }
+        return FrameSize(width: width, height: height)
+    }
+}

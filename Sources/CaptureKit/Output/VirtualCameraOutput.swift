@@ -90,16 +90,21 @@ public final class VirtualCameraOutput {
     ///
     /// - Parameters:
     ///   - image: the frame; its width must be even.
+    ///   - fullRange: whether its samples are full range (JPEG's, and a camera's frames as
+    ///     CaptureKit decodes them), compressed to limited range on the way out; a video's
+    ///     limited-range samples go out as they are.
     ///   - frameRate: the source's rate, announced to consumers with the first frame.
     /// - Throws: ``VirtualCameraError``.
-    public func write(_ image: YCbCrImage, frameRate: FrameInterval?) throws(VirtualCameraError) {
+    public func write(_ image: YCbCrImage, fullRange: Bool = true, frameRate: FrameInterval?)
+        throws(VirtualCameraError)
+    {
         guard image.width % 2 == 0 else {
             throw VirtualCameraError(
                 path: path, reason: "YUYV needs an even width, and the frames are \(image.width) wide", kind: .failed)
         }
         let size = FrameSize(width: UInt32(image.width), height: UInt32(image.height))
         try start(size, frameRate: frameRate)
-        try writeWhole(image.packedYUYV())
+        try writeWhole(image.packedYUYV(limitedRange: fullRange))
     }
 
     /// Writes one frame that is already packed YUYV (``Encoding/yuyv``: a YUYV camera's own frame,
@@ -117,10 +122,13 @@ public final class VirtualCameraOutput {
         try writeWhole(yuyv)
     }
 
-    /// Writes one JPEG frame (``Encoding/mjpeg``) of `size`.
+    /// Writes one JPEG frame (``Encoding/mjpeg``) of `size` (read from its header when nil).
     ///
     /// - Throws: ``VirtualCameraError``.
-    public func write(jpeg: [UInt8], size: FrameSize, frameRate: FrameInterval?) throws(VirtualCameraError) {
+    public func write(jpeg: [UInt8], size: FrameSize? = nil, frameRate: FrameInterval?) throws(VirtualCameraError) {
+        guard let size = size ?? JPEGStructure.imageSize(of: jpeg) else {
+            throw VirtualCameraError(path: path, reason: "a frame is no JPEG whose size can be read", kind: .failed)
+        }
         try start(size, frameRate: frameRate)
         try writeWhole(jpeg)
     }

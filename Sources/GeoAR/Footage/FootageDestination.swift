@@ -16,13 +16,37 @@ public enum FootageDestination: Equatable, Sendable {
     /// A video file (MP4, MOV, Matroska): H.264 or MJPEG, the input video's other streams copied;
     /// it appears whole when the run ends.
     case videoFile(String, VideoContainerFormat, VideoEncoding)
+    /// A virtual camera (a v4l2loopback node, ``VirtualCameraOutput``), written at the footage's
+    /// rate (`--output v4l2:/dev/video10`).
+    case virtualCamera(path: String, encoding: VirtualCameraOutput.Encoding)
 
     /// Parses `--output` and `--format`: `-` is stdout; a
     /// name ending `.y4m` a Y4M file; `.mp4`, `.m4v`, `.mov` or `.mkv` a video file (encoded as
     /// `encoding` says, ``VideoEncoding/standard`` when nil); a name with a counter (`%n`, `%05n`)
     /// a template for files; any other name an MJPEG file. `--format` (`mjpeg`, `y4m`, `jpeg`,
     /// `mp4`, `mov` or `mkv`) overrides what the name implies.
+    ///
+    /// `v4l2:NODE` is a virtual camera, YUYV unless `--format mjpeg`.
     public init(output: String, format: String?, encoding: VideoEncoding? = nil) throws(PipelineConfigurationError) {
+        if output.hasPrefix("v4l2:") {
+            let node = String(output.dropFirst("v4l2:".count))
+            guard node.hasPrefix("/") else {
+                throw PipelineConfigurationError(
+                    "--output v4l2: needs the loopback's node, such as v4l2:/dev/video10, not '\(output)'")
+            }
+            guard encoding == nil else {
+                throw PipelineConfigurationError(
+                    "--codec, --crf and --preset are for a video file, not a virtual camera")
+            }
+            switch format?.lowercased() {
+            case nil, "yuyv": self = .virtualCamera(path: node, encoding: .yuyv)
+            case "mjpeg", "jpeg": self = .virtualCamera(path: node, encoding: .mjpeg)
+            default:
+                throw PipelineConfigurationError(
+                    "--format for a virtual camera must be yuyv or mjpeg, not '\(format ?? "")'")
+            }
+            return
+        }
         let template = OutputTemplate(pattern: output)
         let container = VideoContainerFormat(fileName: output)
         let chosen =
@@ -75,7 +99,7 @@ public enum FootageDestination: Equatable, Sendable {
         case .videoFile(_, .matroska, _): accepted = ["mkv", ""]
         case .videoFile(_, .mov, _): accepted = ["mov", ""]
         case .videoFile: accepted = ["mp4", "m4v", ""]
-        case .mjpegStream, .y4mStream: return
+        case .mjpegStream, .y4mStream, .virtualCamera: return
         }
         guard !accepted.contains(found) else { return }
         let choices =
@@ -129,6 +153,7 @@ public enum FootageDestination: Equatable, Sendable {
         switch self {
         case .y4mFile, .y4mStream: true
         case .videoFile(_, _, let encoding): encoding.codecName == "h264"
+        case .virtualCamera(_, let encoding): encoding == .yuyv
         case .files, .mjpegFile, .mjpegStream: false
         }
     }

@@ -26,6 +26,9 @@ public final class FootageSink: @unchecked Sendable {
     private var names: FrameNameLedger?
     /// A video file's encoder and muxer, writing into `file`'s temporary twin.
     private var video: VideoFileWriter?
+    /// A virtual camera, written at the footage's rate from when its first frame went out.
+    private var virtualCamera: VirtualCameraOutput?
+    private var pacedFrom: ContinuousClock.Instant?
 
     /// Opens the destination (a file's temporary twin).
     ///
@@ -72,6 +75,12 @@ public final class FootageSink: @unchecked Sendable {
                 twin.discard()
                 throw Self.outputError(error)
             }
+        case .virtualCamera(let path, let encoding):
+            do {
+                virtualCamera = try VirtualCameraOutput(path: path, encoding: encoding)
+            } catch {
+                throw OutputError(error)
+            }
         case .files(let template):
             // Said before the first frame is read and drawn. The probe's date is today's, which
             // names a folder only when the template has one per day; none is made for it.
@@ -102,6 +111,10 @@ public final class FootageSink: @unchecked Sendable {
             } catch {
                 throw .video(error)
             }
+            return
+        }
+        if let virtualCamera {
+            try write(output, to: virtualCamera)
             return
         }
         switch output {
@@ -139,6 +152,34 @@ public final class FootageSink: @unchecked Sendable {
         }
     }
 
+    /// Writes a frame to the virtual camera when its time has come: the footage plays at its own
+    /// rate, as a camera would send it (a consumer reading faster would see it as a camera
+    /// gone mad, and v4l2loopback keeps only the newest frames).
+    private func write(_ output: FrameOutput, to camera: VirtualCameraOutput) throws(FrameWriteError) {
+        let interval = Double(frameRate.denominator) / Double(max(frameRate.numerator, 1))
+        let start = pacedFrom ?? .now
+        pacedFrom = start
+        let due = start.advanced(by: .seconds(interval * Double(written - 1)))
+        let early = ContinuousClock.now.duration(to: due)
+        if early > .zero {
+            Thread.sleep(
+                forTimeInterval: Double(early.components.seconds) + Double(early.components.attoseconds) / 1e18)
+        }
+        let rate = FrameInterval(
+            numerator: UInt32(clamping: frameRate.denominator), denominator: UInt32(clamping: frameRate.numerator))
+        do {
+            switch output {
+            case .jpeg(let jpeg):
+                try camera.write(jpeg: jpeg, frameRate: rate)
+            case .planes(let frame):
+                try camera.write(frame, fullRange: fullRange, frameRate: rate)
+                pool?.give(frame)
+            }
+        } catch {
+            throw .output(OutputError(error))
+        }
+    }
+
     private func append(_ bytes: [UInt8]) throws(FrameWriteError) {
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(FrameWriteError) in try append(buffer) } }
         try result.get()
@@ -156,8 +197,8 @@ public final class FootageSink: @unchecked Sendable {
             } catch {
                 throw .output(error)
             }
-        case .files:
-            break  // numbered files are written whole, above
+        case .files, .virtualCamera:
+            break  // numbered files are written whole, a virtual camera's frames each at its time, above
         }
     }
 
@@ -182,6 +223,7 @@ public final class FootageSink: @unchecked Sendable {
         }
         try file?.commit()
         try sidecar?.commit()
+        virtualCamera?.close()
     }
 
     /// Notes about the video written (streams of the input it could not hold, frames retimed).
@@ -203,5 +245,6 @@ public final class FootageSink: @unchecked Sendable {
     public func discard() {
         file?.discard()
         sidecar?.discard()
+        virtualCamera?.close()
     }
 }

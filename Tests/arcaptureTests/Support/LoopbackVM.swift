@@ -73,6 +73,15 @@ struct LoopbackVM: GuestResults {
                 at: vmDirectory.appendingPathComponent(script), to: payload.appendingPathComponent(script))
         }
         try Data(VividVM.boatPOIs.utf8).write(to: payload.appendingPathComponent("e2e-pois.geojson"))
+        // The sample footage, annotated to the virtual camera.
+        for (sample, name) in [
+            ("footage/harbour.mjpeg", "harbour.mjpeg"), ("footage/harbour.gpx", "harbour.gpx"),
+            ("footage/harbour-camera.yaml", "harbour-camera.yaml"),
+            ("pois/helsinki_center_osm_pois.geojson", "harbour-pois.geojson"),
+        ] {
+            try fileManager.copyItem(
+                atPath: PackagePaths.sample(sample), toPath: payload.appendingPathComponent(name).path)
+        }
         try VMRunSupport.addCrashReporter(to: payload)
 
         let started = Date()
