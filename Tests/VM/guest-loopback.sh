@@ -135,6 +135,13 @@ WATCH="" wait_for 30 "the virtual camera to be free (footage)" no_format video11
 su -s /bin/sh cam -c "/app/arcapture annotate $FOOTAGE --output $R/vcam-footage-reference.y4m" \
     > /out/vcam-footage-reference.out 2> /out/vcam-footage-reference.err
 echo $? > /out/vcam-footage-reference.rc
+# Pacing: six frames at 2 fps take at least 2.5 s from the first to the last (the guest draws
+# them at about 5 fps), with no reader attached.
+PACED="clip6.mjpeg --track harbour.gpx --start 2022-08-14T11:12:32Z --fps 2 --heading-from-course \
+    --camera harbour-camera.yaml --height-above-ground 3 --pois harbour-pois.geojson --max-markers 12"
+su -s /bin/sh cam -c "/app/arcapture annotate $PACED --output v4l2:$V" > /out/vcam-paced.out 2> /out/vcam-paced.err
+echo $? > /out/vcam-paced.rc
+WATCH="" wait_for 30 "the virtual camera to be free (paced)" no_format video11
 # Refusals: another writer on the node (75), a node that is no output (69), none (69), a format
 # a virtual camera does not take (64).
 ./loopback-writer $V MJPG 640 480 10 good-1280x720.frames 2> /out/vcam-busy-writer.log &

@@ -129,6 +129,22 @@ struct VividVirtualCameraTests {
         #expect(found == found.sorted() && Set(found).count == found.count, "\(found)")
     }
 
+    /// Without pacing, the guest draws these six frames in about 1.3 s.
+    @Test("footage written to a virtual camera keeps its rate: six frames at 2 fps take at least 2.5 s")
+    func paced() async throws {
+        let vm = try await vm()
+        let run = try vm.scenario("vcam-paced")
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try #require(
+            run.stderr.split(separator: "\n").first { $0.hasPrefix("annotate: 6 frames in, 6 out") }, "\(run.stderr)")
+        // "annotate: … skipped; 2.6 s, 2.3 fps, 1 worker": the pipeline's own time.
+        let timing = summary.split(separator: ";").last?.split(separator: ",").first
+        let seconds = timing.flatMap {
+            Double($0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " s", with: ""))
+        }
+        #expect((seconds ?? 0) >= 2.5, "\(summary)")
+    }
+
     @Test(
         "a node another program writes to, one that is no output, a missing node and a wrong format are refused with the fix",
         arguments: [
