@@ -110,14 +110,18 @@ def main(report):
         report["coordinate"] = wait_for(lambda: text("coordinate") if "," in text("coordinate") else None) \
             or text("coordinate")
         report["frames_text"] = text("frames")
-        buttons = need(wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#points button")), "the points")
-        report["points_listed"] = [button.text for button in buttons]
+        # The list is drawn again as updates come: elements are found and read in one go, inside
+        # wait_for, which looks again when one went stale between the two (seen in a CI run).
+        report["points_listed"] = need(wait_for(
+            lambda: [button.text for button in driver.find_elements(By.CSS_SELECTOR, "#points button")]),
+            "the points")
         if mode == "center":
             # The view selects the point nearest the frame's centre by itself: the page shows it
             # selected as it shows a click's, from /state and /events.
-            selected = need(wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#points button.selected")),
-                            "a point selected by the view")
-            report["selected_in_page"] = [button.get_attribute("data-id") for button in selected]
+            report["selected_in_page"] = need(wait_for(
+                lambda: [button.get_attribute("data-id")
+                         for button in driver.find_elements(By.CSS_SELECTOR, "#points button.selected")]),
+                "a point selected by the view")
             report["state_selected"] = state()["selected"]
             driver.save_screenshot(os.path.join(out, "browser-center.png"))
             with open(os.path.join(out, "browser-center.jpg"), "wb") as file:
@@ -132,7 +136,14 @@ def main(report):
             found = driver.find_elements(By.CSS_SELECTOR, f'#points button[data-id="{identifier}"]')
             return found[0] if found else None
 
-        need(wait_for(lambda: button_for(poi)), f"a button for {poi}").click()
+        def click(identifier):
+            button = button_for(identifier)
+            if button is None:
+                return False
+            button.click()
+            return True
+
+        need(wait_for(lambda: click(poi)), f"a button for {poi} to click")
         report["button_selected"] = wait_for(
             lambda: "selected" in (button_for(poi).get_attribute("class") or "")) is not None
         report["state_selected"] = (wait_for(lambda: (lambda s: s if s["selected"] else None)(state())) or state())[
@@ -144,7 +155,7 @@ def main(report):
             file.write(fetch("snapshot"))
         driver.save_screenshot(os.path.join(out, "browser-selected.png"))
 
-        driver.find_element(By.ID, "clear").click()
+        need(wait_for(lambda: driver.find_element(By.ID, "clear").click() or True), "the Clear button")
         report["cleared_in_page"] = wait_for(
             lambda: not driver.find_elements(By.CSS_SELECTOR, "#points button.selected")) is not None
         report["state_after_clear"] = (wait_for(lambda: (lambda s: s if not s["selected"] else None)(state()))

@@ -42,8 +42,8 @@ enum MJPEGBytes {
         return result + bytes[scan...]
     }
 
-    /// The JPEG images of an MJPEG stream (concatenated JPEGs), each up to its end-of-image
-    /// marker, found by walking each header and then its entropy-coded data, where a 0xFF byte is
+    /// The JPEG images of an MJPEG stream (concatenated JPEGs, zero padding between them
+    /// skipped), each up to its end-of-image marker, found by walking each header and then its entropy-coded data, where a 0xFF byte is
     /// followed by 0x00 (stuffing) or a restart marker, and EOI ends the image.
     static func split(_ stream: [UInt8]) -> [[UInt8]] {
         var images: [[UInt8]] = []
@@ -71,6 +71,9 @@ enum MJPEGBytes {
             guard let end else { break }
             images.append(Array(stream[start..<end]))
             start = end
+            // A buffer captured as it came can hold zeros after its image (v4l2loopback's first
+            // buffers are the whole buffer long).
+            while start < stream.count && stream[start] == 0 { start += 1 }
         }
         return images
     }
