@@ -162,8 +162,7 @@ public final class FootageSink: @unchecked Sendable {
         let due = start.advanced(by: .seconds(interval * Double(written - 1)))
         let early = ContinuousClock.now.duration(to: due)
         if early > .zero {
-            Thread.sleep(
-                forTimeInterval: Double(early.components.seconds) + Double(early.components.attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: early.seconds)
         }
         let rate = FrameInterval(
             numerator: UInt32(clamping: frameRate.denominator), denominator: UInt32(clamping: frameRate.numerator))
