@@ -31,7 +31,7 @@ struct LiveCaptureBacklogTests {
         let frame = [UInt8](repeating: 128, count: 640 * 480 * 2)
         func emit(_ sequence: UInt32) -> Bool {
             waitUntil {
-                factory.latest?.emit(frame, sequence: sequence, timestampNanoseconds: MonotonicClock.nanoseconds())
+                factory.latest?.emit(frame, sequence: sequence, stampedNow: true)
                     == true
             }
         }

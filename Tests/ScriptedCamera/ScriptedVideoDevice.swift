@@ -121,15 +121,24 @@ import Glibc
 
     /// Fills a queued buffer with `bytes` and makes it ready to dequeue, as a frame from the sensor.
     ///
+    /// The buffer's timestamp is `timestampNanoseconds`, or with `stampedNow` the monotonic clock
+    /// read here, once the device is known to stream (as a driver stamps a buffer it fills), or
+    /// else counted from `VIDIOC_STREAMON` by `sequence`. A test that read the clock itself before
+    /// calling could be descheduled across the session's STREAMON and hand in a time before it:
+    /// the session then rightly skipped the frame as a leftover (a CI run under ThreadSanitizer).
+    ///
     /// - Returns: false when no buffer is queued (a real driver would drop the frame).
     @discardableResult
     public func emit(
-        _ bytes: [UInt8], sequence: UInt32, flags: BufferFlags = .timestampMonotonic, timestampNanoseconds: Int64? = nil
+        _ bytes: [UInt8], sequence: UInt32, flags: BufferFlags = .timestampMonotonic,
+        timestampNanoseconds: Int64? = nil,
+        stampedNow: Bool = false
     )
         -> Bool
     {
         let ready = state.withLock { state -> Bool in
             guard state.streaming, !state.queued.isEmpty else { return false }
+            let now = stampedNow ? MonotonicClock.nanoseconds() : nil
             let index = state.queued.removeFirst()
             let buffer = state.buffers[Int(index)]
             let count = min(bytes.count, buffer.count)
@@ -138,7 +147,8 @@ import Glibc
             }
             // After STREAMON, as a real sensor's: the session takes a buffer stamped before it for a
             // leftover from an earlier stream (v4l2loopback hands one out).
-            let timestamp = timestampNanoseconds ?? state.streamOnNanoseconds + Int64(sequence) * 33_333_333 + 1_000_000
+            let timestamp =
+                now ?? timestampNanoseconds ?? state.streamOnNanoseconds + Int64(sequence) * 33_333_333 + 1_000_000
             state.filled.append(
                 DequeuedBuffer(
                     index: index, bytesUsed: UInt32(count), flags: flags, field: 1, sequence: sequence,

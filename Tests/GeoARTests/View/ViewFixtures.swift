@@ -67,7 +67,7 @@ struct ViewFixtures {
     /// Emits a frame stamped now, when the camera has a buffer for it; false if it never did.
     func emit(sequence: UInt32, _ bytes: [UInt8] = ViewFixtures.greyFrame) -> Bool {
         waitUntil {
-            factory.latest?.emit(bytes, sequence: sequence, timestampNanoseconds: MonotonicClock.nanoseconds()) == true
+            factory.latest?.emit(bytes, sequence: sequence, stampedNow: true) == true
         }
     }
 
