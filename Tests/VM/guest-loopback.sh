@@ -88,7 +88,11 @@ stop_writer
 v4l2-ctl -d $C --set-ctrl=osd_text_mode=2 > /out/vcam-osd.out 2>&1
 run vcam-reference cam check --device $C --format YUYV --size 640x480 --fps 10 --frames 3 --stream-to $R/vcam-reference.yuyv --json
 # virtual_camera NAME READ ARGS...: runs `capture ARGS --output v4l2:$V` until v4l2-ctl has read
-# READ frames from video11 (after skipping one), then stops it with Ctrl-C.
+# READ frames from video11 (after skipping one), and ffmpeg (the host's, see host-ffmpeg in
+# vivid-vm.sh) READ + 1 more, each packet copied as it came (no decoding) to a file of its own,
+# NAME.ffmpeg-01 onwards (the test skips the first, as v4l2-ctl does: the buffer v4l2loopback
+# hands a new reader first is the whole buffer long, with an older frame's bytes after the JPEG),
+# then stops it with Ctrl-C.
 virtual_camera() {
     name=$1 count=$2
     shift 2
@@ -101,6 +105,9 @@ virtual_camera() {
     v4l2-ctl -d $V --stream-mmap --stream-count="$count" --stream-skip=1 --stream-to="$R/$name.read" \
         > "/out/$name-read.out" 2> "/out/$name-read.err"
     echo $? > "/out/$name-read.rc"
+    host-ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $V -frames:v $((count + 1)) -c:v copy -f image2 \
+        "$R/$name.ffmpeg-%02d" > "/out/$name-ffmpeg.out" 2> "/out/$name-ffmpeg.err"
+    echo $? > "/out/$name-ffmpeg.rc"
     kill -INT "$pid"
     wait "$pid"
     echo $? > "/out/$name.rc"

@@ -22,6 +22,12 @@
 #                             VM outright (a power cut); the status is then 124 or 125
 #   ARCAPTURE_VM_FORWARD      a TCP port of the host's loopback that QEMU forwards to the guest's
 #                             port 8080 (a browser on the host reaching a server in the guest)
+#   ARCAPTURE_VM_HOST_PROGRAMS programs of the host's /usr/bin (space-separated, e.g. ffmpeg) the
+#                             guest runs as host-NAME: the host's /usr is mounted read-only over
+#                             virtio-9p at /host/usr and host-NAME starts the program with the
+#                             host's dynamic loader and library directories. An independent reader
+#                             with 216 libraries (ffmpeg) then costs no initramfs: copied in, they
+#                             made it 294 MB and needed 2 GB of guest memory (../shared/vivid-vm).
 #   ARCAPTURE_VM_CPUS         virtual CPUs under TCG (default 1). Measured on this project's 2-core
 #                             machine, the whole guest suite: 1 vCPU 78 s quiet, 115 s with both host
 #                             cores busy; 2 vCPUs (multi-threaded TCG) 76 s quiet, 134 s busy and more
@@ -145,6 +151,23 @@ grep -qx vivid "$ROOT/etc/arcapture-vm/modules" || die "vivid is not among $KVER
 printf '%s\n' "${ARCAPTURE_VM_VIVID_PARAMS:-}" > "$ROOT/etc/arcapture-vm/vivid-params"
 printf '%s\n' "$SCRIPT" > "$ROOT/etc/arcapture-vm/script"
 
+# Host programs run from the host's /usr (see ARCAPTURE_VM_HOST_PROGRAMS): the wrapper names the
+# loader and every directory the program's libraries resolve to on the host (symbolic links into
+# /etc/alternatives, as for BLAS, would dangle in the guest), under /host.
+HOST_USR_ARGS=()
+for program in ${ARCAPTURE_VM_HOST_PROGRAMS:-}; do
+    path=$(command -v "$program") || die "'$program' not found on the host: run 'bash scripts/install-deps' (as root or with sudo)"
+    path=$(readlink -f "$path")
+    case $path in /usr/*) ;; *) die "$program is not under /usr ($path)" ;; esac
+    loader=$(readlink -f "$(ldd "$path" | awk '$1 ~ /^\// {print $1}' | head -n 1)")
+    [ -n "$loader" ] || die "$program is not a dynamically linked program"
+    dirs=$(ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | xargs -r readlink -f | xargs -r -n 1 dirname |
+        awk '!seen[$0]++ {printf "%s/host%s", sep, $0; sep = ":"}')
+    printf '#!/bin/sh\nexec /host%s --library-path %s /host%s "$@"\n' "$loader" "$dirs" "$path" > "$ROOT/usr/bin/host-$program"
+    chmod 0755 "$ROOT/usr/bin/host-$program"
+    HOST_USR_ARGS=(-virtfs "local,path=/usr,mount_tag=hostusr,security_model=none,readonly=on,id=hostusr")
+done
+
 cat > "$ROOT/init" <<'INIT'
 #!/bin/sh
 export PATH=/app:/usr/bin HOME=/root TERM=dumb
@@ -161,6 +184,11 @@ while read -r module; do
     insmod "/modules/$module.ko" $params || { echo "insmod $module failed"; report 125; }
 done < /etc/arcapture-vm/modules
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /out || report 125
+# The host's /usr, when host programs were asked for; cache=loose lets the loader map libraries.
+if ls /usr/bin/host-* >/dev/null 2>&1; then
+    mkdir -p /host/usr
+    mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose hostusr /host/usr || report 125
+fi
 # QEMU's user network: the host's loopback is 10.0.2.2 (a gpsd there serves the guest).
 ip link set lo up
 ip link set eth0 up 2>/dev/null && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2
@@ -215,7 +243,7 @@ timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -M pc -m 1024 "${ACCEL_ARGS[@]}" \
     -serial stdio \
     -virtfs "local,path=$OUT,mount_tag=out,security_model=none,id=out" \
     -netdev "user,id=net0,restrict=off$FORWARD" -device virtio-net-pci,netdev=net0,romfile= \
-    ${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"} \
+    ${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"} ${HOST_USR_ARGS[@]+"${HOST_USR_ARGS[@]}"} \
     </dev/null 2>&1 | sed -u 's/\r$//' > "$CONSOLE"
 qemu_status=${PIPESTATUS[0]}
 set -e

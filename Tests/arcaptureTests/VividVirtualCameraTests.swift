@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// `capture --output v4l2:NODE`: arcapture as a virtual camera, written to v4l2loopback in the VM
-/// (Tests/VM/guest-loopback.sh) and read back by v4l2-ctl, an independent consumer.
+/// (Tests/VM/guest-loopback.sh) and read back by two independent consumers: v4l2-ctl, then ffmpeg
+/// (the host's, run in the guest from the host's /usr), which copies the packets it reads.
 @Suite("a virtual camera out, through v4l2loopback in a VM", .serialized, .timeLimit(.minutes(30)))
 struct VividVirtualCameraTests {
     func vm() async throws -> LoopbackVM { try await LoopbackVM.shared.value }
@@ -44,16 +45,28 @@ struct VividVirtualCameraTests {
         return frames
     }
 
-    /// The run that wrote to the virtual camera ended with Ctrl-C (130), and v4l2-ctl read from it.
+    /// The run that wrote to the virtual camera ended with Ctrl-C (130), and v4l2-ctl and ffmpeg
+    /// read from it.
     static func expectRun(_ vm: LoopbackVM, _ name: String, format: String) throws {
         let run = try VividCaptureTests.streamRun(vm, name)
         #expect(run.status == "130", "\(run.stderr)")
         #expect(!run.stderr.contains("warning"), "\(run.stderr)")
         #expect(String(decoding: try vm.file("\(name)-format.txt"), as: UTF8.self).hasPrefix(format))
         #expect(try VividCaptureTests.streamRun(vm, "\(name)-read").status == "0")
+        let ffmpeg = try VividCaptureTests.streamRun(vm, "\(name)-ffmpeg")
+        #expect(ffmpeg.status == "0", "\(ffmpeg.stderr)")
     }
 
-    @Test("v4l2-ctl reads a YUYV camera's frames from the virtual camera, byte for byte")
+    /// What each consumer read from the virtual camera in scenario `name` (`count` frames after
+    /// the first), by consumer. ffmpeg's packets are files of their own (`NAME.ffmpeg-01` on), so
+    /// its first, v4l2loopback's leftover buffer, is skipped whatever its length.
+    static func reads(_ vm: LoopbackVM, _ name: String, count: Int) throws -> [(consumer: String, bytes: [UInt8])] {
+        let packets = try (2...count + 1).map { try vm.file(String(format: "\(name).ffmpeg-%02d", $0)) }
+        #expect((try? vm.file(String(format: "\(name).ffmpeg-%02d", count + 2))) == nil, "ffmpeg read too many")
+        return [("v4l2-ctl", try vm.file("\(name).read")), ("ffmpeg", packets.flatMap { $0 })]
+    }
+
+    @Test("v4l2-ctl and ffmpeg read a YUYV camera's frames from the virtual camera, byte for byte")
     func passedThrough() async throws {
         let vm = try await vm()
         try Self.expectRun(vm, "vcam", format: "YUYV:640x480@10")
@@ -63,9 +76,11 @@ struct VividVirtualCameraTests {
         let reference = Self.frames(try vm.file("vcam-reference.yuyv"), size: Self.frameBytes)
         #expect(reference.count == 3)
         #expect(Set(reference).count == 1, "vivid's frames differ: the comparison needs a still pattern")
-        let read = Self.frames(try vm.file("vcam.read"), size: Self.frameBytes)
-        #expect(read.count == 5)
-        for (index, frame) in read.enumerated() { #expect(frame == reference.first, "frame \(index)") }
+        for (consumer, bytes) in try Self.reads(vm, "vcam", count: 5) {
+            let read = Self.frames(bytes, size: Self.frameBytes)
+            #expect(read.count == 5, "\(consumer)")
+            for (index, frame) in read.enumerated() { #expect(frame == reference.first, "\(consumer): frame \(index)") }
+        }
     }
 
     @Test("annotated frames reach the virtual camera as the same capture's Y4M, in V4L2's limited range")
@@ -78,11 +93,14 @@ struct VividVirtualCameraTests {
         let expected = try #require(reference.last)
         let plain = Self.frames(try vm.file("vcam-reference.yuyv"), size: Self.frameBytes).first
         #expect(expected != plain, "the overlay drew nothing")
-        let read = Self.frames(try vm.file("vcam-annotated.read"), size: Self.frameBytes)
-        #expect(read.count == 3)
-        for (index, frame) in read.enumerated() {
-            let differing = zip(frame, expected).filter { $0 != $1 }.count
-            #expect(differing == 0, "frame \(index): \(differing) of \(Self.frameBytes) samples differ")
+        for (consumer, bytes) in try Self.reads(vm, "vcam-annotated", count: 3) {
+            let read = Self.frames(bytes, size: Self.frameBytes)
+            #expect(read.count == 3, "\(consumer)")
+            for (index, frame) in read.enumerated() {
+                let differing = zip(frame, expected).filter { $0 != $1 }.count
+                #expect(
+                    differing == 0, "\(consumer), frame \(index): \(differing) of \(Self.frameBytes) samples differ")
+            }
         }
     }
 
@@ -90,15 +108,19 @@ struct VividVirtualCameraTests {
     func mjpeg() async throws {
         let vm = try await vm()
         try Self.expectRun(vm, "vcam-mjpeg", format: "MJPG:1280x720@10")
-        let frames = MJPEGBytes.split(try vm.file("vcam-mjpeg.read"))
-        #expect(frames.count == 5)
         let sent = Set(
             try #require(vm.feeds["good-1280x720"]).map {
                 MJPEGBytes.withoutHuffmanTables(MJPEGBytes.image(in: $0.bytes))
             })
-        for frame in frames {
-            #expect(MJPEGBytes.hasHuffmanTables(frame))
-            #expect(sent.contains(MJPEGBytes.withoutHuffmanTables(frame)), "a frame is none the camera sent")
+        for (consumer, bytes) in try Self.reads(vm, "vcam-mjpeg", count: 5) {
+            let frames = MJPEGBytes.split(bytes)
+            #expect(frames.count == 5, "\(consumer)")
+            for frame in frames {
+                #expect(MJPEGBytes.hasHuffmanTables(frame), "\(consumer)")
+                #expect(
+                    sent.contains(MJPEGBytes.withoutHuffmanTables(frame)),
+                    "\(consumer): a frame is none the camera sent")
+            }
         }
     }
 

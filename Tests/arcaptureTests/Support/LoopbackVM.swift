@@ -99,7 +99,7 @@ struct LoopbackVM: GuestResults {
             arguments: [
                 vmDirectory.appendingPathComponent("vivid-vm.sh").path, payload.path, out.path, "guest-loopback.sh",
             ],
-            environment: ["ARCAPTURE_VM_TIMEOUT": "600"])
+            environment: ["ARCAPTURE_VM_TIMEOUT": "600", "ARCAPTURE_VM_HOST_PROGRAMS": "ffmpeg"])
         FileHandle.standardError.write(
             Data(
                 "loopback VM suite: guest scenarios ran in \(String(format: "%.1f", Date().timeIntervalSince(started))) s wall time\n"
