@@ -72,18 +72,14 @@ struct CaptureOptions: Sendable {
         if count != nil && duration != nil { throw UsageError("--count and --duration are alternatives; give one") }
         let output = parsed.value("output") ?? Self.defaultTemplate
         let formatOut = parsed.value("format-out")?.lowercased()
-        let isVirtualCamera = output.hasPrefix("v4l2:")
-        if isVirtualCamera {
-            let node = String(output.dropFirst("v4l2:".count))
-            guard node.hasPrefix("/") else {
-                throw UsageError("--output v4l2: needs the loopback's node, such as v4l2:/dev/video10, not '\(output)'")
-            }
-            switch formatOut {
-            case nil, "yuyv": destination = .virtualCamera(path: node, encoding: .yuyv)
-            case "mjpeg", "jpeg": destination = .virtualCamera(path: node, encoding: .mjpeg)
-            default:
-                throw UsageError("--format-out for a virtual camera must be yuyv or mjpeg, not '\(formatOut ?? "")'")
-            }
+        let camera: VirtualCameraTarget?
+        do {
+            camera = try VirtualCameraTarget(output: output, format: formatOut, formatOption: "--format-out")
+        } catch {
+            throw UsageError(error.description)
+        }
+        if let camera {
+            destination = .virtualCamera(path: camera.path, encoding: camera.encoding)
         } else if output == "-" {
             switch formatOut {
             case nil, "mjpeg", "jpeg": destination = .mjpegStream
@@ -104,7 +100,7 @@ struct CaptureOptions: Sendable {
             destination = .files(template)
         }
         // A still (one file, no interval) waits for the exposure to settle, as fswebcam users expect.
-        let isStill = count == nil && duration == nil && every == nil && output != "-" && !isVirtualCamera
+        let isStill = count == nil && duration == nil && every == nil && output != "-" && camera == nil
         if isStill { count = 1 }
         if let skip = try parsed.integer("skip", in: 0...10_000) {
             if parsed.flag("settle") { throw UsageError("--skip and --settle are alternatives; give one") }

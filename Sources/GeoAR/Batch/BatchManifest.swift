@@ -158,6 +158,13 @@ public struct BatchManifest: Sendable {
     ) throws(InputFileError) -> Row {
         guard let footage else { throw .malformed(file: file, location: "line \(line)", problem: "no footage") }
         guard let output else { throw .malformed(file: file, location: "line \(line)", problem: "no output") }
+        if output.hasPrefix(VirtualCameraTarget.prefix) {
+            // Else it would be a file name, written in folders named "v4l2:" and "dev".
+            throw .malformed(
+                file: file, location: "line \(line)",
+                problem: "output '\(output)': a virtual camera plays one recording at a time, at its own rate; "
+                    + "a batch row writes one file (annotate FOOTAGE --output \(output) plays one)")
+        }
         if output == "-" || OutputTemplate(pattern: output).variesPerFrame {
             throw .malformed(
                 file: file, location: "line \(line)",

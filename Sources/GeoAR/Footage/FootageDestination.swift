@@ -28,23 +28,12 @@ public enum FootageDestination: Equatable, Sendable {
     ///
     /// `v4l2:NODE` is a virtual camera, YUYV unless `--format mjpeg`.
     public init(output: String, format: String?, encoding: VideoEncoding? = nil) throws(PipelineConfigurationError) {
-        if output.hasPrefix("v4l2:") {
-            let node = String(output.dropFirst("v4l2:".count))
-            guard node.hasPrefix("/") else {
-                throw PipelineConfigurationError(
-                    "--output v4l2: needs the loopback's node, such as v4l2:/dev/video10, not '\(output)'")
-            }
+        if let camera = try VirtualCameraTarget(output: output, format: format, formatOption: "--format") {
             guard encoding == nil else {
                 throw PipelineConfigurationError(
                     "--codec, --crf and --preset are for a video file, not a virtual camera")
             }
-            switch format?.lowercased() {
-            case nil, "yuyv": self = .virtualCamera(path: node, encoding: .yuyv)
-            case "mjpeg", "jpeg": self = .virtualCamera(path: node, encoding: .mjpeg)
-            default:
-                throw PipelineConfigurationError(
-                    "--format for a virtual camera must be yuyv or mjpeg, not '\(format ?? "")'")
-            }
+            self = .virtualCamera(path: camera.path, encoding: camera.encoding)
             return
         }
         let template = OutputTemplate(pattern: output)

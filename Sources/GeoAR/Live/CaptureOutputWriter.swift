@@ -113,23 +113,20 @@ public final class CaptureOutputWriter {
     public func write(_ image: YCbCrImage, for frame: VideoFrame, counter: Int, frameRate: FrameInterval?)
         throws(FrameWriteError) -> WrittenFrame
     {
-        let bytes: [UInt8]
+        func encoded() throws(FrameWriteError) -> [UInt8] {
+            do {
+                return try encoder.encode(image, quality: quality)
+            } catch {
+                throw .conversion(.undecodable(error))
+            }
+        }
         switch destination {
         case .discard:
             return WrittenFrame(file: nil, bytes: 0, passedThrough: false)
         case .virtualCamera:
             return try writeVirtualCamera(image, frameRate: frameRate)
-        case .files, .mjpegStream, .broadcast:
-            do {
-                bytes = try encoder.encode(image, quality: quality)
-            } catch {
-                throw .conversion(.undecodable(error))
-            }
-        case .y4mStream:
-            bytes = try y4m.bytes(for: image) { Self.y4mHeader(for: $0, frameRate: frameRate) }
-        }
-        switch destination {
         case .files(let template):
+            let bytes = try encoded()
             let name = template.name(counter: counter, date: frame.captureDate)
             do {
                 try names?.claim(name)
@@ -139,9 +136,15 @@ public final class CaptureOutputWriter {
             }
             return WrittenFrame(file: name, bytes: bytes.count, passedThrough: false)
         case .broadcast(let broadcast):
+            let bytes = try encoded()
             broadcast.publish(bytes, capturedAt: frame.captureDate)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
-        case .mjpegStream, .y4mStream, .discard, .virtualCamera:
+        case .mjpegStream:
+            let bytes = try encoded()
+            try Self.writeToStandardOutput(bytes)
+            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
+        case .y4mStream:
+            let bytes = try y4m.bytes(for: image) { Self.y4mHeader(for: $0, frameRate: frameRate) }
             try Self.writeToStandardOutput(bytes)
             return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
         }

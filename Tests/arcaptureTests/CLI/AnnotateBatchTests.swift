@@ -165,6 +165,10 @@ struct AnnotateBatchTests {
                 "footage,output\nclip0.mjpeg,frames/%05n.jpg\n", 65,
                 "line 2: output 'frames/%05n.jpg': a batch row writes one file"
             ),
+            (
+                "footage,output\nclip0.mjpeg,v4l2:/dev/video10\n", 65,
+                "line 2: output 'v4l2:/dev/video10': a virtual camera plays one recording at a time"
+            ),
             ("footage,output\na.mjpeg,o.mjpeg\nb.mjpeg,o.mjpeg\n", 65, "line 3: output"),
             ("{\"footage\": \"a.mjpeg\", \"out\": \"o.mjpeg\"}\n", 65, "line 1: unknown key 'out'"),
             (

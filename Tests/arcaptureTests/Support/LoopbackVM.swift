@@ -82,15 +82,7 @@ struct LoopbackVM: GuestResults {
             try fileManager.copyItem(
                 atPath: PackagePaths.sample(sample), toPath: payload.appendingPathComponent(name).path)
         }
-        let clip = try ProcessRunner.run(
-            tool: "ffmpeg",
-            [
-                "-loglevel", "error", "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v",
-                "6", "-c", "copy", "-f", "mjpeg", payload.appendingPathComponent("clip6.mjpeg").path,
-            ], install: install)
-        guard clip.status == 0 else {
-            throw VividVM.Unavailable(description: "ffmpeg could not cut the clip: \(clip.stderr)")
-        }
+        try VMRunSupport.cutHarbourClip(to: payload.appendingPathComponent("clip6.mjpeg"))
         try VMRunSupport.addCrashReporter(to: payload)
 
         let started = Date()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What every boot of a test VM does on the host besides its own scenarios: the crash reporter in
 /// the payload, and the guest's coverage counters added to this run's afterwards.
@@ -14,6 +15,20 @@ enum VMRunSupport {
         try FileManager.default.createDirectory(at: payload, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         return (payload, out)
+    }
+
+    /// Writes the harbour footage's first six frames to `destination` (cut by ffmpeg, copied, not
+    /// re-encoded): a short clip for the scenarios that play footage.
+    static func cutHarbourClip(to destination: URL) throws {
+        let clip = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-loglevel", "error", "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v",
+                "6", "-c", "copy", "-f", "mjpeg", destination.path,
+            ], install: "bash scripts/install-deps")
+        guard clip.status == 0 else {
+            throw VividVM.Unavailable(description: "ffmpeg could not cut the clip: \(clip.stderr)")
+        }
     }
 
     /// Copies the toolchain's crash reporter into `payload`, so a crash in the guest leaves a

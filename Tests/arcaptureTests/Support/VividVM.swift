@@ -104,13 +104,7 @@ struct VividVM: GuestResults {
         try Data(count: 6 << 20).write(to: image)
         let format = try ProcessRunner.run(executable: try sbin("mkfs.ext4"), arguments: ["-q", "-F", image.path])
         guard format.status == 0 else { throw Unavailable(description: "mkfs.ext4 failed: \(format.stderr)") }
-        let clip = try ProcessRunner.run(
-            tool: "ffmpeg",
-            [
-                "-loglevel", "error", "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v",
-                "6", "-c", "copy", "-f", "mjpeg", payload.appendingPathComponent("clip.mjpeg").path,
-            ], install: "bash scripts/install-deps")
-        guard clip.status == 0 else { throw Unavailable(description: "ffmpeg could not cut the clip: \(clip.stderr)") }
+        try VMRunSupport.cutHarbourClip(to: payload.appendingPathComponent("clip.mjpeg"))
         try FileManager.default.copyItem(
             atPath: PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
             toPath: payload.appendingPathComponent("pois.geojson").path)
