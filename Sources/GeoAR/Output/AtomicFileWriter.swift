@@ -91,7 +91,10 @@ public final class AtomicFileWriter {
         }
         while !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard let up = parent(of: folder) else {
+                // A relative name's first folder is missing: the working directory makes it. (Its
+                // own check is asked for, not the missing folder's answer, which said "no folder".)
                 folder = "."
+                _ = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
                 break
             }
             folder = up

@@ -272,6 +272,22 @@ struct AnnotateFootageTests {
         #expect(lines.allSatisfy { $0.contains("\"distance_m\":26") || $0.contains("\"distance_m\":25") })
     }
 
+    @Test("a relative template whose folder is missing (frames/f-%03n.jpg, from the working directory) makes it")
+    func relativeTemplateFolder() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("footage/harbour.mjpeg")
+        // Run from the directory, as a user in their own folder would (the test's is the package's).
+        let quoted = ([Binary.path, "annotate", clip] + Self.harbour + ["--output", "frames/f-%03n.jpg"]).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let run = try Binary.run(
+            executable: "/bin/sh", arguments: ["-c", "cd '\(directory.path)' && exec " + quoted.joined(separator: " ")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("frames").path)
+        #expect(made.filter { $0.hasPrefix("f-") && $0.hasSuffix(".jpg") }.count == 48, "\(made)")
+    }
+
     @Test("numbered frames and the sidecar already there are not overwritten without --force (73); with it they are")
     func existingOutputsKept() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
