@@ -109,16 +109,68 @@ struct VideoFootageTests {
         #expect {
             try FootageReader(path: audio.path)
         } throws: { "\($0)".hasPrefix("\(audio.path): no video stream (its streams: audio aac") }
-        let tenBit = directory.appendingPathComponent("ten-bit.mkv")
+        let twelveBit = directory.appendingPathComponent("twelve-bit.mkv")
         let make = try ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=5", "-frames:v", "2", "-c:v", "ffv1",
-                "-pix_fmt", "yuv420p10le", tenBit.path,
+                "-pix_fmt", "yuv420p12le", twelveBit.path,
             ], install: "apt-get install ffmpeg")
         #expect(make.status == 0, "\(make.stderr)")
         #expect {
-            try FootageReader(path: tenBit.path)
-        } throws: { "\($0)".contains("pixel format yuv420p10le, which arcapture does not draw on yet") }
+            try FootageReader(path: twelveBit.path)
+        } throws: {
+            "\($0)".contains(
+                "pixel format yuv420p12le, which arcapture does not draw on yet (8-bit or 10-bit YUV 4:2:0, 4:2:2, 4:4:4, NV12 or grey)"
+            )
+        }
+    }
+
+    @Test(
+        "10-bit video (H.265 as recent action cameras record it, FFV1) is drawn on in 8 bits, NV12 and NV21 split: as ffmpeg converts them",
+        arguments: [
+            ("libx265", "yuv420p10le", "yuv420p", 1), ("ffv1", "yuv420p10le", "yuv420p", 1),
+            ("ffv1", "yuv422p10le", "yuv422p", 1), ("ffv1", "yuv444p10le", "yuv444p", 1),
+            ("rawvideo", "nv12", "yuv420p", 0), ("rawvideo", "nv21", "yuv420p", 0),
+        ])
+    func deeperAndInterleaved(codec: String, format: String, planar: String, tolerance: Int) throws {
+        let directory = try PackagePaths.temporaryDirectory("video-formats")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let video = directory.appendingPathComponent("input.mkv").path
+        let raw = directory.appendingPathComponent("planes.yuv").path
+        let (width, height) = (96, 64)
+        let make = try ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=5", "-frames:v", "3",
+                "-pix_fmt", format, "-c:v", codec, video,
+            ] + (codec == "libx265" ? ["-x265-params", "log-level=error"] : []), install: "apt-get install ffmpeg")
+        #expect(make.status == 0, "\(make.stderr)")
+        // The ffmpeg program's own conversion to 8-bit planes is the reference.
+        let convert = try ProcessRunner.run(
+            tool: "ffmpeg", ["-v", "error", "-i", video, "-f", "rawvideo", "-pix_fmt", planar, raw],
+            install: "apt-get install ffmpeg")
+        #expect(convert.status == 0, "\(convert.stderr)")
+        let expected = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let reader = try FootageReader(path: video)
+        var frames: [YCbCrImage] = []
+        while var frame = reader.next() { if let planes = frame.takePlanes() { frames.append(planes) } }
+        #expect(frames.count == 3)
+        var offset = 0
+        var largest = 0
+        for image in frames {
+            #expect(image.width == width && image.height == height)
+            for plane in image.planes {
+                for row in 0..<plane.height {
+                    for column in 0..<plane.width where offset < expected.count {
+                        largest = max(
+                            largest, abs(Int(plane.bytes[row * plane.stride + column]) - Int(expected[offset])))
+                        offset += 1
+                    }
+                }
+            }
+        }
+        #expect(offset == expected.count, "the planes hold as many samples as ffmpeg's")
+        #expect(largest <= tolerance, "a sample \(largest) levels from ffmpeg's")
     }
 }

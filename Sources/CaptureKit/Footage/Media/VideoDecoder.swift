@@ -37,6 +37,8 @@ final class VideoDecoder {
     private let storedWidth: Int
     private let storedHeight: Int
     private let storedLayout: ChromaSubsampling
+    /// How the decoder's frames hold their samples (8-bit planes, 10-bit planes, NV12).
+    private let sampleLayout: DecodedSampleLayout
     /// Where packets of the streams copied into a written video go; nil when none are copied.
     private(set) var streamCopy: VideoStreamCopy?
     /// The planes' chroma layout.
@@ -88,13 +90,14 @@ final class VideoDecoder {
                 problem: "FFmpeg here has no decoder for \(found.codecName) video")
         }
         let format = AVPixelFormat(rawValue: parameters.pointee.format)
-        guard let layout = Self.layout(of: format) else {
+        guard let (samples, layout) = DecodedSampleLayout.of(format) else {
             let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
             throw .malformed(
                 file: path, location: "stream \(found.index)",
                 problem: "\(found.codecName) video in pixel format \(name), which arcapture does not draw on yet "
-                    + "(8-bit YUV 4:2:0, 4:2:2, 4:4:4 or grey)")
+                    + "(8-bit or 10-bit YUV 4:2:0, 4:2:2, 4:4:4, NV12 or grey)")
         }
+        sampleLayout = samples
         // A mirrored matrix (rare: some front cameras) is taken for its turn alone.
         var mirrored: Int32 = 0
         orientation =
@@ -230,22 +233,54 @@ final class VideoDecoder {
         return made
     }
 
-    /// The frame's planes row by row into an image of the pool (libavcodec pads its rows).
+    /// The frame's planes row by row into an image of the pool (libavcodec pads its rows): 8-bit
+    /// planes copied, 10-bit ones rounded to 8 bits, NV12's chroma pairs split.
     private func copy(_ frame: UnsafeMutablePointer<AVFrame>, pool: FrameBufferPool) -> YCbCrImage {
         var image = pool.take(width: storedWidth, height: storedHeight, subsampling: storedLayout)
         let sources = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
         let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
         for index in image.planes.indices where index < 3 {
-            guard let source = sources[index] else { continue }
-            let sourceStride = Int(strides[index])
             let plane = image.planes[index]
             let shift = index == 0 ? 0 : verticalShift
             let rows = min(plane.height, (Int(frame.pointee.height) + (1 << shift) - 1) >> shift)
-            let columns = min(plane.width, sourceStride)
+            // NV12: both chroma planes come from the second of the frame's, every other byte.
+            let sourceIndex = sampleLayout == .planar || sampleLayout == .planar10 || index == 0 ? index : 1
+            guard let source = sources[sourceIndex] else { continue }
+            let sourceStride = Int(strides[sourceIndex])
             image.planes[index].bytes.withUnsafeMutableBufferPointer { target in
                 guard let base = target.baseAddress else { return }
-                for row in 0..<rows {
-                    (base + row * plane.stride).update(from: source + row * sourceStride, count: columns)
+                switch sampleLayout {
+                case .planar:
+                    let columns = min(plane.width, sourceStride)
+                    for row in 0..<rows {
+                        (base + row * plane.stride).update(from: source + row * sourceStride, count: columns)
+                    }
+                case .planar10:
+                    let columns = min(plane.width, sourceStride / 2)
+                    for row in 0..<rows {
+                        let line = source + row * sourceStride
+                        let out = base + row * plane.stride
+                        for column in 0..<columns {
+                            let sample = UInt16(line[2 * column]) | UInt16(line[2 * column + 1]) << 8
+                            out[column] = DecodedSampleLayout.eightBits(sample)
+                        }
+                    }
+                case .interleavedChroma(let crFirst):
+                    if index == 0 {
+                        let columns = min(plane.width, sourceStride)
+                        for row in 0..<rows {
+                            (base + row * plane.stride).update(from: source + row * sourceStride, count: columns)
+                        }
+                        return
+                    }
+                    // Plane 1 is Cb, plane 2 Cr: NV12 holds Cb first in each pair, NV21 Cr.
+                    let offset = (index == 1) == crFirst ? 1 : 0
+                    let columns = min(plane.width, sourceStride / 2)
+                    for row in 0..<rows {
+                        let line = source + row * sourceStride
+                        let out = base + row * plane.stride
+                        for column in 0..<columns { out[column] = line[2 * column + offset] }
+                    }
                 }
             }
         }
@@ -254,17 +289,4 @@ final class VideoDecoder {
 
     /// How many times chroma rows are halved.
     private var verticalShift: Int { storedLayout == .s420 || storedLayout == .s440 ? 1 : 0 }
-
-    /// The planes' layout for a pixel format, nil for formats not drawn on (10-bit, packed, NV12).
-    static func layout(of format: AVPixelFormat) -> ChromaSubsampling? {
-        switch format {
-        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: .s420
-        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: .s422
-        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P: .s444
-        case AV_PIX_FMT_YUV440P, AV_PIX_FMT_YUVJ440P: .s440
-        case AV_PIX_FMT_YUV411P: .s411
-        case AV_PIX_FMT_GRAY8: .gray
-        default: nil
-        }
-    }
 }
