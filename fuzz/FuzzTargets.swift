@@ -66,6 +66,9 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             _ = EmbeddedTelemetry.track(
                 file: "fuzz.mp4", payloads: [(0, 1, gps), (1, nil, gps)], payloadCount: 2, damaged: 0, warnings: [])
         }
+        if let attitude = try? GPMFAttitudePayload.decode(items) {
+            _ = EmbeddedTelemetry.attitudes([(0, 1, attitude), (1, nil, attitude)], clock: 1e9)
+        }
     },
     "y4m": { bytes in
         _ = Y4MHeader.parse(bytes.prefix(1024))

@@ -4,7 +4,7 @@ import Foundation
 /// and their timing come from `ffprobe -show_packets -show_data` (FFmpeg's demuxer, its hex dump),
 /// and the GPS from a walk over the key-length-value items written here from gopro/gpmf-parser's
 /// README, sharing no code with CaptureKit's reader. It reads only what the tests compare: GPS5
-/// samples, SCAL, GPSU and GPSF.
+/// samples, SCAL, GPSU and GPSF, and the gravity vector (GRAV) and image orientation (IORI).
 public struct GPMFReference {
     /// One telemetry packet.
     public struct Packet {
@@ -18,6 +18,10 @@ public struct GPMFReference {
         public var fix: Int?
         /// Its GPS5 samples, scaled: latitude, longitude, altitude, 2D speed, 3D speed.
         public var samples: [[Double]]
+        /// Its GRAV samples, scaled: x, y, z.
+        public var gravity: [[Double]] = []
+        /// Its IORI samples, scaled: w, x, y, z.
+        public var imageOrientation: [[Double]] = []
     }
 
     /// The telemetry packets in order.
@@ -89,6 +93,11 @@ public struct GPMFReference {
             let size = Int(bytes[at + 5])
             let count = Int(bytes[at + 6]) * 256 + Int(bytes[at + 7])
             let data = bytes[(at + 8)..<min(bytes.endIndex, at + 8 + size * count)]
+            func int16s() -> [Double] {
+                stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map {
+                    Double(Int16(bitPattern: UInt16(data[$0]) << 8 | UInt16(data[$0 + 1])))
+                }
+            }
             func int32s() -> [Double] {
                 stride(from: data.startIndex, to: data.endIndex - 3, by: 4).map { index in
                     Double(
@@ -100,10 +109,14 @@ public struct GPMFReference {
             switch (key, type) {
             case (_, 0): walk(data, into: &packet, scale: [])
             case ("SCAL", UInt8(ascii: "l")): scale = int32s()
-            case ("SCAL", UInt8(ascii: "s")):
-                scale = stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map {
-                    Double(Int16(bitPattern: UInt16(data[$0]) << 8 | UInt16(data[$0 + 1])))
+            case ("SCAL", UInt8(ascii: "s")): scale = int16s()
+            case ("GRAV", UInt8(ascii: "s")), ("IORI", UInt8(ascii: "s")):
+                let width = key == "GRAV" ? 3 : 4
+                let values = int16s().map { $0 / (scale.first ?? 1) }
+                let vectors = stride(from: 0, to: values.count - width + 1, by: width).map {
+                    Array(values[$0..<$0 + width])
                 }
+                if key == "GRAV" { packet.gravity += vectors } else { packet.imageOrientation += vectors }
             case ("GPSU", _): packet.gpsu = String(decoding: data.prefix(16), as: UTF8.self)
             case ("GPSF", _): packet.fix = int32s().first.map { Int($0) }
             case ("GPS5", UInt8(ascii: "l")):
@@ -115,6 +128,33 @@ public struct GPMFReference {
             default: break
             }
             at += 8 + (size * count + 3) / 4 * 4
+        }
+    }
+
+    /// The camera's pitch and roll at each GRAV sample, on the video's clock (spread over its
+    /// packet's duration): gravity turned into the picture's frame by IORI, through a rotation
+    /// matrix built here from the quaternion, then pitch = −asin(z) and roll = atan2(x, y) as the
+    /// camera frame of geometry.md §3 has them.
+    public var attitudes: [(time: Double, pitch: Double, roll: Double)] {
+        packets.flatMap { packet in
+            packet.gravity.enumerated().map { index, g -> (time: Double, pitch: Double, roll: Double) in
+                let q =
+                    packet.imageOrientation.count == packet.gravity.count
+                    ? packet.imageOrientation[index] : [1, 0, 0, 0]
+                let n = (q.reduce(0) { $0 + $1 * $1 }).squareRoot()
+                let (w, x, y, z) = (q[0] / n, q[1] / n, q[2] / n, q[3] / n)
+                let matrix = [
+                    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+                ]
+                let turned = matrix.map { row in zip(row, g).reduce(0) { $0 + $1.0 * $1.1 } }
+                let length = (turned.reduce(0) { $0 + $1 * $1 }).squareRoot()
+                return (
+                    packet.time + packet.duration * Double(index) / Double(packet.gravity.count),
+                    -asin(turned[2] / length) * 180 / .pi, atan2(turned[0], turned[1]) * 180 / .pi
+                )
+            }
         }
     }
 

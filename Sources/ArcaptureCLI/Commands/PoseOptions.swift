@@ -75,7 +75,8 @@ struct PoseOptions: Sendable {
     /// - Throws: ``InputFileError`` from the sidecar file.
     func timeline(for track: RecordedTrack) throws(InputFileError) -> (PoseTimeline, String) {
         let input: OrientationInput
-        let description: String
+        var description: String
+        var mount = self.mount
         switch orientation {
         case .fixed(let fixed):
             input = .fixed(fixed, headingAccuracy: nil)
@@ -85,17 +86,21 @@ struct PoseOptions: Sendable {
             for warning in sidecar.warnings { Terminal.warning(warning) }
             input = .samples(sidecar.samples)
             description = "\(sidecar.samples.count) samples from \(path)"
-        case .course:
-            input = .samples(CourseHeadingEstimator.samples(for: track.fixes))
+        case .course,
+            .automatic where track.orientations.isEmpty:
+            let course = CourseOrientation(track: track, mount: mount)
+            input = course.input
+            mount = course.mount
+            if let note = course.note { Terminal.warning(note) }
             description = "course over ground"
-        case .automatic where track.orientations.isEmpty:
-            input = .samples(CourseHeadingEstimator.samples(for: track.fixes))
-            description = "course over ground (the track has no headings)"
+            if case .automatic = orientation { description += " (the track has no headings)" }
+            if !track.attitudes.isEmpty { description += ", pitch and roll from the camera's gravity vector" }
         case .automatic:
             input = .samples(track.orientations)
             description = "the track's \(track.orientations.count) headings (\(track.orientations[0].origin.rawValue))"
         }
-        let mountText = mount == CameraMount() ? "" : ", camera mounted at yaw \(mount.yaw)°, pitch \(mount.pitch)°"
+        let mountText =
+            self.mount == CameraMount() ? "" : ", camera mounted at yaw \(self.mount.yaw)°, pitch \(self.mount.pitch)°"
         return (
             PoseTimeline(
                 positions: track.fixes, orientation: input, mount: mount, limits: limits,

@@ -12,6 +12,8 @@ public struct RecordedTrack: Sendable {
     public var fixes: [LocationFix]
     /// Receiver-measured orientations (NMEA HDT, THS, HDG, PASHR), oldest first.
     public var orientations: [OrientationSample]
+    /// The camera's own pitch and roll against gravity (a GoPro's GRAV), oldest first.
+    public var attitudes: [CameraAttitude]
     /// The first warnings, each `FILE: line N: what` (at most ``warningLimit``).
     public var warnings: [String]
     /// How many warnings there were in all.
@@ -24,12 +26,13 @@ public struct RecordedTrack: Sendable {
 
     /// Creates a track.
     public init(
-        file: String, fixes: [LocationFix], orientations: [OrientationSample] = [], warnings: [String] = [],
-        warningCount: Int? = nil, summary: String = ""
+        file: String, fixes: [LocationFix], orientations: [OrientationSample] = [], attitudes: [CameraAttitude] = [],
+        warnings: [String] = [], warningCount: Int? = nil, summary: String = ""
     ) {
         self.file = file
         self.fixes = fixes
         self.orientations = orientations
+        self.attitudes = attitudes
         self.warnings = Array(warnings.prefix(Self.warningLimit))
         self.warningCount = warningCount ?? warnings.count
         self.summary = summary

@@ -34,7 +34,7 @@ final class FootageRun: @unchecked Sendable {
             )
         }
         let poses: FootagePipeline.Poses
-        switch Self.poses(from: source, options: configuration.pose, clock: clock) {
+        switch Self.poses(from: source, options: configuration.pose, clock: clock, messages: configuration.messages) {
         case .success(let found): poses = found
         case .failure(let error): return (nil, error)
         }
@@ -96,21 +96,25 @@ final class FootageRun: @unchecked Sendable {
 
     /// Poses from a recorded track (its fixes on a timeline, the heading as the options say) or a
     /// fixed position.
-    static func poses(from source: any LocationSource, options: LivePoseTracker.Options, clock: FootageClock)
-        -> Result<FootagePipeline.Poses, GeoARError>
-    {
+    static func poses(
+        from source: any LocationSource, options: LivePoseTracker.Options, clock: FootageClock,
+        messages: PipelineMessages
+    ) -> Result<FootagePipeline.Poses, GeoARError> {
         if let recorded = source as? RecordedLocationSource {
             let track = recorded.track
             let orientation: OrientationInput
+            var mount = options.mount
             switch options.orientation {
             case .fixed(let fixed): orientation = .fixed(fixed, headingAccuracy: nil)
-            case .course: orientation = .samples(CourseHeadingEstimator.samples(for: track.fixes))
-            case .automatic:
-                orientation = .samples(
-                    track.orientations.isEmpty ? CourseHeadingEstimator.samples(for: track.fixes) : track.orientations)
+            case .automatic where !track.orientations.isEmpty: orientation = .samples(track.orientations)
+            case .course, .automatic:
+                let course = CourseOrientation(track: track, mount: mount)
+                orientation = course.input
+                mount = course.mount
+                if let note = course.note { messages.warning(note) }
             }
             let timeline = PoseTimeline(
-                positions: track.fixes, orientation: orientation, mount: options.mount, limits: options.limits,
+                positions: track.fixes, orientation: orientation, mount: mount, limits: options.limits,
                 assumedGeoidSeparation: options.geoidSeparation)
             return .success(.track(timeline, clock))
         }

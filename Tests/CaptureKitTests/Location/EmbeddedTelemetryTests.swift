@@ -11,6 +11,22 @@ import Testing
 struct EmbeddedTelemetryTests {
     static let clip = PackagePaths.sample("video/max-heromode.mp4")
 
+    /// A copy of the clip, `damaged.mp4` in `directory`, with the first item of `key`, `type` and
+    /// sample `size` changed by `change` (given the item's 8 header bytes).
+    static func copy(
+        in directory: URL, changing key: String, type: Character, size: UInt8, _ change: (inout [UInt8]) -> Void
+    ) throws -> URL {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+        let header = Array(key.utf8) + [type.asciiValue ?? 0, size]
+        let at = try #require(bytes.indices.dropLast(8).first { Array(bytes[$0..<$0 + 6]) == header })
+        var item = Array(bytes[at..<at + 8])
+        change(&item)
+        bytes.replaceSubrange(at..<at + 8, with: item)
+        let damaged = directory.appendingPathComponent("damaged.mp4")
+        try Data(bytes).write(to: damaged)
+        return damaged
+    }
+
     @Test("every GPS5 sample becomes a fix: count, first and last position, altitude above the ellipsoid")
     func fixes() throws {
         let reference = try GPMFReference(video: Self.clip)
@@ -64,13 +80,8 @@ struct EmbeddedTelemetryTests {
     func damagedPayload() throws {
         let directory = try PackagePaths.temporaryDirectory("gpmf")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.clip)))
         // The first GPS5 item in the file (the first payload's): its count made far too large.
-        let key: [UInt8] = Array("GPS5".utf8) + [UInt8(ascii: "l"), 20]
-        let at = try #require(bytes.indices.dropLast(8).first { Array(bytes[$0..<$0 + 6]) == key })
-        bytes[at + 6] = 0x7F
-        let damaged = directory.appendingPathComponent("damaged.mp4")
-        try Data(bytes).write(to: damaged)
+        let damaged = try Self.copy(in: directory, changing: "GPS5", type: "l", size: 20) { $0[6] = 0x7F }
         let reference = try GPMFReference(video: Self.clip)
         let track = try RecordedTrack.load(damaged.path)
         #expect(track.fixes.count == reference.packets.dropFirst().flatMap(\.samples).count)
@@ -78,6 +89,43 @@ struct EmbeddedTelemetryTests {
         #expect(track.warnings.first?.hasPrefix("\(damaged.path): telemetry at 0.00 s: byte ") == true)
         #expect(track.warnings.first?.contains("GPS5 says 32529 samples of 20 bytes, but") == true, "\(track.warnings)")
         #expect(track.summary.contains("1 damaged payloads skipped"), "\(track.summary)")
+    }
+
+    @Test("the camera's gravity vector, in the picture's frame, gives its pitch and roll at each GRAV sample's time")
+    func attitudes() throws {
+        let reference = try GPMFReference(video: Self.clip).attitudes
+        #expect(reference.count == 316)
+        let track = try RecordedTrack.load(Self.clip)
+        #expect(track.attitudes.count == reference.count, "\(track.summary)")
+        #expect(
+            track.summary.contains(
+                "the camera's pitch and roll from 316 gravity samples (GRAV, in the picture's frame by IORI)"))
+        let first = try #require(track.fixes.first?.time)
+        let start = first.timeIntervalSince1970 - (try #require(GPMFReference(video: Self.clip).packets.first?.time))
+        for (attitude, expected) in zip(track.attitudes, reference) {
+            #expect(abs(attitude.time.timeIntervalSince1970 - start - expected.time) < 1e-3)
+            #expect(abs(attitude.pitch - expected.pitch) < 1e-6)
+            #expect(abs(attitude.roll - expected.roll) < 1e-6)
+        }
+    }
+
+    @Test("a damaged gravity item costs its payload's attitude alone, with a warning naming its time")
+    func damagedAttitude() throws {
+        let directory = try PackagePaths.temporaryDirectory("gpmf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The first GRAV item in the file: its values said to be unsigned.
+        let damaged = try Self.copy(in: directory, changing: "GRAV", type: "s", size: 6) { $0[4] = UInt8(ascii: "S") }
+        let reference = try GPMFReference(video: Self.clip)
+        let track = try RecordedTrack.load(damaged.path)
+        #expect(track.fixes.count == reference.packets.flatMap(\.samples).count, "the GPS is all there")
+        #expect(track.attitudes.count == reference.packets.dropFirst().flatMap(\.gravity).count)
+        #expect(track.warnings.count == 1)
+        #expect(
+            track.warnings.first?.hasPrefix("\(damaged.path): telemetry at 0.00 s: byte ") == true, "\(track.warnings)")
+        #expect(
+            track.warnings.first?.hasSuffix(
+                "GRAV samples are 'S' of 6 bytes, not 's' of 6; its camera attitude skipped") == true,
+            "\(track.warnings)")
     }
 
     @Test("a video without telemetry, a file cut short and a folder are refused, naming the file")

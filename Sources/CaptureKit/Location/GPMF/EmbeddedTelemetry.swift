@@ -13,6 +13,9 @@ import Foundation
 ///   not over the video's length (which drifts: 3 % on GoPro's sample clip).
 /// - GPS5 altitude is above the ellipsoid, and is kept as such (``GeodeticCoordinate/altitude``).
 /// - A damaged payload is skipped, counted and warned about, naming its time in the video.
+/// - The camera's gravity vector (GRAV, HERO8 and later), turned into the picture's frame by the
+///   image orientation (IORI), gives the camera's pitch and roll (``RecordedTrack/attitudes``),
+///   timed like the GPS.
 public enum EmbeddedTelemetry {
     /// A consumer GPS receiver's user-equivalent range error, in metres: dilution of precision
     /// times this is the horizontal accuracy given to each fix (what the heading fade reads).
@@ -59,6 +62,7 @@ public enum EmbeddedTelemetry {
                 problem: "no GPMF telemetry track (gpmd) among its streams (\(kinds)): it carries no GPS of its own")
         }
         var payloads: [(time: Double, duration: Double?, gps: GPMFGPSPayload)] = []
+        var attitudePayloads: [(time: Double, duration: Double?, attitude: GPMFAttitudePayload)] = []
         var warnings: [String] = []
         var damaged = 0
         var count = 0
@@ -66,9 +70,17 @@ public enum EmbeddedTelemetry {
             count += 1
             let time = packet.time ?? 0
             do throws(GPMFError) {
-                if let gps = try GPMFGPSPayload.decode(GPMFItem.parse(packet.bytes)) {
-                    payloads.append((time, packet.duration, gps))
+                let items = try GPMFItem.parse(packet.bytes)
+                // A damaged attitude costs the payload's attitude, not its GPS.
+                do throws(GPMFError) {
+                    if let attitude = try GPMFAttitudePayload.decode(items) {
+                        attitudePayloads.append((time, packet.duration, attitude))
+                    }
+                } catch {
+                    warnings.append(
+                        String(format: "\(path): telemetry at %.2f s: \(error); its camera attitude skipped", time))
                 }
+                if let gps = try GPMFGPSPayload.decode(items) { payloads.append((time, packet.duration, gps)) }
             } catch {
                 damaged += 1
                 warnings.append(String(format: "\(path): telemetry at %.2f s: \(error); payload skipped", time))
@@ -79,9 +91,45 @@ public enum EmbeddedTelemetry {
                 file: path, location: "telemetry track \(stream.index)",
                 problem: "every one of its \(count) payloads is damaged (first: \(warnings.first ?? "?"))")
         }
-        return Reading(
-            track: track(file: path, payloads: payloads, payloadCount: count, damaged: damaged, warnings: warnings),
-            videoStart: clock(payloads).map { Date(timeIntervalSince1970: $0) })
+        var track = track(file: path, payloads: payloads, payloadCount: count, damaged: damaged, warnings: warnings)
+        let clock = clock(payloads)
+        if let clock {
+            track.attitudes = attitudes(attitudePayloads, clock: clock)
+            if !track.attitudes.isEmpty {
+                let turned = attitudePayloads.contains { !$0.attitude.imageOrientation.isEmpty }
+                track.summary +=
+                    "; the camera's pitch and roll from \(track.attitudes.count) gravity samples (GRAV"
+                    + (turned ? ", in the picture's frame by IORI)" : ")")
+            }
+        }
+        return Reading(track: track, videoStart: clock.map { Date(timeIntervalSince1970: $0) })
+    }
+
+    /// The attitudes of decoded payloads, each sample timed as GPS5's are: spread over its
+    /// packet's span from the packet's time on the GPS clock. IORI is used only when it has a
+    /// quaternion for every gravity sample.
+    static func attitudes(
+        _ payloads: [(time: Double, duration: Double?, attitude: GPMFAttitudePayload)], clock: Double
+    ) -> [CameraAttitude] {
+        var result: [CameraAttitude] = []
+        for (index, payload) in payloads.enumerated() {
+            let gravity = payload.attitude.gravity
+            let turns = payload.attitude.imageOrientation
+            let span =
+                payload.duration
+                ?? (index + 1 < payloads.count ? payloads[index + 1].time - payload.time : nil) ?? 1
+            for (number, vector) in gravity.enumerated() {
+                let time = Date(
+                    timeIntervalSince1970: clock + payload.time + span * Double(number) / Double(gravity.count))
+                if let last = result.last, time <= last.time { continue }
+                if let attitude = CameraAttitude(
+                    time: time, gravity: vector, imageOrientation: turns.count == gravity.count ? turns[number] : nil)
+                {
+                    result.append(attitude)
+                }
+            }
+        }
+        return result
     }
 
     /// The GPS clock at the video's start, in seconds since 1970: the median over the payloads of

@@ -1,0 +1,41 @@
+import CaptureKit
+
+/// The orientation a recorded track gives a camera that cannot tell north: the heading from the
+/// direction of travel, and, when the camera measured gravity itself (a GoPro's GRAV), its own
+/// pitch and roll at each of those headings' times.
+///
+/// A camera that measures its attitude needs no mount pitch or roll: its gravity vector already
+/// says how it sits. Only the mount's yaw (a camera facing backwards) still applies, to the
+/// heading; the timeline then composes nothing more.
+public struct CourseOrientation: Sendable {
+    /// The samples for a ``PoseTimeline``.
+    public var input: OrientationInput
+    /// The mount the timeline composes them with.
+    public var mount: CameraMount
+    /// What was left out and why, for a warning; nil when nothing was.
+    public var note: String?
+
+    /// The course's headings for `track`, with its attitudes when it has any, and the mount the
+    /// timeline should use with them.
+    public init(track: RecordedTrack, mount: CameraMount) {
+        let headings = CourseHeadingEstimator.samples(for: track.fixes)
+        guard !track.attitudes.isEmpty else {
+            input = .samples(headings)
+            self.mount = mount
+            note = nil
+            return
+        }
+        let turned = headings.map { sample in
+            var sample = sample
+            let heading = (sample.heading + mount.yaw).truncatingRemainder(dividingBy: 360)
+            sample.heading = heading < 0 ? heading + 360 : heading
+            return sample
+        }
+        input = .samples(CameraAttitude.applying(track.attitudes, to: turned))
+        self.mount = CameraMount()
+        note =
+            mount.pitch != 0 || mount.roll != 0
+            ? "\(track.file) gives the camera's own pitch and roll (its gravity vector): the mount's pitch and roll are not added"
+            : nil
+    }
+}
