@@ -4,12 +4,19 @@
  * It is the tests' independent producer: it shares no code with arcapture.
  *
  * Usage: loopback-writer DEVICE FOURCC WIDTH HEIGHT FPS FRAMES [REPEAT]
+ *        loopback-writer DEVICE YUYV WIDTH HEIGHT FPS --stamped LOG
  *   DEVICE  the loopback node (/dev/video10)
  *   FOURCC  MJPG or YUYV: what the output format says
  *   FPS     frames written a second (paced with CLOCK_MONOTONIC, absolute deadlines)
  *   FRAMES  a file of frames, each a 4-byte little-endian length and then that many bytes (what
  *           Tests/VM/make-loopback-frames.py writes: real frames and deliberately damaged ones)
  *   REPEAT  passes through FRAMES (default 0: until SIGTERM or SIGINT)
+ *   --stamped LOG  instead of FRAMES, numbered frames made here, for the serve benchmark's latency
+ *           on one clock (bench/serve/compare-ustreamer.sh): mid grey, with the frame's number (16
+ *           bits) in the bottom eighth as 16 cells, white for a 1 and black for a 0, over the same
+ *           cells inverted (so a reader can tell a number from damage); LOG gets "NUMBER SECONDS"
+ *           a frame, CLOCK_MONOTONIC read once its write() returned, the clock the benchmark's
+ *           client reads when the frame's last byte arrives.
  *
  * Sets the output format (VIDIOC_S_FMT on VIDEO_OUTPUT) and the rate (VIDIOC_S_PARM), then calls
  * VIDIOC_STREAMON(OUTPUT) before writing: v4l2loopback 0.12.7 with exclusive_caps=1 is left
@@ -70,20 +77,50 @@ static struct frame *read_frames(const char *path, size_t *count) {
     return frames;
 }
 
+/* A stamped frame: grey, with `number` in the code cells of the bottom eighth (see Usage). */
+static void draw_number(unsigned char *frame, unsigned width, unsigned height, unsigned number) {
+    for (size_t at = 0; at < (size_t)width * height * 2; at += 2) { frame[at] = 128; frame[at + 1] = 128; }
+    unsigned band = height / 8, top = height - band, cell = width / 16;
+    for (unsigned y = top; y < height; y++) {
+        int inverted = y >= top + band / 2;
+        for (unsigned x = 0; x < cell * 16; x++) {
+            int bit = (number >> (15 - x / cell)) & 1;
+            frame[((size_t)y * width + x) * 2] = (bit ^ inverted) ? 235 : 16;
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc != 7 && argc != 8) {
         fprintf(stderr, "usage: %s DEVICE FOURCC WIDTH HEIGHT FPS FRAMES [REPEAT]\n", argv[0]);
+        fprintf(stderr, "       %s DEVICE YUYV WIDTH HEIGHT FPS --stamped LOG\n", argv[0]);
         return 2;
     }
     const char *device = argv[1], *fourcc = argv[2];
     unsigned width = (unsigned)atoi(argv[3]), height = (unsigned)atoi(argv[4]), fps = (unsigned)atoi(argv[5]);
-    long repeat = argc == 8 ? atol(argv[7]) : 0;
+    int stamped = strcmp(argv[6], "--stamped") == 0;
+    long repeat = argc == 8 && !stamped ? atol(argv[7]) : 0;
     if (strlen(fourcc) != 4 || width == 0 || height == 0 || fps == 0) {
         fprintf(stderr, "loopback-writer: bad format arguments\n");
         return 2;
     }
-    size_t count = 0;
-    struct frame *frames = read_frames(argv[6], &count);
+    size_t count = 1;
+    struct frame *frames;
+    FILE *log = NULL;
+    if (stamped) {
+        if (argc != 8 || strcmp(fourcc, "YUYV") != 0 || width < 64 || height < 64 || width % 16 != 0) {
+            fprintf(stderr, "loopback-writer: --stamped LOG writes YUYV of at least 64x64, a width divisible by 16\n");
+            return 2;
+        }
+        log = fopen(argv[7], "w");
+        frames = calloc(1, sizeof *frames);
+        if (!log || !frames) { fprintf(stderr, "loopback-writer: %s: %s\n", argv[7], strerror(errno)); return 1; }
+        frames[0].length = (size_t)width * height * 2;
+        frames[0].bytes = malloc(frames[0].length);
+        if (!frames[0].bytes) { fprintf(stderr, "loopback-writer: out of memory\n"); return 2; }
+    } else {
+        frames = read_frames(argv[6], &count);
+    }
 
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -129,17 +166,26 @@ int main(int argc, char **argv) {
     unsigned long written = 0;
     for (long pass = 0; !stopping && (repeat == 0 || pass < repeat); pass++) {
         for (size_t index = 0; index < count && !stopping; index++) {
+            unsigned number = (unsigned)((written + 1) & 0xFFFF);
+            if (stamped) draw_number(frames[index].bytes, width, height, number);
             ssize_t result;
             do { result = write(fd, frames[index].bytes, frames[index].length); } while (result < 0 && errno == EINTR);
             if (result < 0) { fprintf(stderr, "loopback-writer: write: %s\n", strerror(errno)); return 1; }
             written++;
+            if (log) {
+                struct timespec done;
+                clock_gettime(CLOCK_MONOTONIC, &done);
+                fprintf(log, "%u %.6f\n", number, (double)done.tv_sec + (double)done.tv_nsec / 1e9);
+                fflush(log);
+            }
             next.tv_nsec += period;
             while (next.tv_nsec >= 1000000000L) { next.tv_nsec -= 1000000000L; next.tv_sec++; }
             while (!stopping && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {}
         }
-        fprintf(stderr, "pass %ld done, %lu frames written\n", pass + 1, written);
+        if (!stamped) fprintf(stderr, "pass %ld done, %lu frames written\n", pass + 1, written);
     }
     xioctl(fd, VIDIOC_STREAMOFF, &type);
     close(fd);
+    if (log) fclose(log);
     return 0;
 }

@@ -5,7 +5,12 @@
 // The timestamp is wall-clock time from arcapture and monotonic time from uStreamer; which one is
 // told by its size (a wall-clock time is past 2001). Built statically on the host, run in the VM.
 //
-// Usage: mjpeg-client PORT SECONDS
+// With ARRIVALS, it also decodes each frame (libjpeg-turbo, to grey) and reads the number
+// loopback-writer --stamped drew in it, and writes "NUMBER SECONDS" a frame to ARRIVALS: when its last byte
+// came, on CLOCK_MONOTONIC, the clock the writer logs its writes on. Frames whose number cannot
+// be read (its cells and their inverted twins disagree) are counted as "unreadable".
+//
+// Usage: mjpeg-client PORT SECONDS [ARRIVALS]
 #define _GNU_SOURCE  // memmem
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <turbojpeg.h>
 #include <unistd.h>
 
 static double now(clockid_t clock) {
@@ -28,8 +34,42 @@ static int compare(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+// The number loopback-writer --stamped drew in the bottom eighth of the frame: 16 cells, each a bit, over
+// their inverted twins; -1 when any cell does not read as one bit over its opposite.
+static long frame_number(tjhandle decoder, const unsigned char *jpeg, size_t size, unsigned char **grey,
+    size_t *capacity) {
+    int width, height, subsampling, colorspace;
+    if (tjDecompressHeader3(decoder, jpeg, (unsigned long)size, &width, &height, &subsampling, &colorspace) != 0)
+        return -1;
+    if ((size_t)width * (size_t)height > *capacity) {
+        *capacity = (size_t)width * (size_t)height;
+        *grey = realloc(*grey, *capacity);
+        if (*grey == NULL) return -1;
+    }
+    if (tjDecompress2(decoder, jpeg, (unsigned long)size, *grey, width, width, height, TJPF_GRAY, 0) != 0) return -1;
+    int band = height / 8, top = height - band, cell = width / 16;
+    long number = 0;
+    for (int bit = 0; bit < 16; bit++) {
+        int x = bit * cell + cell / 2;
+        int upper = (*grey)[(size_t)(top + band / 4) * (size_t)width + (size_t)x];
+        int lower = (*grey)[(size_t)(top + band * 3 / 4) * (size_t)width + (size_t)x];
+        if (abs(upper - lower) < 100) return -1;
+        number = number << 1 | (upper > lower);
+    }
+    return number;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 3) { fprintf(stderr, "usage: %s PORT SECONDS\n", argv[0]); return 2; }
+    if (argc != 3 && argc != 4) { fprintf(stderr, "usage: %s PORT SECONDS [ARRIVALS]\n", argv[0]); return 2; }
+    FILE *arrivals = NULL;
+    tjhandle decoder = NULL;
+    unsigned char *grey = NULL;
+    size_t grey_capacity = 0, unreadable = 0;
+    if (argc == 4) {
+        arrivals = fopen(argv[3], "w");
+        decoder = tjInitDecompress();
+        if (arrivals == NULL || decoder == NULL) { fprintf(stderr, "mjpeg-client: cannot open %s\n", argv[3]); return 1; }
+    }
     int port = atoi(argv[1]);
     double seconds = atof(argv[2]);
     int descriptor = socket(AF_INET, SOCK_STREAM, 0);
@@ -72,10 +112,15 @@ int main(int argc, char **argv) {
             char *header = memmem(buffer, body, "X-Timestamp:", 12);
             if (header != NULL) stamp = strtod(header + 12, NULL);
             double received = now(stamp > 1e9 ? CLOCK_REALTIME : CLOCK_MONOTONIC);
-            if (now(CLOCK_MONOTONIC) >= warm) {
+            double arrived = now(CLOCK_MONOTONIC);
+            if (arrived >= warm) {
                 frames++;
                 bytes += size;
                 if (stamp > 0 && measured < 100000) latencies[measured++] = (received - stamp) * 1000;
+                if (arrivals != NULL) {
+                    long number = frame_number(decoder, (const unsigned char *)buffer + body, size, &grey, &grey_capacity);
+                    if (number < 0) unreadable++; else fprintf(arrivals, "%ld %.6f\n", number, arrived);
+                }
             }
             memmove(buffer, buffer + body + size, length - body - size);
             length -= body + size;
@@ -85,7 +130,13 @@ int main(int argc, char **argv) {
     double median = measured ? latencies[measured / 2] : -1;
     size_t at99 = (size_t)((double)measured * 0.99);
     double p99 = measured ? latencies[at99 < measured ? at99 : measured - 1] : -1;
-    printf("frames %zu bytes %zu seconds %.3f latency_median_ms %.2f latency_p99_ms %.2f\n", frames, bytes, seconds,
+    printf("frames %zu bytes %zu seconds %.3f latency_median_ms %.2f latency_p99_ms %.2f", frames, bytes, seconds,
         median, p99);
+    if (arrivals != NULL) {
+        printf(" unreadable %zu", unreadable);
+        fclose(arrivals);
+        tjDestroy(decoder);
+    }
+    printf("\n");
     return 0;
 }
