@@ -243,13 +243,18 @@ final class VideoDecoder {
             let plane = image.planes[index]
             let shift = index == 0 ? 0 : verticalShift
             let rows = min(plane.height, (Int(frame.pointee.height) + (1 << shift) - 1) >> shift)
-            // NV12: both chroma planes come from the second of the frame's, every other byte.
-            let sourceIndex = sampleLayout == .planar || sampleLayout == .planar10 || index == 0 ? index : 1
+            // NV12's luma is a plane like any 8-bit one; both its chroma planes come from the
+            // frame's second, every other byte.
+            var layout = sampleLayout
+            var sourceIndex = index
+            if case .interleavedChroma = sampleLayout {
+                if index == 0 { layout = .planar } else { sourceIndex = 1 }
+            }
             guard let source = sources[sourceIndex] else { continue }
             let sourceStride = Int(strides[sourceIndex])
             image.planes[index].bytes.withUnsafeMutableBufferPointer { target in
                 guard let base = target.baseAddress else { return }
-                switch sampleLayout {
+                switch layout {
                 case .planar:
                     let columns = min(plane.width, sourceStride)
                     for row in 0..<rows {
@@ -266,13 +271,6 @@ final class VideoDecoder {
                         }
                     }
                 case .interleavedChroma(let crFirst):
-                    if index == 0 {
-                        let columns = min(plane.width, sourceStride)
-                        for row in 0..<rows {
-                            (base + row * plane.stride).update(from: source + row * sourceStride, count: columns)
-                        }
-                        return
-                    }
                     // Plane 1 is Cb, plane 2 Cr: NV12 holds Cb first in each pair, NV21 Cr.
                     let offset = (index == 1) == crFirst ? 1 : 0
                     let columns = min(plane.width, sourceStride / 2)

@@ -115,12 +115,11 @@ public enum EmbeddedTelemetry {
         for (index, payload) in payloads.enumerated() {
             let gravity = payload.attitude.gravity
             let turns = payload.attitude.imageOrientation
-            let span =
-                payload.duration
-                ?? (index + 1 < payloads.count ? payloads[index + 1].time - payload.time : nil) ?? 1
+            let span = Self.span(
+                duration: payload.duration, time: payload.time,
+                next: index + 1 < payloads.count ? payloads[index + 1].time : nil)
             for (number, vector) in gravity.enumerated() {
-                let time = Date(
-                    timeIntervalSince1970: clock + payload.time + span * Double(number) / Double(gravity.count))
+                let time = Self.sampleTime(clock: clock, packet: payload.time, span: span, number, of: gravity.count)
                 if let last = result.last, time <= last.time { continue }
                 if let attitude = CameraAttitude(
                     time: time, gravity: vector, imageOrientation: turns.count == gravity.count ? turns[number] : nil)
@@ -130,6 +129,17 @@ public enum EmbeddedTelemetry {
             }
         }
         return result
+    }
+
+    /// How long a packet's samples span: its duration, else the gap to the next packet's time, else 1 s.
+    static func span(duration: Double?, time: Double, next: Double?) -> Double {
+        duration ?? next.map { $0 - time } ?? 1
+    }
+
+    /// The time of sample `number` of `count` in a packet at `packet` s in the video, spanning
+    /// `span` s, on the GPS clock that is `clock` at the video's start: spread evenly over the span.
+    static func sampleTime(clock: Double, packet: Double, span: Double, _ number: Int, of count: Int) -> Date {
+        Date(timeIntervalSince1970: clock + packet + span * Double(number) / Double(count))
     }
 
     /// The GPS clock at the video's start, in seconds since 1970: the median over the payloads of
@@ -157,18 +167,16 @@ public enum EmbeddedTelemetry {
         for (index, payload) in payloads.enumerated() {
             key = payload.gps.key
             let samples = payload.gps.samples
-            // A packet's duration, else the gap to the next packet's time.
-            let span =
-                payload.duration
-                ?? (index + 1 < payloads.count ? payloads[index + 1].time - payload.time : nil) ?? 1
+            let span = Self.span(
+                duration: payload.duration, time: payload.time,
+                next: index + 1 < payloads.count ? payloads[index + 1].time : nil)
             for (number, sample) in samples.enumerated() {
                 let fix = sample.fix ?? payload.gps.fix ?? 3
                 let time: Date
                 if let own = sample.time {
                     time = own
                 } else if let clock {
-                    time = Date(
-                        timeIntervalSince1970: clock + payload.time + span * Double(number) / Double(samples.count))
+                    time = Self.sampleTime(clock: clock, packet: payload.time, span: span, number, of: samples.count)
                 } else {
                     withoutFix += 1
                     continue
