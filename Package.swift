@@ -2,7 +2,7 @@
 //
 // arcapture: a geo-AR camera pipeline for Linux. No outside Swift packages:
 // everything below is the toolchain plus C libraries from Debian
-// (libv4l-dev, libturbojpeg0-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev, libmicrohttpd-dev,
+// (libv4l-dev, libturbojpeg0-dev, libjpeg62-turbo-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev, libmicrohttpd-dev,
 // libavformat-dev, libavcodec-dev, libavutil-dev), reached through small C targets.
 import PackageDescription
 
@@ -18,6 +18,8 @@ let package = Package(
         // C shims: request codes, FourCCs and wrappers for variadic calls.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CTurboJPEG", linkerSettings: [.linkedLibrary("turbojpeg")]),
+        // libjpeg's own API, for what TurboJPEG 2.1 lacks: given tables and restart markers (see its header).
+        .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The compositor's innermost row loops, in C so they vectorise (see its header).
         .target(name: "CRasterKernels"),
         .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
@@ -34,7 +36,7 @@ let package = Package(
             name: "CFFmpeg",
             linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
 
-        .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG", "CFFmpeg"]),
+        .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg"]),
         .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
         // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
         .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor", "CFileSystem", "CMicroHTTPD"]),

@@ -1,0 +1,231 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CaptureKit
+
+/// Splicing frames with restart markers (``JPEGSplicer``) and our own restart markers.
+///
+/// No real webcam frame with restart markers could be found to ship (the public MJPEG samples read
+/// have none), so the frames are made by libjpeg-turbo's own `cjpeg` (`-restart`, which is
+/// libjpeg's `restart_in_rows` / `restart_interval`) from the webcam fixture's picture, cropped to
+/// odd sizes; a UVC camera's lack of Huffman tables is made by cutting them out.
+@Suite("JPEG splicing (restart intervals)")
+struct JPEGSplicerTests {
+    /// The fixture's picture as RGB, cropped to `width` x `height`.
+    static func picture(width: Int, height: Int) throws -> [UInt8] {
+        let url = try #require(
+            Bundle.module.url(forResource: "webcam-640x480", withExtension: "mjpg", subdirectory: "Fixtures"))
+        let image = try JPEGDecoder().decode([UInt8](Data(contentsOf: url)))
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let luma = Double(image.planes[0][x, y])
+                let cb = Double(image.planes[1][x / 2, y]) - 128
+                let cr = Double(image.planes[2][x / 2, y]) - 128
+                for value in [luma + 1.402 * cr, luma - 0.344136 * cb - 0.714136 * cr, luma + 1.772 * cb] {
+                    rgb.append(UInt8(max(0, min(255, value.rounded()))))
+                }
+            }
+        }
+        return rgb
+    }
+
+    /// A frame made by `cjpeg` with `options` (its `-restart` among them).
+    static func cjpeg(width: Int, height: Int, _ options: [String]) throws -> [UInt8] {
+        let folder = try PackagePaths.temporaryDirectory("splice")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ppm = folder.appendingPathComponent("in.ppm")
+        try Data(Array("P6\n\(width) \(height)\n255\n".utf8) + picture(width: width, height: height)).write(to: ppm)
+        let out = folder.appendingPathComponent("out.jpg")
+        let result = try ProcessRunner.run(
+            tool: "cjpeg", options + ["-outfile", out.path, ppm.path], install: "apt-get install libjpeg-turbo-progs")
+        #expect(result.status == 0, "\(result.stderr)")
+        return [UInt8](try Data(contentsOf: out))
+    }
+
+    /// `bytes` without its DHT segments, as a UVC camera sends a frame.
+    static func withoutHuffmanTables(_ bytes: [UInt8]) throws -> [UInt8] {
+        let segments = try #require(JPEGStructure.headerSegments(of: bytes))
+        var out = bytes
+        for segment in segments.reversed() where segment.marker == 0xC4 { out.removeSubrange(segment.range) }
+        return out
+    }
+
+    /// Draws a rectangle of rows (and a column band) as an overlay would, preparing the rows first.
+    static func draw(rows: Range<Int>, on image: inout YCbCrImage, splicer: JPEGSplicer?) {
+        splicer?.prepare(rows: rows, in: &image)
+        let columns = (image.width / 5)..<(image.width * 3 / 5)
+        for y in rows where y < image.height {
+            for x in columns { image.planes[0][x, y] = UInt8((x * 7 + y * 3) % 256) }
+        }
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var width: Int
+        var height: Int
+        var options: [String]
+        var stripTables = false
+        var testDescription: String {
+            "\(width)x\(height) \(options.joined(separator: " "))\(stripTables ? " no DHT" : "")"
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(width: 320, height: 240, options: ["-sample", "2x1", "-restart", "1"]),
+        Case(width: 320, height: 240, options: ["-sample", "2x1", "-restart", "1"], stripTables: true),
+        Case(width: 317, height: 237, options: ["-sample", "2x2", "-restart", "1"]),
+        Case(width: 319, height: 211, options: ["-sample", "1x1", "-restart", "2"]),
+        Case(width: 301, height: 203, options: ["-sample", "2x1", "-restart", "7B"]),
+        Case(width: 250, height: 190, options: ["-sample", "2x2", "-restart", "5B"], stripTables: true),
+        Case(width: 203, height: 101, options: ["-grayscale", "-restart", "3B"]),
+        Case(width: 320, height: 240, options: ["-sample", "1x2", "-restart", "1"]),
+    ]
+
+    @Test("spliced frames equal the input outside the touched intervals and the full encode inside", arguments: cases)
+    func exactness(_ testCase: Case) throws {
+        var input = try Self.cjpeg(
+            width: testCase.width, height: testCase.height, ["-quality", "85"] + testCase.options)
+        if testCase.stripTables { input = try Self.withoutHuffmanTables(input) }
+        let splicer = try JPEGSplicer()
+        var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
+        #expect(splicer.begin(input, canvas: &canvas), "\(splicer.refusal ?? "")")
+        let touched = [(testCase.height / 3)..<(testCase.height / 3 + 5), (testCase.height - 3)..<testCase.height]
+        for rows in touched { Self.draw(rows: rows, on: &canvas, splicer: splicer) }
+        let spliced = try splicer.finish(&canvas)
+        let mcuHeight = splicer.mcuHeight
+        let touchedRows = Set(splicer.touchedMCURows)
+        #expect(!touchedRows.isEmpty && touchedRows.count < (testCase.height + mcuHeight - 1) / mcuHeight)
+
+        // The reference: the whole frame decoded, drawn on, encoded with the same tables (cjpeg's
+        // -quality 85 tables are libjpeg's scaled standard ones, which the encoder makes again).
+        let decoder = try JPEGDecoder()
+        let original = try decoder.decode(input)
+        var drawn = original
+        for rows in touched { Self.draw(rows: rows, on: &drawn, splicer: nil) }
+        let reference = try decoder.decode(try JPEGEncoder().encodeWithLibJPEG(drawn, quality: 85, restartRows: 0))
+        let output = try decoder.decode(spliced)
+        #expect(output.subsampling == original.subsampling && output.width == testCase.width)
+        let scan = try #require(input.withUnsafeBytes { JPEGRestartScan($0) })
+        let touchedIntervals = Set(splicer.touchedIntervals)
+        var differing = Set<Int>()
+        for (index, plane) in output.planes.enumerated() {
+            // The MCU each sample belongs to, and so its restart interval.
+            let gray = scan.components.count == 1
+            let blockWidth = gray ? 8 : scan.components[index].h * 8
+            let blockHeight = gray ? 8 : scan.components[index].v * 8
+            for y in 0..<plane.height {
+                for x in 0..<plane.width {
+                    let interval = (y / blockHeight * scan.mcusPerRow + x / blockWidth) / scan.restartInterval
+                    let expected = touchedIntervals.contains(interval) ? reference : original
+                    if plane[x, y] != expected.planes[index][x, y] {
+                        differing.insert(touchedIntervals.contains(interval) ? interval : -1 - interval)
+                    }
+                }
+            }
+        }
+        #expect(differing.isEmpty, "intervals that differ (negative: not touched): \(differing.sorted())")
+        // The intervals not touched are the input's bytes; the output has Huffman tables.
+        let outScan = try #require(spliced.withUnsafeBytes { JPEGRestartScan($0) })
+        #expect(outScan.hasHuffmanTables && outScan.intervals.count == scan.intervals.count)
+        for index in scan.intervals.indices where !touchedIntervals.contains(index) {
+            #expect(input[scan.intervals[index]] == spliced[outScan.intervals[index]])
+        }
+        // Touched: every interval holding a drawn row, and no other.
+        let drawnRows = touched.flatMap { Array($0) }.filter { $0 < testCase.height }
+        let expectedIntervals = Set(
+            drawnRows.flatMap { y in
+                let row = y / mcuHeight
+                return
+                    ((row * scan.mcusPerRow) / scan.restartInterval)...(((row + 1) * scan.mcusPerRow - 1)
+                    / scan.restartInterval)
+            })
+        #expect(touchedIntervals == expectedIntervals)
+        #expect(Set(splicer.touchedMCURows).isSuperset(of: drawnRows.map { $0 / mcuHeight }))
+    }
+
+}
+
+extension JPEGSplicerTests {
+    @Test(
+        "libjpeg's path writes TurboJPEG's bytes, and with restart markers the same samples",
+        arguments: [
+            (640, 480, ChromaSubsampling.s422), (641, 479, .s420), (333, 217, .s444), (101, 77, .gray),
+            (318, 239, .s440), (250, 99, .s411),
+        ])
+    func libjpegPath(width: Int, height: Int, subsampling: ChromaSubsampling) throws {
+        let image = JPEGCodecTests.gradient(width: width, height: height, subsampling: subsampling)
+        let encoder = try JPEGEncoder()
+        for quality in [75, 90, 97] {
+            let turbo = try encoder.encode(image, quality: quality)
+            #expect(try encoder.encodeWithLibJPEG(image, quality: quality, restartRows: 0) == turbo)
+            let restarted = try encoder.encode(image, quality: quality, restartRows: 1)
+            let scan = try #require(restarted.withUnsafeBytes { JPEGRestartScan($0) })
+            #expect(scan.restartInterval == scan.mcusPerRow && scan.intervals.count == scan.mcuRows)
+            // Restart markers change the coding, not the coefficients.
+            let decoder = try JPEGDecoder()
+            #expect(try decoder.decode(restarted) == decoder.decode(turbo))
+            #expect(restarted.count > turbo.count && restarted.count < turbo.count + scan.mcuRows * 8)
+        }
+    }
+
+    @Test("damaged restart intervals are refused, and the full decode refuses them too")
+    func damaged() throws {
+        let input = try Self.cjpeg(width: 320, height: 240, ["-quality", "85", "-sample", "2x1", "-restart", "1"])
+        let scan = try #require(input.withUnsafeBytes { JPEGRestartScan($0) })
+        let splicer = try JPEGSplicer()
+        var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
+        #expect(splicer.begin(input, canvas: &canvas))
+        // A marker missing, two out of order, an interval's end cut off, the frame cut off, bytes
+        // after an interval's last MCU.
+        let marker = scan.intervals[5].upperBound
+        var missing = input
+        missing.removeSubrange(marker..<(marker + 2))
+        var swapped = input
+        swapped[marker + 1] = 0xD6
+        var short = input
+        short.removeSubrange((scan.intervals[7].upperBound - 6)..<scan.intervals[7].upperBound)
+        let cut = Array(input[..<scan.intervals[20].upperBound])
+        var extra = input
+        extra.insert(contentsOf: [0x12, 0x34, 0x56], at: scan.intervals[9].upperBound)
+        let decoder = try JPEGDecoder()
+        for (name, frame) in [
+            ("missing", missing), ("swapped", swapped), ("short", short), ("cut", cut), ("extra", extra),
+        ] {
+            #expect(!splicer.begin(frame, canvas: &canvas), "\(name)")
+            #expect(splicer.refusal != nil)
+            #expect(throws: JPEGError.self, "\(name)") { try decoder.decode(frame) }
+        }
+        #expect(splicer.begin(input, canvas: &canvas))
+        // Bytes cut from inside an interval: Huffman codes resynchronise, and often the interval
+        // still decodes to its MCUs (djpeg takes it without a warning too). The splicer must never
+        // take a frame the full decode refuses (its walk may refuse more: those are decoded whole).
+        var taken = 0
+        for start in stride(from: 0, to: 60, by: 3) {
+            for count in [1, 2, 6] {
+                var damaged = input
+                damaged.removeSubrange(
+                    (scan.intervals[7].lowerBound + start)..<(scan.intervals[7].lowerBound + start + count))
+                if splicer.begin(damaged, canvas: &canvas) {
+                    taken += 1
+                    #expect((try? decoder.decode(damaged)) != nil, "cut \(count) at \(start)")
+                }
+            }
+        }
+        #expect(taken > 0)
+    }
+
+    @Test("a frame without restart markers, or progressive, takes the full path")
+    func notSpliceable() throws {
+        let splicer = try JPEGSplicer()
+        var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
+        for options in [["-sample", "2x1"], ["-progressive", "-restart", "1"], ["-arithmetic", "-restart", "1"]] {
+            let frame = try Self.cjpeg(width: 160, height: 120, options)
+            #expect(!splicer.begin(frame, canvas: &canvas), "\(options)")
+        }
+        // Optimised Huffman tables lack codes a re-encoded block may need.
+        let optimised = try Self.cjpeg(width: 160, height: 120, ["-optimize", "-restart", "1"])
+        #expect(!splicer.begin(optimised, canvas: &canvas))
+    }
+}
