@@ -49,6 +49,13 @@ public final class MapRenderer {
     public let options: Options
     private let style: OverlayStyle
     private let painter = Painter()
+
+    /// Called before a drawing reads and changes rows of a frame (``Painter/willChange``): a
+    /// spliced JPEG frame decodes them then.
+    public var willChange: ((Range<Int>, inout YCbCrImage) -> Void)? {
+        get { painter.willChange }
+        set { painter.willChange = newValue }
+    }
     private var text: TextRenderer?
     private var textHeight = 0
 

@@ -15,6 +15,13 @@ public final class Compositor {
     /// The sample range of the frames drawn on.
     public let sampleRange: SampleRange
     let painter = Painter()
+
+    /// Called before a drawing reads and changes rows of a frame (``Painter/willChange``): a
+    /// spliced JPEG frame decodes them then.
+    public var willChange: ((Range<Int>, inout YCbCrImage) -> Void)? {
+        get { painter.willChange }
+        set { painter.willChange = newValue }
+    }
     private var renderers: [Int: TextRenderer] = [:]
     private var dots: [Int: (fill: CoverageMask, ring: CoverageMask)] = [:]
     private var plates: [SIMD2<Int32>: CoverageMask] = [:]

@@ -36,6 +36,7 @@ enum AnnotateCommand {
             ),
             .flag("force", help: "Overwrite the output if it exists."),
             .value("quality", "Q", default: "90", help: "JPEG quality, 1-100."),
+        ] + JPEGOutputOptions.specs + [
             .value("select", "ID|NAME", help: "Highlight this POI (its id or name) and always label it (repeatable)."),
             .value("units", "metric|imperial", default: "metric", help: "Distance units on labels."),
             .value("font", "NAME|FILE", default: "DejaVu Sans", help: "A fontconfig font name or a font file."),
@@ -188,7 +189,8 @@ enum AnnotateCommand {
                 speed: settings.speed)
             var jpeg: [UInt8]
             do {
-                jpeg = try JPEGEncoder().encode(annotated, quality: settings.quality)
+                jpeg = try JPEGEncoder().encode(
+                    annotated, quality: settings.quality, restartRows: settings.jpeg.restartRows)
                 if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
             } catch {
                 Terminal.error("cannot encode the annotated image: \(error)")

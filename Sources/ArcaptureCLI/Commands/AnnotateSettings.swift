@@ -6,6 +6,7 @@ import Foundation
 struct AnnotateSettings {
     var output: String
     var quality = 90
+    var jpeg: JPEGOutputOptions
     var styleFile: String?
     var routeFile: String?
     var speed: Double?
@@ -21,6 +22,7 @@ struct AnnotateSettings {
     init(_ parsed: ParsedArguments, input: String) throws(UsageError) {
         output = parsed.value("output") ?? AnnotateCommand.defaultOutput(for: input)
         quality = try parsed.integer("quality", in: 1...100) ?? quality
+        jpeg = try JPEGOutputOptions(parsed)
         styleFile = parsed.value("style")
         routeFile = parsed.value("route")
         speed = try parsed.number("ground-speed", in: 0...1000)

@@ -35,6 +35,7 @@ enum CaptureCommand {
                 "format-out", "FORMAT", default: "mjpeg; yuyv for v4l2:",
                 help: "With --output -: mjpeg (concatenated JPEGs) or y4m; with v4l2:NODE: yuyv or mjpeg."),
             .value("quality", "Q", default: "90", help: "JPEG quality, 1-100, for frames that must be encoded."),
+        ] + JPEGOutputOptions.specs + [
             .value(
                 "set", "NAME=VALUE",
                 help: "Set a control (repeatable): brightness=60%, zoom_absolute=150, exposure_auto=manual."),
@@ -149,7 +150,7 @@ enum CaptureCommand {
             return .usage
         }
         let handlerQueue = DispatchQueue(label: "arcapture.capture-handlers")
-        let configuration = GeoARConfiguration(
+        var configuration = GeoARConfiguration(
             source: .camera(
                 CaptureConfiguration(
                     devicePath: path, format: options.format, bufferCount: options.bufferCount,
@@ -167,6 +168,8 @@ enum CaptureCommand {
             selectsCenter: overlay.selectsCenter, navigates: overlay.navigates, minimap: overlay.minimap,
             handlerQueue: handlerQueue,
             messages: .terminal)
+        configuration.restartRows = options.jpeg.restartRows
+        configuration.splices = options.jpeg.splices
         let report = PhaseReport(source: source.name)
         let view = GeoAR(session: ARSession(mapData: mapData), configuration: configuration)
             .onPhaseChange { phase in report.print(phase) }

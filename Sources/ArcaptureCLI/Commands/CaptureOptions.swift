@@ -11,6 +11,7 @@ struct CaptureOptions: Sendable {
     var destination: CaptureDestination
     var format = FormatRequest()
     var quality = 90
+    var jpeg = JPEGOutputOptions()
     var controls: [ControlSetting] = []
     var warmUp: FrameSelector.WarmUp
     var reconnect = false
@@ -37,6 +38,7 @@ struct CaptureOptions: Sendable {
         }
         format = try parsed.formatRequest()
         quality = try parsed.integer("quality", in: 1...100) ?? quality
+        jpeg = try JPEGOutputOptions(parsed)
         for text in parsed.values["set"] ?? [] {
             guard let setting = ControlSetting(parsing: text) else {
                 throw UsageError("--set must be NAME=VALUE such as brightness=60% or zoom_absolute=150, not '\(text)'")

@@ -227,13 +227,15 @@ enum AnnotateFootage {
             _ = try CameraModel(cameraInfoFile: cameraPath, frameSize: size)
         }
         if let failed = FontCheck.check(style.style) { return failed }
-        let settings = AnnotationSettings(
+        var settings = AnnotationSettings(
             pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
             banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
             horizontalFieldOfView: cameraSetup.horizontalFieldOfView, heightAboveGround: cameraSetup.heightAboveGround,
             quality: settingsOptions.quality, destination: destination, keepsRecords: parsed.value("sidecar") != nil,
             inputRange: (reader.y4mHeader?.isFullRange ?? reader.video?.isFullRange ?? true) ? .full : .limited,
             minimap: parsed.flag("minimap") ? MapRenderer.Options() : nil)
+        settings.restartRows = settingsOptions.jpeg.restartRows
+        settings.splices = settingsOptions.jpeg.splices
         let rate =
             reader.y4mHeader.map { $0.frameRate } ?? (time.framesPerSecond == nil ? reader.video?.frameRate : nil)
             ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)

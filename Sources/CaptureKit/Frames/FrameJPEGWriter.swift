@@ -30,8 +30,9 @@ public final class FrameJPEGWriter {
     ///   - frame: a captured frame.
     ///   - quality: 1–100, for raw frames.
     ///   - validation: how to check an MJPEG frame before passing it through.
+    ///   - restartRows: MCU rows per restart interval in raw frames encoded (0: no markers).
     /// - Throws: ``FrameConversionError`` for a damaged MJPEG frame or an unconvertible format.
-    public func jpeg(for frame: VideoFrame, quality: Int, validation: Validation = .structure)
+    public func jpeg(for frame: VideoFrame, quality: Int, validation: Validation = .structure, restartRows: Int = 0)
         throws(FrameConversionError) -> (bytes: [UInt8], passedThrough: Bool)
     {
         switch frame.format.pixelFormat {
@@ -62,7 +63,7 @@ public final class FrameJPEGWriter {
         default:
             let image = try YCbCrImage(frame: frame, decoder: decoder)
             do {
-                return (try encoder.encode(image, quality: quality), false)
+                return (try encoder.encode(image, quality: quality, restartRows: restartRows), false)
             } catch {
                 throw .undecodable(error)
             }

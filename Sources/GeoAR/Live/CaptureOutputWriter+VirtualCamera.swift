@@ -72,7 +72,7 @@ extension CaptureOutputWriter {
             case .mjpeg:
                 let bytes: [UInt8]
                 do {
-                    bytes = try encoder.encode(image, quality: quality)
+                    bytes = try encoder.encode(image, quality: quality, restartRows: restartRows)
                 } catch {
                     throw FrameWriteError.conversion(.undecodable(error))
                 }

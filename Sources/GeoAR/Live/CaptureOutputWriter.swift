@@ -9,6 +9,8 @@ public final class CaptureOutputWriter {
     public let destination: CaptureDestination
     /// JPEG quality for raw frames, which must be encoded.
     public let quality: Int
+    /// MCU rows per restart interval in the JPEGs encoded (0: no restart markers).
+    public let restartRows: Int
     let frames: FrameJPEGWriter
     let encoder: JPEGEncoder
     private var y4m = Y4MStreamState()
@@ -18,8 +20,9 @@ public final class CaptureOutputWriter {
     var virtualCamera: VirtualCameraOutput?
 
     /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
-    public init(destination: CaptureDestination, quality: Int) throws(JPEGError) {
+    public init(destination: CaptureDestination, quality: Int, restartRows: Int = 1) throws(JPEGError) {
         self.destination = destination
+        self.restartRows = restartRows
         if case .files(let template) = destination { names = FrameNameLedger(template: template) }
         self.quality = quality
         frames = try FrameJPEGWriter()
@@ -113,20 +116,35 @@ public final class CaptureOutputWriter {
     public func write(_ image: YCbCrImage, for frame: VideoFrame, counter: Int, frameRate: FrameInterval?)
         throws(FrameWriteError) -> WrittenFrame
     {
-        func encoded() throws(FrameWriteError) -> [UInt8] {
-            do {
-                return try encoder.encode(image, quality: quality)
-            } catch {
-                throw .conversion(.undecodable(error))
-            }
-        }
         switch destination {
         case .discard:
             return WrittenFrame(file: nil, bytes: 0, passedThrough: false)
         case .virtualCamera:
             return try writeVirtualCamera(image, frameRate: frameRate)
+        case .y4mStream:
+            let bytes = try y4m.bytes(for: image) { Self.y4mHeader(for: $0, frameRate: frameRate) }
+            try Self.writeToStandardOutput(bytes)
+            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
+        case .files, .broadcast, .mjpegStream:
+            let bytes: [UInt8]
+            do {
+                bytes = try encoder.encode(image, quality: quality, restartRows: restartRows)
+            } catch {
+                throw .conversion(.undecodable(error))
+            }
+            return try write(annotatedJPEG: bytes, for: frame, counter: counter)
+        }
+    }
+
+    /// Writes an annotated frame already encoded (a spliced camera frame is) to files, stdout or
+    /// the clients; destinations that take planes are given planes instead.
+    ///
+    /// - Throws: ``FrameWriteError``.
+    public func write(annotatedJPEG bytes: [UInt8], for frame: VideoFrame, counter: Int) throws(FrameWriteError)
+        -> WrittenFrame
+    {
+        switch destination {
         case .files(let template):
-            let bytes = try encoded()
             let name = template.name(counter: counter, date: frame.captureDate)
             do {
                 try names?.claim(name)
@@ -136,17 +154,20 @@ public final class CaptureOutputWriter {
             }
             return WrittenFrame(file: name, bytes: bytes.count, passedThrough: false)
         case .broadcast(let broadcast):
-            let bytes = try encoded()
             broadcast.publish(bytes, capturedAt: frame.captureDate)
-            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
         case .mjpegStream:
-            let bytes = try encoded()
             try Self.writeToStandardOutput(bytes)
-            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
-        case .y4mStream:
-            let bytes = try y4m.bytes(for: image) { Self.y4mHeader(for: $0, frameRate: frameRate) }
-            try Self.writeToStandardOutput(bytes)
-            return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
+        case .discard, .virtualCamera, .y4mStream:
+            break
+        }
+        return WrittenFrame(file: nil, bytes: bytes.count, passedThrough: false)
+    }
+
+    /// Whether frames for this destination are JPEGs (so a camera's MJPEG may be spliced).
+    public var takesJPEG: Bool {
+        switch destination {
+        case .files, .broadcast, .mjpegStream: true
+        case .discard, .virtualCamera, .y4mStream: false
         }
     }
 
@@ -172,7 +193,7 @@ public final class CaptureOutputWriter {
         default: validation = .decode
         }
         do {
-            return try frames.jpeg(for: frame, quality: quality, validation: validation)
+            return try frames.jpeg(for: frame, quality: quality, validation: validation, restartRows: restartRows)
         } catch {
             throw .conversion(error)
         }

@@ -10,7 +10,13 @@ import Foundation
 final class LiveAnnotator {
     /// What was drawn on a frame.
     struct Drawn {
+        /// The frame's planes with the overlay; for a spliced frame only the rows drawn on hold
+        /// samples (its size is right).
         var image: YCbCrImage
+        /// The spliced frame, when the camera's MJPEG had restart markers (write this, not `image`).
+        var jpeg: [UInt8]? = nil
+        /// The frame's size.
+        var size: (width: Int, height: Int)
         /// The AR overlay drawn; nil for a map view's frame.
         var annotation: FrameAnnotation?
     }
@@ -31,13 +37,18 @@ final class LiveAnnotator {
     private var version = -1
     private var layoutVersion = -1
     private var cameras = CameraModels()
+    /// The camera's MJPEG with restart markers is spliced rather than decoded whole (nil: never).
+    private let splicing: SplicedDrawing?
     /// The last frame's planes, converted into again (handed back by ``recycle(_:)``).
-    private var spare = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+    private var spare = LiveAnnotator.placeholder
 
     /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
-    init(geometry: CameraGeometry, navigates: Bool, map: MapRenderer.Options? = nil, mapOnly: Bool = false)
-        throws(JPEGError)
-    {
+    init(
+        geometry: CameraGeometry, navigates: Bool, map: MapRenderer.Options? = nil, mapOnly: Bool = false,
+        splices: Bool = false
+    ) throws(JPEGError) {
+        // A map view covers the whole frame: nothing to gain.
+        splicing = splices && !mapOnly ? SplicedDrawing() : nil
         self.geometry = geometry
         self.navigates = navigates
         self.mapOnly = mapOnly
@@ -57,23 +68,53 @@ final class LiveAnnotator {
         frameNumber: Int
     ) throws(LiveAnnotationError) -> Drawn {
         let annotator = try annotator(for: map)
+        annotator.layoutOptions.selected = selectedByStyle.union(selection)
+        track.append(SIMD2(pose.estimate.pose.latitude, pose.estimate.pose.longitude))
+        if track.count > Self.trackLength { track.removeFirst(track.count - Self.trackLength) }
+        if let splicing, frame.format.pixelFormat == .mjpeg || frame.format.pixelFormat == .jpeg,
+            JPEGStructure.problem(in: frame.data) == nil
+        {
+            // Restart markers: only the intervals drawn on are decoded and encoded again.
+            var drawn = Result<FrameAnnotation?, LiveAnnotationError>.success(nil)
+            var size = (width: 0, height: 0)
+            let outcome = splicing.draw(frame.data, annotator: annotator, map: mapRenderer) { image in
+                size = (image.width, image.height)
+                drawn = Result { () throws(LiveAnnotationError) in
+                    try overlay(on: &image, annotator: annotator, pose: pose, map: map, frameNumber: frameNumber)
+                }
+            }
+            switch outcome {
+            case .spliced(let jpeg):
+                return Drawn(image: Self.placeholder, jpeg: jpeg, size: size, annotation: try drawn.get())
+            case .damaged(let why): throw .frame(.undecodable(.corrupt(why)))
+            case .notSpliced: break
+            }
+        }
         var image = spare
-        spare = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+        spare = Self.placeholder
         do {
             try frames.convert(frame, into: &image)
         } catch {
             throw .frame(error)
         }
+        let annotation = try overlay(on: &image, annotator: annotator, pose: pose, map: map, frameNumber: frameNumber)
+        return Drawn(image: image, size: (image.width, image.height), annotation: annotation)
+    }
+
+    private static let placeholder = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+
+    /// Draws the overlay (or a map view's plan) on `image`; the AR overlay drawn, nil for a map.
+    private func overlay(
+        on image: inout YCbCrImage, annotator: FrameAnnotator, pose: LivePoseTracker.LivePose, map: MapDataSnapshot,
+        frameNumber: Int
+    ) throws(LiveAnnotationError) -> FrameAnnotation? {
         guard let camera = cameras.camera(geometry, width: image.width, height: image.height) else {
             throw .configuration(
                 "the calibration '\(geometry.calibrationFile ?? "")' does not fit \(image.width)x\(image.height) frames"
             )
         }
-        annotator.layoutOptions.selected = selectedByStyle.union(selection)
         let estimate = pose.estimate
         let ground = estimate.pose.altitude - geometry.heightAboveGround
-        track.append(SIMD2(estimate.pose.latitude, estimate.pose.longitude))
-        if track.count > Self.trackLength { track.removeFirst(track.count - Self.trackLength) }
         if mapOnly, let mapRenderer {
             // A map view: the plan view over the whole frame, nothing of the camera's picture (its
             // navigation is the session's, as the AR view follows it).
@@ -82,7 +123,7 @@ final class LiveAnnotator {
                 into: &image, rect: canvas, latitude: estimate.pose.latitude, longitude: estimate.pose.longitude,
                 heading: estimate.pose.orientation.heading, pointsOfInterest: map.data.pointsOfInterest,
                 selected: annotator.layoutOptions.selected, route: map.data.route, track: track)
-            return Drawn(image: image, annotation: nil)
+            return nil
         }
         let annotation: FrameAnnotation
         if navigates {
@@ -102,7 +143,7 @@ final class LiveAnnotator {
                 mapRenderer, on: &image, pose: estimate.pose, pointsOfInterest: map.data.pointsOfInterest,
                 selected: annotator.layoutOptions.selected, route: map.data.route, track: track)
         }
-        return Drawn(image: image, annotation: annotation)
+        return annotation
     }
 
     /// Positions kept for the map's trail.

@@ -339,11 +339,15 @@ public final class LiveCapture: @unchecked Sendable {
         if isSkippedUnwatched(frame) { return }
         let number = selector.written + 1
         var image: YCbCrImage?
+        var spliced: [UInt8]?
         var sidecarRecord: SidecarRecord?
         if let stage {
             switch stage.process(frame, number: number) {
             case .annotated(let drawn, let record):
                 image = drawn
+                sidecarRecord = record
+            case .annotatedJPEG(let bytes, let record):
+                spliced = bytes
                 sidecarRecord = record
             case .passThrough(let record):
                 sidecarRecord = record
@@ -359,6 +363,8 @@ public final class LiveCapture: @unchecked Sendable {
         do {
             if let image {
                 result = try writer.write(image, for: frame, counter: number, frameRate: negotiated?.frameInterval)
+            } else if let spliced {
+                result = try writer.write(annotatedJPEG: spliced, for: frame, counter: number)
             } else {
                 result = try writer.write(frame, counter: number, frameRate: negotiated?.frameInterval)
             }
@@ -378,7 +384,7 @@ public final class LiveCapture: @unchecked Sendable {
             state.written += 1
             state.latency.add(milliseconds: latency)
             if stage != nil {
-                if image != nil { state.annotated += 1 } else { state.withoutPose += 1 }
+                if image != nil || spliced != nil { state.annotated += 1 } else { state.withoutPose += 1 }
             }
         }
         if let file = result.file { messages.fileWritten(file) }

@@ -15,6 +15,9 @@ protocol LiveFrameStage: AnyObject {
 enum LiveStageOutcome {
     /// Write these planes (the frame with the overlay drawn) instead of the frame; log `record`.
     case annotated(YCbCrImage, record: SidecarRecord?)
+    /// Write this JPEG (the camera's frame spliced with the overlay) instead of the frame; log
+    /// `record`.
+    case annotatedJPEG([UInt8], record: SidecarRecord?)
     /// Write the frame as it came (it has no pose); log `record`.
     case passThrough(record: SidecarRecord?)
     /// The frame is damaged: drop it and count it, as damaged frames are.

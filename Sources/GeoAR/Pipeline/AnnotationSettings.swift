@@ -22,6 +22,13 @@ public struct AnnotationSettings: Sendable {
     public var heightAboveGround: Double
     /// JPEG quality for frames that are encoded.
     public var quality: Int
+    /// MCU rows per restart interval in the JPEGs encoded (a restart marker after each; 0 for
+    /// none): such frames can be spliced when annotated again, by arcapture or another tool.
+    public var restartRows = 1
+    /// Whether JPEG frames with restart markers are spliced (only the intervals the overlay
+    /// touches are re-encoded, with the frame's own tables, at its own quality) rather than
+    /// decoded and encoded whole at ``quality``.
+    public var splices = true
     /// What the frames become: JPEGs, or planes for a Y4M stream.
     public var destination: FootageDestination
     /// Labels, markers and panels composed by any worker, for all of them.

@@ -7,6 +7,8 @@ import Foundation
 final class AnnotationWorker {
     private let decoder: JPEGDecoder?
     private let encoder: JPEGEncoder?
+    /// JPEG frames with restart markers are spliced (nil: every frame is decoded whole).
+    private let splicing: SplicedDrawing?
     private var annotator: FrameAnnotator?
     private var minimap: MapRenderer?
     private let settings: AnnotationSettings
@@ -23,6 +25,8 @@ final class AnnotationWorker {
         self.settings = settings
         decoder = try? JPEGDecoder()
         encoder = try? JPEGEncoder()
+        // A map view covers every row, and planes out need every row decoded.
+        splicing = settings.splices && !settings.destination.wantsPlanes && !settings.mapOnly ? SplicedDrawing() : nil
         map = MapData(
             pointsOfInterest: settings.pointsOfInterest, route: settings.route, style: settings.style,
             banner: nil)
@@ -61,12 +65,30 @@ final class AnnotationWorker {
             job: copy job, time: settings.keepsRecords ? job.time.map(JSONLinesLog.timestamp) : nil)
         var image: YCbCrImage
         var exif: EXIFSegment?
+        follow(job.map)
         if let planes {
             image = planes
             if settings.inputRange == .limited && settings.drawingRange == .full { image.expandToFullRange() }
         } else if case .jpeg(let bytes) = job.frame.content {
             guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
             if let problem = JPEGStructure.problem(in: bytes) { return corrupt(problem.description, record) }
+            if let splicing, job.pose != nil,
+                job.frame.name == nil || EXIFSegment(inJPEG: bytes)?.orientation ?? .up == .up
+            {
+                // Restart markers: only the intervals drawn on are decoded and encoded (EXIF kept).
+                var drawn = (annotated: false, centre: String?.none)
+                let spliced = splicing.draw(bytes, annotator: annotator, map: minimap) { image in
+                    drawn = drawOverlay(on: &image, job: job, record: &record)
+                }
+                switch spliced {
+                case .spliced(let jpeg):
+                    return .frame(
+                        .jpeg(jpeg), annotated: drawn.annotated, record: record, time: job.time, centre: drawn.centre,
+                        timing: FrameTiming(of: job.frame))
+                case .damaged(let why): return corrupt(why, record)
+                case .notSpliced: break
+                }
+            }
             let result = bytes.withUnsafeBytes { raw in
                 Result { () throws(JPEGError) in try decoder.decode(raw, into: &decoded) }
             }
@@ -94,9 +116,32 @@ final class AnnotationWorker {
         } else {
             return corrupt("the frame holds nothing", record)
         }
+        let (annotated, centre) = drawOverlay(on: &image, job: job, record: &record)
+        if settings.destination.wantsPlanes {
+            return .frame(
+                .planes(image), annotated: annotated, record: record, time: job.time, centre: centre,
+                timing: FrameTiming(of: job.frame))
+        }
+        guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
+        defer { decoded = image }  // the planes are decoded into again for the next frame
+        do {
+            var jpeg = try encoder.encode(image, quality: settings.quality, restartRows: settings.restartRows)
+            if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
+            return .frame(
+                .jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre,
+                timing: FrameTiming(of: job.frame))
+        } catch {
+            return corrupt("cannot encode: \(error)", record)
+        }
+    }
+
+    /// Draws the overlay for `job` (nothing without a pose): whether it did, and the marker nearest
+    /// the centre when the settings ask for it.
+    private func drawOverlay(on image: inout YCbCrImage, job: borrowing AnnotationJob, record: inout SidecarRecord)
+        -> (annotated: Bool, centre: String?)
+    {
         var annotated = false
         var centre: String?
-        follow(job.map)
         if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
             annotator.layoutOptions.selected = map.style.layout.selected.union(job.selected ?? [])
             if settings.mapOnly, let minimap {
@@ -112,7 +157,9 @@ final class AnnotationWorker {
                     route: map.route, navigation: job.navigation, time: job.time, speed: job.speed,
                     frame: job.frame.index, headingAccuracy: job.headingAccuracy)
                 if settings.keepsRecords { record.add(drawn, units: map.style.layout.units) }
-                if settings.selectsCenter { centre = ViewFrameStage.nearestToCentre(drawn.layout, image) }
+                if settings.selectsCenter {
+                    centre = ViewFrameStage.nearestToCentre(drawn.layout, width: image.width, height: image.height)
+                }
                 if let minimap {
                     MinimapInset.draw(
                         minimap, on: &image, pose: pose, pointsOfInterest: map.pointsOfInterest,
@@ -121,22 +168,7 @@ final class AnnotationWorker {
             }
             annotated = true
         }
-        if settings.destination.wantsPlanes {
-            return .frame(
-                .planes(image), annotated: annotated, record: record, time: job.time, centre: centre,
-                timing: FrameTiming(of: job.frame))
-        }
-        guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
-        defer { decoded = image }  // the planes are decoded into again for the next frame
-        do {
-            var jpeg = try encoder.encode(image, quality: settings.quality)
-            if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
-            return .frame(
-                .jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre,
-                timing: FrameTiming(of: job.frame))
-        } catch {
-            return corrupt("cannot encode: \(error)", record)
-        }
+        return (annotated, centre)
     }
 
     private static let placeholder = YCbCrImage(width: 16, height: 16, subsampling: .s420)

@@ -63,6 +63,8 @@ final class FootageRun: @unchecked Sendable {
             inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full,
             minimap: configuration.minimap)
         settings.mapOnly = isMap
+        settings.restartRows = configuration.restartRows
+        settings.splices = configuration.splices
         settings.followsRoute = follows
         settings.selectsCenter = configuration.selectsCenter && !isMap
         let sink: FootageSink

@@ -34,6 +34,13 @@ public struct GeoARConfiguration: Sendable {
     public var sidecar: String?
     /// JPEG quality for frames that are encoded.
     public var quality: Int
+    /// MCU rows per restart interval in the JPEGs encoded (a restart marker after each; 0 for
+    /// none): such frames can be spliced when annotated again, by arcapture or another tool.
+    public var restartRows = 1
+    /// Whether a camera's (or footage's) JPEG frames with restart markers are spliced: only the
+    /// restart intervals the overlay touches are re-encoded, with the frame's own tables (so at
+    /// its own quality, not ``quality``); the rest is copied byte for byte.
+    public var splices = true
     /// Whether existing files may be replaced.
     public var replacing: Bool
     /// How the camera sees.

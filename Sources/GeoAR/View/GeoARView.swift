@@ -303,10 +303,11 @@ open class GeoARView: @unchecked Sendable {
         let sidecar: JSONLinesLog?
         let annotator: LiveAnnotator
         do {
-            writer = try CaptureOutputWriter(destination: destination, quality: configuration.quality)
+            writer = try CaptureOutputWriter(
+                destination: destination, quality: configuration.quality, restartRows: configuration.restartRows)
             annotator = try LiveAnnotator(
                 geometry: configuration.camera, navigates: configuration.navigates, map: configuration.minimap,
-                mapOnly: kind == .map)
+                mapOnly: kind == .map, splices: configuration.splices && writer.takesJPEG)
         } catch {
             throw .configuration("libjpeg-turbo could not be set up: \(error)")
         }

@@ -49,7 +49,9 @@ final class ViewFrameStage: LiveFrameStage {
         var record = record(for: frame, number: number, pose: pose, reason: nil)
         if let annotation = drawn.annotation {
             view.navigationChanged(annotation.navigation)
-            if selectsCenter, let centre = Self.nearestToCentre(annotation.layout, drawn.image) {
+            if selectsCenter,
+                let centre = Self.nearestToCentre(annotation.layout, width: drawn.size.width, height: drawn.size.height)
+            {
                 view.viewSelected([centre])
             }
             record?.add(annotation, units: annotator.distanceUnits)
@@ -57,6 +59,7 @@ final class ViewFrameStage: LiveFrameStage {
             // A map view follows the navigation the session's AR view works out.
             view.navigationChanged(view.session.navigationInfo)
         }
+        if let jpeg = drawn.jpeg { return .annotatedJPEG(jpeg, record: record) }
         return .annotated(drawn.image, record: record)
     }
 
@@ -84,8 +87,8 @@ final class ViewFrameStage: LiveFrameStage {
     }
 
     /// The id of the marker drawn nearest the frame's centre.
-    static func nearestToCentre(_ layout: MarkerLayout, _ image: YCbCrImage) -> String? {
-        let centre = SIMD2(Double(image.width) / 2, Double(image.height) / 2)
+    static func nearestToCentre(_ layout: MarkerLayout, width: Int, height: Int) -> String? {
+        let centre = SIMD2(Double(width) / 2, Double(height) / 2)
         return layout.markers.min { a, b in
             let da = a.center - centre
             let db = b.center - centre

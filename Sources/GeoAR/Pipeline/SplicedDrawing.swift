@@ -1,0 +1,53 @@
+import ARCompositor
+import CaptureKit
+
+/// Draws on JPEG frames that have restart markers by splicing (CaptureKit's `JPEGSplicer`): only the
+/// restart intervals the overlay touches are decoded and encoded again, with the camera's own
+/// tables, and every other interval is copied byte for byte. Faster than a transcode, and lossless
+/// outside the overlay. Frames it cannot splice are left to the caller's full decode.
+///
+/// - Important: Not thread-safe; one per drawing thread (a worker, a live capture's writer queue).
+final class SplicedDrawing {
+    /// What became of a frame.
+    enum Outcome {
+        /// No restart markers, or coded in a way that is not spliced: decode it whole.
+        case notSpliced
+        /// The annotated frame.
+        case spliced([UInt8])
+        /// A touched interval would not decode (the full decode would refuse it too): drop it.
+        case damaged(String)
+    }
+
+    private let splicer: JPEGSplicer
+    /// The frame's planes; only rows the overlay touched hold samples.
+    private var canvas = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+
+    /// Nil when libjpeg-turbo cannot allocate a handle.
+    init?() {
+        guard let splicer = try? JPEGSplicer() else { return nil }
+        self.splicer = splicer
+    }
+
+    /// Splices `jpeg`: `body` draws on the canvas (with `annotator` and `map`, whose painters
+    /// decode the rows they are about to touch); nothing but drawing may read it.
+    func draw(
+        _ jpeg: [UInt8], annotator: FrameAnnotator?, map: MapRenderer?, _ body: (inout YCbCrImage) -> Void
+    ) -> Outcome {
+        guard splicer.begin(jpeg, canvas: &canvas) else { return .notSpliced }
+        let prepare: (Range<Int>, inout YCbCrImage) -> Void = { [splicer] rows, image in
+            splicer.prepare(rows: rows, in: &image)
+        }
+        annotator?.compositor.willChange = prepare
+        map?.willChange = prepare
+        defer {
+            annotator?.compositor.willChange = nil
+            map?.willChange = nil
+        }
+        body(&canvas)
+        do {
+            return .spliced(try splicer.finish(&canvas))
+        } catch {
+            return .damaged("\(error)")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import CaptureKit
+import Foundation
+import Testing
+
+@testable import ARCompositor
+
+/// The overlay drawn on a spliced JPEG frame (CaptureKit's `JPEGSplicer`, fed by the painters'
+/// `willChange`): the rows it decodes are exactly the rows the overlay changes.
+@Suite("The overlay on spliced frames")
+struct SplicedOverlayTests {
+    static let origin = (latitude: 45.2735, longitude: 13.7142)
+
+    static func place(east: Double, north: Double, up: Double = 0) -> (latitude: Double, longitude: Double) {
+        let p = LocalFrame(latitude: origin.latitude, longitude: origin.longitude, altitude: 0)
+            .ecef(of: ENUVector(east: east, north: north, up: up)).geodetic
+        return (p.latitude, p.longitude)
+    }
+
+    /// 20 POIs ahead at 40-900 m, a route with a turn, and a banner: what issue 19 measures.
+    static func annotator(route withRoute: Bool) throws -> FrameAnnotator {
+        let pois = (0..<20).map { i in
+            let bearing = (Double(i) - 9.5) * 4.0 * .pi / 180
+            let distance = 40 + Double(i * 37 % 20) * 45
+            let p = place(east: distance * sin(bearing), north: distance * cos(bearing))
+            return PointOfInterest(id: "p\(i)", name: "Place \(i)", latitude: p.0, longitude: p.1, altitude: nil)
+        }
+        let route = try #require(
+            NavigationRoute(
+                GeoRoute(
+                    id: "r",
+                    vertices: [(0.0, 0.0), (0, 120), (-80, 120)].map {
+                        let p = place(east: $0.0, north: $0.1)
+                        return GeoRoute.Vertex(latitude: p.0, longitude: p.1)
+                    })))
+        return try FrameAnnotator(
+            pointsOfInterest: pois, route: withRoute ? route : nil, banner: try BannerTemplate("frame {frame}"))
+    }
+
+    /// A textured 4:2:2 frame, as our encoder writes it with a restart marker every MCU row.
+    static func frame(width: Int, height: Int) throws -> [UInt8] {
+        var image = YCbCrImage(width: width, height: height, subsampling: .s422)
+        for (index, plane) in image.planes.enumerated() {
+            for y in 0..<plane.height {
+                for x in 0..<plane.width {
+                    image.planes[index][x, y] = UInt8(truncatingIfNeeded: (x * (3 + index) + y * 5 + (x * y) % 29) / 2)
+                }
+            }
+        }
+        return try JPEGEncoder().encode(image, quality: 85, restartRows: 1)
+    }
+
+    @Test(
+        "the intervals decoded are exactly the MCU rows the overlay changes, and the rest is the camera's",
+        arguments: [false, true])
+    func dirtyRowsAreExact(route: Bool) throws {
+        let (width, height) = (640, 360)
+        let input = try Self.frame(width: width, height: height)
+        let camera = CameraModel(horizontalFieldOfView: 90, width: width, height: height)
+        let pose = DevicePose(
+            latitude: Self.origin.latitude, longitude: Self.origin.longitude, altitude: 1.5,
+            orientation: DeviceOrientation(heading: 0, pitch: 0, roll: 0))
+
+        let splicer = try JPEGSplicer()
+        var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
+        #expect(splicer.begin(input, canvas: &canvas))
+        let spliced = try Self.annotator(route: route)
+        spliced.compositor.willChange = { rows, image in splicer.prepare(rows: rows, in: &image) }
+        spliced.annotate(&canvas, pose: pose, camera: camera, groundAltitude: 0, speed: 1.4, frame: 3)
+        let output = try JPEGDecoder().decode(try splicer.finish(&canvas))
+
+        let original = try JPEGDecoder().decode(input)
+        var drawn = original
+        let full = try Self.annotator(route: route)
+        full.annotate(&drawn, pose: pose, camera: camera, groundAltitude: 0, speed: 1.4, frame: 3)
+        // The MCU rows (8 luma rows in 4:2:2) where any sample of any plane changed.
+        var changed = Set<Int>()
+        for (index, plane) in drawn.planes.enumerated() {
+            for y in 0..<plane.height {
+                for x in 0..<plane.width where plane[x, y] != original.planes[index][x, y] {
+                    changed.insert(y / 8)
+                }
+            }
+        }
+        #expect(!changed.isEmpty)
+        #expect(
+            Set(splicer.touchedMCURows) == changed, "decoded \(splicer.touchedMCURows.count), changed \(changed.count)")
+        // Rows left alone are the camera's samples; drawn rows decode to the overlay re-encoded.
+        for (index, plane) in output.planes.enumerated() {
+            for y in 0..<plane.height where !changed.contains(y / 8) {
+                for x in 0..<plane.width where plane[x, y] != original.planes[index][x, y] {
+                    Issue.record("plane \(index) (\(x), \(y)) differs outside the overlay")
+                    return
+                }
+            }
+        }
+        print("splice: \(route ? "with" : "without") route, \(changed.count) of \(height / 8) MCU rows touched")
+    }
+}

@@ -1,0 +1,90 @@
+import ARCompositor
+import Foundation
+@_spi(Testing) import ScriptedCamera
+import TestSupport
+import Testing
+
+@testable import CaptureKit
+@_spi(Testing) @testable import GeoAR
+
+/// A live camera's MJPEG with restart markers is spliced on its way to files: the intervals the
+/// overlay leaves alone are the camera's bytes, at the camera's quality; a frame without markers,
+/// or with splicing off, is encoded whole (with our restart markers).
+@Suite("Live capture splices MJPEG with restart markers")
+struct LiveSplicingTests {
+    /// A textured 640x480 4:2:2 frame, with restart markers every MCU row or none.
+    static func frame(restartRows: Int) throws -> [UInt8] {
+        var image = YCbCrImage(width: 640, height: 480, subsampling: .s422)
+        for (index, plane) in image.planes.enumerated() {
+            for y in 0..<plane.height {
+                for x in 0..<plane.width {
+                    image.planes[index][x, y] = UInt8(truncatingIfNeeded: (x * (2 + index) + y * 3 + (x * y) % 23) / 2)
+                }
+            }
+        }
+        return try JPEGEncoder().encode(image, quality: 75, restartRows: restartRows)
+    }
+
+    func run(splices: Bool) async throws -> (inputs: [[UInt8]], outputs: [[UInt8]], annotated: Int?) {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        var configuration = fixtures.configuration(queue: recorder.queue)
+        configuration.source = .camera(
+            CaptureConfiguration(
+                devicePath: "/dev/video-scripted",
+                format: FormatRequest(pixelFormat: .mjpeg, size: FrameSize(width: 640, height: 480)),
+                frameTimeout: .seconds(120)))
+        configuration.splices = splices
+        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
+        let inputs = [try Self.frame(restartRows: 1), try Self.frame(restartRows: 0)]
+        for (sequence, bytes) in inputs.enumerated() {
+            #expect(fixtures.emit(sequence: UInt32(sequence), bytes))
+            #expect(waitUntil { fixtures.records().count == sequence + 1 })
+        }
+        await view.stop()
+        let summary = await view.ended()
+        let outputs = try (1...2).map { number in
+            [UInt8](
+                try Data(
+                    contentsOf: fixtures.directory.appendingPathComponent(String(format: "frame-%03d.jpg", number))))
+        }
+        return (inputs, outputs, summary.live?.annotated)
+    }
+
+    @Test("spliced: the camera's tables and untouched intervals; without markers: encoded whole with ours")
+    func splicesLiveFrames() async throws {
+        let (inputs, outputs, annotated) = try await run(splices: true)
+        #expect(annotated == 2)
+        let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
+        let spliced = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
+        #expect(spliced.quantTables == input.quantTables, "the camera's quality (75), not --quality's 90")
+        let copied = zip(input.intervals, spliced.intervals).filter { inputs[0][$0] == outputs[0][$1] }.count
+        #expect(copied > 0 && copied < input.intervals.count, "\(copied) of \(input.intervals.count) copied")
+        // The frame without markers: decoded and encoded whole, at 90, with a marker every MCU row.
+        let whole = try #require(outputs[1].withUnsafeBytes { JPEGRestartScan($0) })
+        #expect(whole.quantTables != input.quantTables && whole.restartInterval == whole.mcusPerRow)
+        // The overlay is the same either way.
+        let a = try JPEGDecoder().decode(outputs[0])
+        let b = try JPEGDecoder().decode(outputs[1])
+        var differing = 0
+        for y in 0..<480 {
+            for x in 0..<640 where abs(Int(a.planes[0][x, y]) - Int(b.planes[0][x, y])) > 24 { differing += 1 }
+        }
+        #expect(differing < 640 * 480 / 200, "\(differing) luma samples far apart")
+    }
+
+    @Test("with splicing off, a frame with restart markers is encoded whole at the configured quality")
+    func splicingOff() async throws {
+        let (inputs, outputs, annotated) = try await run(splices: false)
+        #expect(annotated == 2)
+        let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
+        let output = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
+        #expect(output.quantTables != input.quantTables)
+        #expect(zip(input.intervals, output.intervals).allSatisfy { inputs[0][$0] != outputs[0][$1] })
+    }
+}
