@@ -14,7 +14,9 @@ struct AnnotationScene {
     let camera: CameraModel
     let groundAltitude: Double
 
-    init() throws {
+    /// The scene on a `width` x `height` frame (the camera's focal length scaled with the width),
+    /// drawing `layers`.
+    init(width: Int = 1280, height: Int = 720, layers: Set<OverlayLayer> = Set(OverlayLayer.allCases)) throws {
         let latitude = 60.16880
         let longitude = 24.95200
         let frame = LocalFrame(latitude: latitude, longitude: longitude, altitude: 0)
@@ -48,12 +50,17 @@ struct AnnotationScene {
         self.points = points
         guard let route = NavigationRoute(geoRoute) else { throw SceneError(what: "the scene's route") }
         self.route = route
-        annotator = try FrameAnnotator(pointsOfInterest: points, route: route, layout: layout)
+        var style = OverlayStyle()
+        style.layers = layers
+        annotator = try FrameAnnotator(pointsOfInterest: points, route: route, style: style, layout: layout)
         pose = DevicePose(
             latitude: latitude, longitude: longitude, altitude: 31.5,
             orientation: DeviceOrientation(heading: 0, pitch: 2, roll: 0))
+        let scale = Double(width) / 1280
         camera = CameraModel(
-            width: 1280, height: 720, intrinsics: CameraIntrinsics(fx: 914, fy: 914, cx: 640, cy: 360),
+            width: width, height: height,
+            intrinsics: CameraIntrinsics(
+                fx: 914 * scale, fy: 914 * scale, cx: Double(width) / 2, cy: Double(height) / 2),
             distortion: .plumbBob(k1: -0.05, k2: 0.01, p1: 0, p2: 0, k3: 0))
         groundAltitude = 30
     }

@@ -40,7 +40,8 @@ enum LiveBench {
 
     /// Runs `frames` frames of `bytes` through a view at 30 fps.
     static func run(
-        scene: AnnotationScene, pixelFormat: FourCC, width: UInt32, height: UInt32, bytes: [UInt8], frames: Int
+        scene: AnnotationScene, pixelFormat: FourCC, width: UInt32, height: UInt32, bytes: [UInt8], frames: Int,
+        splices: Bool = true
     ) throws -> Result {
         let factory = camera(pixelFormat, width: width, height: height)
         var configuration = GeoARConfiguration(
@@ -54,6 +55,7 @@ enum LiveBench {
             camera: CameraGeometry(horizontalFieldOfView: 70, heightAboveGround: 1.5),
             pose: LivePoseTracker.Options(orientation: .fixed(scene.pose.orientation)),
             handlerQueue: DispatchQueue(label: "bench.handlers"), messages: .silent)
+        configuration.splices = splices
         configuration.cameraHooks = CameraHooks(
             makeSession: { factory.makeSession(devicePath: "/dev/video-bench") },
             authorize: { Authorization(path: $0, status: .authorized, problem: nil) })

@@ -85,17 +85,25 @@ if let flag = CommandLine.arguments.firstIndex(of: "--serve") {
     exit(0)
 }
 
+// `arcapture-bench --splice`: splicing MJPEG with restart markers against the transcode.
+if CommandLine.arguments.contains("--splice") {
+    try SpliceBench.report()
+    exit(0)
+}
+
 // `arcapture-bench --durability [FOLDER]`: what flushing each output to the disk costs.
 if let flag = CommandLine.arguments.firstIndex(of: "--durability") {
     try DurabilityBench.run(folder: CommandLine.arguments.dropFirst(flag + 1).first ?? ".build/bench-durability")
     exit(0)
 }
 
-// `arcapture-bench --annotate-only N`: draw the annotation scene N times and exit, for profilers.
+// `arcapture-bench --annotate-only N [--1080p]`: draw the annotation scene N times and exit, for
+// profilers.
 if let flag = CommandLine.arguments.firstIndex(of: "--annotate-only") {
     let count = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 2000
-    var image = YCbCrImage(width: 1280, height: 720, subsampling: .s422)
-    let scene = try AnnotationScene()
+    let hd = CommandLine.arguments.contains("--1080p")
+    var image = YCbCrImage(width: hd ? 1920 : 1280, height: hd ? 1080 : 720, subsampling: .s422)
+    let scene = try AnnotationScene(width: image.width, height: image.height)
     for _ in 0..<count { scene.draw(on: &image) }
     exit(0)
 }

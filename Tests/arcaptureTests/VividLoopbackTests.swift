@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import CaptureKit
+
 /// MJPEG capture from a real driver: v4l2loopback in the VM (Tests/VM/guest-loopback.sh), fed by
 /// an independent writer with the kinds of frame USB webcams send. Files and streams are checked
 /// with ffprobe and djpeg, and against the very bytes the writer sent.
@@ -187,12 +189,24 @@ struct VividLoopbackTests {
             try #require(vm.feeds["good-1280x720"]).map {
                 MJPEGBytes.withoutHuffmanTables(MJPEGBytes.image(in: $0.bytes))
             })
+        // The camera's frames with restart markers (cjpeg -restart 1, with and without DHT) are
+        // spliced: some of their intervals come out byte for byte, the rest drawn on.
+        let restartFrames = try #require(vm.feeds["good-1280x720"]).map { MJPEGBytes.image(in: $0.bytes) }
+            .compactMap { bytes in bytes.withUnsafeBytes { JPEGRestartScan($0) }.map { (bytes, $0) } }
+        var spliced = 0
         for index in 1...5 {
             let frame = try vm.file("lb/ann-\(index).jpg")
             #expect(!sent.contains(MJPEGBytes.withoutHuffmanTables(frame)), "frame \(index) was not annotated")
             let fields = try VividCaptureTests.probe([vm.directory.appendingPathComponent("lb/ann-\(index).jpg").path])
             #expect(fields.prefix(2) == ["1280", "720"])
+            guard let output = frame.withUnsafeBytes({ JPEGRestartScan($0) }) else { continue }
+            let copied =
+                restartFrames.map { source, scan in
+                    zip(scan.intervals, output.intervals).filter { source[$0] == frame[$1] }.count
+                }.max() ?? 0
+            if copied > 0 && copied < output.intervals.count { spliced += 1 }
         }
+        #expect(!restartFrames.isEmpty && spliced >= 1, "\(spliced) of 5 frames spliced")
     }
 
     /// The writer repeats a pass of good and damaged frames, and v4l2loopback numbers frames by

@@ -13,7 +13,12 @@
 #   (c) the same with one worker per core;
 #   (d) ffmpeg decoding, drawing 20 boxes and 20 labels (drawbox, drawtext) and re-encoding;
 #   (e) Y4M in and out (4:2:2), 1 worker, to a file and (f) to a pipe (as into ffmpeg);
-#   (g) peak memory annotating 1920x1080 footage, with 1 worker and with one per core.
+#   (g) peak memory annotating 1920x1080 footage, with 1 worker and with one per core;
+#   (h)-(k) splicing (issue 19): the footage re-encoded by libjpeg-turbo itself with a restart marker
+#        every MCU row (TurboJPEG's TJ_RESTART=1, as many UVC webcams send MJPEG), annotated with 1
+#        worker: (h) 20 POIs and the panel without the route's ribbon, (i) with it, (j) (h) with
+#        --no-splice (the full path on the same frames), (k) (h) at 1920x1080 against (a) at that
+#        size; and the size of arcapture's output with its restart markers against without.
 # Every program is timed the same way, as a whole process by GNU time (start-up, reading its input
 # and writing its output included), so the ratios compare like with like; (a), (a2), (b) and (c)
 # are the medians of three interleaved rounds. Each line gives frames per second and peak memory (GNU
@@ -36,6 +41,10 @@ ffmpeg -loglevel error -i "$work/in.mjpeg" -frames:v 300 -pix_fmt yuv422p -stric
 ffmpeg -loglevel error -loop 1 -i samples/frames/lund-640x480.jpg \
     -vf "scale=1920:1440,crop=1920:1080:0:'mod(n*3,360)',format=yuvj422p" -frames:v 300 -q:v 3 \
     -f mjpeg "$work/in1080.mjpeg"
+# Restart markers every MCU row, written by libjpeg-turbo (TurboJPEG reads TJ_RESTART).
+TJ_RESTART=1 "$work/transcode" "$work/in.mjpeg" "$work/rst.mjpeg" 90 >/dev/null
+TJ_RESTART=1 "$work/transcode" "$work/in1080.mjpeg" "$work/rst1080.mjpeg" 90 >/dev/null
+echo '{"layers": ["markers", "labels", "edge-arrows", "panel", "banner"]}' >"$work/no-ribbon.json"
 python3 - "$work/pois.geojson" <<'PY'
 import json, math, sys
 lat, lon = 45.273519, 13.714210  # the Višnjan track's first point
@@ -61,7 +70,7 @@ measure() {
 common=(--pois "$work/pois.geojson" --hfov 70 --track samples/gpx/around-visnjan-with-car.gpx
     --start 2020-12-18T06:15:50Z --fps 30 --heading-from-course --route samples/gpx/around-visnjan-with-car.gpx
     --max-markers 20)
-annotate() { measure "$arcapture" annotate "$1" "${common[@]}" --workers "$2" --output "$3" --force; }
+annotate() { measure "$arcapture" annotate "$1" "${common[@]}" --workers "$2" --output "$3" --force "${@:4}"; }
 cores=$(nproc)
 # (a), (b) and (c) three times, interleaved, each the median of its three: on a shared machine whose
 # speed drifts from minute to minute, one run of each can land in a fast and a slow minute.
@@ -87,6 +96,25 @@ sync
 read -r pipe_seconds pipe_peak <"$work/time"
 read -r _ hd_one_peak < <(annotate "$work/in1080.mjpeg" 1 "$work/hd1.mjpeg")
 read -r _ hd_all_peak < <(annotate "$work/in1080.mjpeg" "$cores" "$work/hd.mjpeg")
+# Splicing: interleaved rounds as above, the medians.
+sp=() spr=() spo=() tc_hd=() sp_hd=()
+for round in 1 2 3; do
+    read -r seconds _ < <(annotate "$work/rst.mjpeg" 1 "$work/sp.mjpeg" --style "$work/no-ribbon.json")
+    sp+=("$seconds")
+    read -r seconds _ < <(annotate "$work/rst.mjpeg" 1 "$work/spr.mjpeg")
+    spr+=("$seconds")
+    read -r seconds _ < <(annotate "$work/rst.mjpeg" 1 "$work/spo.mjpeg" --style "$work/no-ribbon.json" --no-splice)
+    spo+=("$seconds")
+    read -r seconds _ < <(measure "$work/transcode" "$work/in1080.mjpeg" "$work/tc1080.mjpeg" 90)
+    tc_hd+=("$seconds")
+    read -r seconds _ < <(annotate "$work/rst1080.mjpeg" 1 "$work/sp1080.mjpeg" --style "$work/no-ribbon.json")
+    sp_hd+=("$seconds")
+done
+sp_seconds=$(median "${sp[@]}") spr_seconds=$(median "${spr[@]}") spo_seconds=$(median "${spo[@]}")
+tc_hd_seconds=$(median "${tc_hd[@]}") sp_hd_seconds=$(median "${sp_hd[@]}")
+# Our own restart markers' cost in size: (b)'s output has them; the same without.
+annotate "$work/in.mjpeg" 1 "$work/one-plain.mjpeg" --restart-interval 0 >/dev/null
+marked_bytes=$(stat -c %s "$work/one.mjpeg") plain_bytes=$(stat -c %s "$work/one-plain.mjpeg")
 filters=""
 for i in $(seq 0 19); do
     x=$(( 40 + (i % 5) * 240 )); y=$(( 120 + (i / 5) * 120 ))
@@ -102,7 +130,8 @@ fi
 
 python3 - "$frames" "$tc_seconds" "$tc_peak" "$one_seconds" "$one_peak" "$all_seconds" "$all_peak" \
     "$y4m_seconds" "$y4m_peak" "$pipe_seconds" "$pipe_peak" "$hd_one_peak" "$hd_all_peak" "$cores" \
-    "$ffmpeg_line" "${ff_peak:-0}" "$pair_seconds" <<'PY'
+    "$ffmpeg_line" "${ff_peak:-0}" "$pair_seconds" "$sp_seconds" "$spr_seconds" "$spo_seconds" "$tc_hd_seconds" \
+    "$sp_hd_seconds" "$marked_bytes" "$plain_bytes" <<'PY'
 import sys
 frames = int(sys.argv[1])
 tc_s, tc_kb, one_s, one_kb, all_s, all_kb, y4m_s, y4m_kb, pipe_s, pipe_kb, hd1_kb, hd_kb = map(float, sys.argv[2:14])
@@ -126,5 +155,12 @@ print(f"  (f) arcapture annotate, Y4M file to a pipe {fps(pipe_s, 300):8.1f} fps
 print(f"  (g) 1920x1080 MJPEG: peak {hd1_kb / 1024:.1f} MB with 1 worker, {hd_kb / 1024:.1f} MB with {cores}")
 print(f"  b/a {fps(one_s) / a:.2f} (target 0.85)   c/a {fps(all_s) / a:.2f} (target 1.7)", end="")
 print(f"   b/d {fps(one_s) / fps(ff_s):.2f}" if ff_s else "")
+sp_s, spr_s, spo_s, tc_hd_s, sp_hd_s, marked, plain = map(float, sys.argv[18:25])
+print(f"  splicing, the same footage with a restart marker every MCU row, 1 worker:")
+print(f"  (h) 20 POIs + panel, no ribbon, spliced    {fps(sp_s):8.1f} fps   h/a {fps(sp_s) / a:.2f} (target 2.5)")
+print(f"  (i) with the route's ribbon, spliced       {fps(spr_s):8.1f} fps   i/a {fps(spr_s) / a:.2f} (target 1.5)")
+print(f"  (j) (h) with --no-splice                   {fps(spo_s):8.1f} fps   h/j {fps(sp_s) / fps(spo_s):.2f}")
+print(f"  (k) 1920x1080: (a) {fps(tc_hd_s, 300):.1f} fps, (h) {fps(sp_hd_s, 300):.1f} fps   k {fps(sp_hd_s, 300) / fps(tc_hd_s, 300):.2f} (target 2.5)")
+print(f"  arcapture's output with a restart marker every MCU row: {marked / plain * 100 - 100:+.2f} % in size (target within 1 %)")
 print("  (GNU time's seconds have 10 ms steps)")
 PY

@@ -70,18 +70,26 @@ public final class FrameAnnotator {
         _ image: inout YCbCrImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double, time: Date? = nil,
         speed: Double? = nil, horizontalAccuracy: Double? = nil, frame: Int? = nil, headingAccuracy: Double? = nil
     ) -> FrameAnnotation {
-        var navigation: NavigationInfo?
-        var route: NavigationRoute?
-        if var navigator {
-            navigation = navigator.update(
-                latitude: pose.latitude, longitude: pose.longitude, speed: speed,
-                horizontalAccuracy: horizontalAccuracy, time: time?.timeIntervalSince1970)
-            self.navigator = navigator
-            if !navigator.hasArrived { route = navigator.route }
-        }
+        let guidance = follow(pose, speed: speed, horizontalAccuracy: horizontalAccuracy, time: time)
         return draw(
-            &image, pose: pose, camera: camera, groundAltitude: groundAltitude, route: route, navigation: navigation,
-            time: time, speed: speed, frame: frame, headingAccuracy: headingAccuracy)
+            &image, pose: pose, camera: camera, groundAltitude: groundAltitude, route: guidance.route,
+            navigation: guidance.navigation, time: time, speed: speed, frame: frame, headingAccuracy: headingAccuracy)
+    }
+
+    /// Follows the route to `pose`, as ``annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:headingAccuracy:)``
+    /// does before drawing: once per frame, in order. For a caller that may draw a frame twice
+    /// (a spliced frame found damaged is drawn again whole) and must not follow the route twice.
+    ///
+    /// - Returns: the route to draw (nil without one, or once arrived) and the navigation info.
+    public func follow(_ pose: DevicePose, speed: Double?, horizontalAccuracy: Double?, time: Date?) -> (
+        route: NavigationRoute?, navigation: NavigationInfo?
+    ) {
+        guard var navigator else { return (nil, nil) }
+        let navigation = navigator.update(
+            latitude: pose.latitude, longitude: pose.longitude, speed: speed, horizontalAccuracy: horizontalAccuracy,
+            time: time?.timeIntervalSince1970)
+        self.navigator = navigator
+        return (navigator.hasArrived ? nil : navigator.route, navigation)
     }
 
     /// Draws one frame's overlay with navigation worked out by the caller: for frames drawn out of

@@ -4,11 +4,12 @@ import Glibc
 /// Annotates a JPEG frame that has restart markers by re-encoding only the restart intervals the
 /// overlay draws on, and copying every other interval's bytes unchanged.
 ///
-/// A frame goes through three calls: ``begin(_:canvas:)`` reads its structure (and walks every
-/// interval's Huffman codes, so that an interval copied unchanged is known whole) and sizes the
+/// A frame goes through three calls: ``begin(_:canvas:)`` reads its structure and sizes the
 /// canvas; ``prepare(rows:in:)``, called by whatever draws before it changes rows, decodes the
 /// intervals covering them into the canvas (once each); ``finish(_:)`` encodes those intervals
-/// from the canvas (not changed; taken `inout` so that it is not copied) with the frame's own quantisation and Huffman tables (the standard tables when
+/// from the canvas (not changed; taken `inout` so that it is not copied), walks every other
+/// interval's Huffman codes (so that an interval copied unchanged is known whole; libjpeg-turbo
+/// checked those it decoded), and encodes the touched ones with the frame's own quantisation and Huffman tables (the standard tables when
 /// it has none; they are then written into the output, so every viewer opens it) and splices
 /// them in, RSTn renumbered. Rows no interval of which was prepared hold stale samples and must
 /// not be read.
@@ -29,7 +30,8 @@ public final class JPEGSplicer {
     private let walkTables = UnsafeMutablePointer<arcj_walk_table>.allocate(capacity: 8)
     private let compressor = LibJPEGCompressor()
 
-    /// Why the last frame given to ``begin(_:canvas:)`` is not spliced (nil when it is).
+    /// Why the last frame given to ``begin(_:canvas:)`` is not spliced (nil when it is), or why
+    /// ``finish(_:)`` found an interval it would copy damaged: decode that frame the full way.
     public private(set) var refusal: String?
     /// Set when a touched interval would not decode: draw the frame the full way instead.
     public private(set) var failure: JPEGError?
@@ -68,7 +70,7 @@ public final class JPEGSplicer {
     ///   - jpeg: the frame.
     ///   - canvas: made the frame's size and layout (its samples are not decoded yet).
     /// - Returns: false when the frame cannot be spliced (``refusal`` says why): it has no restart
-    ///   markers, is coded in a way this does not splice, or an interval's codes do not walk.
+    ///   markers, restart markers missing or out of order, or is coded in a way this does not splice.
     public func begin(_ jpeg: [UInt8], canvas: inout YCbCrImage) -> Bool {
         scan = nil
         failure = nil
@@ -77,8 +79,8 @@ public final class JPEGSplicer {
             refusal = "no restart markers, or not a baseline frame they can be used in"
             return false
         }
-        if let problem = walk(jpeg, read) {
-            refusal = problem
+        guard prepareWalk(read) else {
+            refusal = "a Huffman table is not a code"
             return false
         }
         frame = jpeg
@@ -118,6 +120,12 @@ public final class JPEGSplicer {
     public func finish(_ canvas: inout YCbCrImage) throws(JPEGError) -> [UInt8] {
         guard let scan else { throw .encodingFailed("no frame begun") }
         if let failure { throw failure }
+        // The intervals copied must be whole (those decoded were checked by libjpeg-turbo): walked
+        // here rather than at the start, so that an interval is read once, by one of the two.
+        if let problem = walk(frame, scan) {
+            refusal = problem
+            throw .corrupt(problem)
+        }
         var encoded: [Int: ArraySlice<UInt8>] = [:]
         for group in groups(of: touchedIntervals, scan) {
             let pieces = try encode(group, scan, from: &canvas)
@@ -147,13 +155,19 @@ public final class JPEGSplicer {
         return [whole, short].filter { !$0.isEmpty }
     }
 
-    /// Walks every interval's Huffman codes; a description of the first that does not hold.
-    private func walk(_ jpeg: [UInt8], _ scan: JPEGRestartScan) -> String? {
+    /// Prepares the Huffman walk's tables; false when one is not a code.
+    private func prepareWalk(_ scan: JPEGRestartScan) -> Bool {
         for (slot, table) in (scan.dcTables + scan.acTables).enumerated() {
             guard let table else { continue }
             var source = Self.huffman(table)
-            guard arcj_walk_table_init(walkTables + slot, &source) == 0 else { return "a Huffman table is not a code" }
+            guard arcj_walk_table_init(walkTables + slot, &source) == 0 else { return false }
         }
+        return true
+    }
+
+    /// Walks the Huffman codes of every interval not decoded; a description of the first that
+    /// does not hold.
+    private func walk(_ jpeg: [UInt8], _ scan: JPEGRestartScan) -> String? {
         var dc: [UnsafePointer<arcj_walk_table>?] = []
         var ac: [UnsafePointer<arcj_walk_table>?] = []
         for component in scan.components {
@@ -163,7 +177,7 @@ public final class JPEGSplicer {
         }
         return jpeg.withUnsafeBytes { bytes -> String? in
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return "no data" }
-            for (index, range) in scan.intervals.enumerated() {
+            for (index, range) in scan.intervals.enumerated() where !decoded[index] {
                 let status = arcj_walk_interval(
                     base + range.lowerBound, range.count, Int32(scan.mcus(ofInterval: index).count), Int32(dc.count),
                     dc, ac)

@@ -71,6 +71,14 @@ final class LiveAnnotator {
         annotator.layoutOptions.selected = selectedByStyle.union(selection)
         track.append(SIMD2(pose.estimate.pose.latitude, pose.estimate.pose.longitude))
         if track.count > Self.trackLength { track.removeFirst(track.count - Self.trackLength) }
+        // The route followed once, before drawing (a spliced frame may be drawn again whole).
+        let guidance =
+            navigates && !mapOnly
+            ? annotator.follow(
+                pose.estimate.pose, speed: pose.speed, horizontalAccuracy: pose.estimate.horizontalAccuracy,
+                time: pose.receiverTime)
+            // Not navigating: the whole route on the ground, no panel.
+            : (route: map.data.route, navigation: nil)
         if let splicing, frame.format.pixelFormat == .mjpeg || frame.format.pixelFormat == .jpeg,
             JPEGStructure.problem(in: frame.data) == nil
         {
@@ -80,7 +88,9 @@ final class LiveAnnotator {
             let outcome = splicing.draw(frame.data, annotator: annotator, map: mapRenderer) { image in
                 size = (image.width, image.height)
                 drawn = Result { () throws(LiveAnnotationError) in
-                    try overlay(on: &image, annotator: annotator, pose: pose, map: map, frameNumber: frameNumber)
+                    try overlay(
+                        on: &image, annotator: annotator, pose: pose, map: map, guidance: guidance,
+                        frameNumber: frameNumber)
                 }
             }
             switch outcome {
@@ -97,7 +107,8 @@ final class LiveAnnotator {
         } catch {
             throw .frame(error)
         }
-        let annotation = try overlay(on: &image, annotator: annotator, pose: pose, map: map, frameNumber: frameNumber)
+        let annotation = try overlay(
+            on: &image, annotator: annotator, pose: pose, map: map, guidance: guidance, frameNumber: frameNumber)
         return Drawn(image: image, size: (image.width, image.height), annotation: annotation)
     }
 
@@ -106,7 +117,7 @@ final class LiveAnnotator {
     /// Draws the overlay (or a map view's plan) on `image`; the AR overlay drawn, nil for a map.
     private func overlay(
         on image: inout YCbCrImage, annotator: FrameAnnotator, pose: LivePoseTracker.LivePose, map: MapDataSnapshot,
-        frameNumber: Int
+        guidance: (route: NavigationRoute?, navigation: NavigationInfo?), frameNumber: Int
     ) throws(LiveAnnotationError) -> FrameAnnotation? {
         guard let camera = cameras.camera(geometry, width: image.width, height: image.height) else {
             throw .configuration(
@@ -125,19 +136,10 @@ final class LiveAnnotator {
                 selected: annotator.layoutOptions.selected, route: map.data.route, track: track)
             return nil
         }
-        let annotation: FrameAnnotation
-        if navigates {
-            annotation = annotator.annotate(
-                &image, pose: estimate.pose, camera: camera, groundAltitude: ground, time: pose.receiverTime,
-                speed: pose.speed, horizontalAccuracy: estimate.horizontalAccuracy, frame: frameNumber,
-                headingAccuracy: estimate.headingAccuracy)
-        } else {
-            // Not navigating: the whole route on the ground, no panel.
-            annotation = annotator.draw(
-                &image, pose: estimate.pose, camera: camera, groundAltitude: ground, route: map.data.route,
-                navigation: nil, time: pose.receiverTime, speed: pose.speed, frame: frameNumber,
-                headingAccuracy: estimate.headingAccuracy)
-        }
+        let annotation = annotator.draw(
+            &image, pose: estimate.pose, camera: camera, groundAltitude: ground, route: guidance.route,
+            navigation: guidance.navigation, time: pose.receiverTime, speed: pose.speed, frame: frameNumber,
+            headingAccuracy: estimate.headingAccuracy)
         if let mapRenderer {
             MinimapInset.draw(
                 mapRenderer, on: &image, pose: estimate.pose, pointsOfInterest: map.data.pointsOfInterest,

@@ -77,14 +77,15 @@ final class AnnotationWorker {
             {
                 // Restart markers: only the intervals drawn on are decoded and encoded (EXIF kept).
                 var drawn = (annotated: false, centre: String?.none)
+                var splicedRecord = record
                 let spliced = splicing.draw(bytes, annotator: annotator, map: minimap) { image in
-                    drawn = drawOverlay(on: &image, job: job, record: &record)
+                    drawn = drawOverlay(on: &image, job: job, record: &splicedRecord)
                 }
                 switch spliced {
                 case .spliced(let jpeg):
                     return .frame(
-                        .jpeg(jpeg), annotated: drawn.annotated, record: record, time: job.time, centre: drawn.centre,
-                        timing: FrameTiming(of: job.frame))
+                        .jpeg(jpeg), annotated: drawn.annotated, record: splicedRecord, time: job.time,
+                        centre: drawn.centre, timing: FrameTiming(of: job.frame))
                 case .damaged(let why): return corrupt(why, record)
                 case .notSpliced: break
                 }

@@ -10,7 +10,8 @@ import CaptureKit
 final class SplicedDrawing {
     /// What became of a frame.
     enum Outcome {
-        /// No restart markers, or coded in a way that is not spliced: decode it whole.
+        /// No restart markers, coded in a way that is not spliced, or an interval that would have
+        /// been copied does not walk: decode it whole (which decides whether it is readable).
         case notSpliced
         /// The annotated frame.
         case spliced([UInt8])
@@ -29,7 +30,9 @@ final class SplicedDrawing {
     }
 
     /// Splices `jpeg`: `body` draws on the canvas (with `annotator` and `map`, whose painters
-    /// decode the rows they are about to touch); nothing but drawing may read it.
+    /// decode the rows they are about to touch); nothing but drawing may read it. After
+    /// ``Outcome/notSpliced`` the caller draws again on the whole frame, so `body` must leave
+    /// nothing behind that a second drawing would repeat.
     func draw(
         _ jpeg: [UInt8], annotator: FrameAnnotator?, map: MapRenderer?, _ body: (inout YCbCrImage) -> Void
     ) -> Outcome {
@@ -47,7 +50,7 @@ final class SplicedDrawing {
         do {
             return .spliced(try splicer.finish(&canvas))
         } catch {
-            return .damaged("\(error)")
+            return splicer.refusal == nil ? .damaged("\(error)") : .notSpliced
         }
     }
 }

@@ -170,7 +170,7 @@ extension JPEGSplicerTests {
         }
     }
 
-    @Test("damaged restart intervals are refused, and the full decode refuses them too")
+    @Test("damaged restart markers and intervals are refused, and the full decode refuses them too")
     func damaged() throws {
         let input = try Self.cjpeg(width: 320, height: 240, ["-quality", "85", "-sample", "2x1", "-restart", "1"])
         let scan = try #require(input.withUnsafeBytes { JPEGRestartScan($0) })
@@ -190,14 +190,24 @@ extension JPEGSplicerTests {
         var extra = input
         extra.insert(contentsOf: [0x12, 0x34, 0x56], at: scan.intervals[9].upperBound)
         let decoder = try JPEGDecoder()
-        for (name, frame) in [
-            ("missing", missing), ("swapped", swapped), ("short", short), ("cut", cut), ("extra", extra),
-        ] {
+        // Markers are checked at the start; an interval's codes when it is decoded (touched) or
+        // before it is copied (not touched).
+        for (name, frame) in [("missing", missing), ("swapped", swapped), ("cut", cut)] {
             #expect(!splicer.begin(frame, canvas: &canvas), "\(name)")
             #expect(splicer.refusal != nil)
             #expect(throws: JPEGError.self, "\(name)") { try decoder.decode(frame) }
         }
+        for (name, frame) in [("short", short), ("extra", extra)] {
+            for touched in [false, true] {
+                #expect(splicer.begin(frame, canvas: &canvas), "\(name)")
+                if touched { splicer.prepare(rows: 0..<240, in: &canvas) }
+                #expect(throws: JPEGError.self, "\(name), touched \(touched)") { try splicer.finish(&canvas) }
+                #expect((splicer.refusal != nil) == !touched, "a copied interval is refused, a decoded one fails")
+            }
+            #expect(throws: JPEGError.self, "\(name)") { try decoder.decode(frame) }
+        }
         #expect(splicer.begin(input, canvas: &canvas))
+        #expect(throws: Never.self) { try splicer.finish(&canvas) }
         // Bytes cut from inside an interval: Huffman codes resynchronise, and often the interval
         // still decodes to its MCUs (djpeg takes it without a warning too). The splicer must never
         // take a frame the full decode refuses (its walk may refuse more: those are decoded whole).
@@ -207,7 +217,7 @@ extension JPEGSplicerTests {
                 var damaged = input
                 damaged.removeSubrange(
                     (scan.intervals[7].lowerBound + start)..<(scan.intervals[7].lowerBound + start + count))
-                if splicer.begin(damaged, canvas: &canvas) {
+                if splicer.begin(damaged, canvas: &canvas), (try? splicer.finish(&canvas)) != nil {
                     taken += 1
                     #expect((try? decoder.decode(damaged)) != nil, "cut \(count) at \(start)")
                 }

@@ -1,0 +1,94 @@
+import ARCompositor
+import CaptureKit
+import Foundation
+
+/// `arcapture-bench --splice`: annotating 4:2:2 MJPEG that has a restart marker every MCU row (as
+/// many UVC webcams send it) by splicing, against limit (a), libjpeg-turbo decoding and encoding
+/// the same frame whole, measured in the same run; and what the restart markers cost in size.
+enum SpliceBench {
+    /// A `width` x `height` 4:2:2 frame of the sample street photo, scaled (so it compresses like
+    /// camera footage).
+    static func picture(width: Int, height: Int) throws -> YCbCrImage {
+        let photo = try JPEGDecoder().decode(
+            Array(try Data(contentsOf: URL(fileURLWithPath: "samples/frames/lund-640x480.jpg"))))
+        var image = YCbCrImage(width: width, height: height, subsampling: .s422)
+        for y in 0..<height {
+            let row = min(y * 480 / height, 479)
+            for x in 0..<width { image.planes[0][x, y] = photo.planes[0][x * 640 / width, row] }
+            for index in 1...2 {
+                for x in 0..<(width / 2) { image.planes[index][x, y] = photo.planes[index][x * 320 / (width / 2), row] }
+            }
+        }
+        return image
+    }
+
+    static func report() throws {
+        print("arcapture-bench --splice (\(ProcessInfo.processInfo.activeProcessorCount) cores; medians; 1 thread)")
+        let encoder = try JPEGEncoder()
+        let decoder = try JPEGDecoder()
+        let splicer = try JPEGSplicer()
+        for (width, height) in [(1280, 720), (1920, 1080)] {
+            let image = try picture(width: width, height: height)
+            let plain = try encoder.encode(image, quality: 90)
+            let marked = try encoder.encode(image, quality: 90, restartRows: 1)
+            var planes = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+            let limit = try median(repetitions: 40) {
+                try plain.withUnsafeBytes { try decoder.decode($0, into: &planes) }
+                _ = try encoder.encode(planes, quality: 90)
+            }
+            print(
+                "  \(width)x\(height) 4:2:2 q90: limit (a) decode + encode \(String(format: "%.2f", limit * 1000)) ms; "
+                    + String(
+                        format: "restart marker every MCU row: %d bytes against %d (+%.2f %%, target within 1 %%)",
+                        marked.count, plain.count, Double(marked.count - plain.count) / Double(plain.count) * 100))
+            let overlays: [(String, Set<OverlayLayer>)] = [
+                (
+                    "20 POIs + panel + banner, no route",
+                    Set(OverlayLayer.allCases).subtracting([.route, .manoeuvreArrow])
+                ),
+                ("the same with the route's ribbon  ", Set(OverlayLayer.allCases)),
+            ]
+            for (name, layers) in overlays {
+                let scene = try AnnotationScene(width: width, height: height, layers: layers)
+                // Today's full path: decode, draw, encode (with our restart markers).
+                let full = try median(repetitions: 30) {
+                    try marked.withUnsafeBytes { try decoder.decode($0, into: &planes) }
+                    scene.draw(on: &planes)
+                    _ = try encoder.encode(planes, quality: 90, restartRows: 1)
+                }
+                var canvas = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+                var touched = 0
+                let spliced = try median(repetitions: 30) {
+                    guard splicer.begin(marked, canvas: &canvas) else { throw SceneError(what: "a spliceable frame") }
+                    scene.annotator.compositor.willChange = { rows, image in splicer.prepare(rows: rows, in: &image) }
+                    scene.draw(on: &canvas)
+                    scene.annotator.compositor.willChange = nil
+                    _ = try splicer.finish(&canvas)
+                    touched = splicer.touchedIntervals.count
+                }
+                let overlay = median(repetitions: 30) { scene.draw(on: &planes) }
+                let rows = (height + 7) / 8
+                if width == 1920, layers.contains(.route) {
+                    // The live path at 1080p30 (scripted camera, GeoAR view with the default style,
+                    // so the ribbon too, MJPEG stream out).
+                    for splices in [true, false] {
+                        let live = try LiveBench.run(
+                            scene: scene, pixelFormat: .mjpeg, width: 1920, height: 1080, bytes: marked, frames: 150,
+                            splices: splices)
+                        print(
+                            "      live 1920x1080 at 30 fps, \(splices ? "spliced" : "--no-splice"): CPU "
+                                + String(format: "%.2f ms a frame, all threads", live.cpuPerFrame * 1000)
+                                + " (\(live.annotated)/\(live.frames) annotated, \(live.dropped) dropped)")
+                    }
+                }
+                print(
+                    "    \(name): overlay alone \(String(format: "%.2f", overlay * 1000)) ms; full \(String(format: "%.2f", full * 1000)) ms, spliced "
+                        + String(
+                            format:
+                                "%.2f ms (%d of %d MCU rows re-encoded): spliced %.2fx limit (a) (target %.1f), %.2fx the full path",
+                            spliced * 1000, touched, rows, limit / spliced, layers.contains(.route) ? 1.5 : 2.5,
+                            full / spliced))
+            }
+        }
+    }
+}
