@@ -29,11 +29,8 @@ public final class SpriteCache: Sendable {
     private let generations = Locked(Generations())
     private let budget: Int
 
-    /// A cache holding at most about `budget` bytes of sprites (default 8 MiB). What one frame
-    /// draws must fit in half of it, or every frame composes its sprites again: 20 labels, their
-    /// markers and the panel are about 1.2 MB at 1920x1080, and at the earlier 2 MiB a 1080p frame's
-    /// overlay took 2.2 ms to draw instead of 0.2.
-    public init(budget: Int = 8 << 20) { self.budget = budget }
+    /// A cache holding at most about `budget` bytes of sprites (default 2 MiB).
+    public init(budget: Int = 2 << 20) { self.budget = budget }
 
     /// Bytes of sprites held (both generations).
     var byteCount: Int {
