@@ -4,7 +4,8 @@
 //
 // Each harness feeds the bytes to a parser exactly as the tools do with a file or a line and
 // discards the result: the finding is a crash, a trap, a leak or a hang, never a wrong value
-// (the test suites check values).
+// (the test suites check values). One exception, jpeg-splice: a spliced frame libjpeg-turbo cannot
+// read, made from one it can, is a damaged output frame, and traps.
 import ARCompositor
 import CaptureKit
 import Foundation
@@ -112,6 +113,24 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             for orientation in ImageOrientation.allCases { _ = image.turnedUpright(orientation) }
         }
     },
+    "jpeg-splice": { bytes in
+        // A camera's frame spliced (its structure read, a third of its rows decoded, drawn on,
+        // encoded again, the rest walked and copied): nothing may crash, and what comes out must
+        // be a JPEG libjpeg-turbo reads.
+        guard let splicer = FuzzFiles.splicer, let decoder = FuzzFiles.decoder else { return }
+        let jpeg = [0xFF, 0xD8] + bytes
+        guard let size = JPEGStructure.imageSize(of: jpeg), Int(size.width) * Int(size.height) <= 2048 * 2048 else {
+            return
+        }
+        var canvas = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+        guard splicer.begin(jpeg, canvas: &canvas) else { return }
+        splicer.prepare(rows: (canvas.height / 3)..<(canvas.height * 2 / 3), in: &canvas)
+        for y in (canvas.height / 3)..<(canvas.height * 2 / 3) { canvas.planes[0][y % canvas.width, y] = 255 }
+        guard let spliced = try? splicer.finish(&canvas) else { return }
+        guard (try? decoder.decode(spliced)) != nil || (try? decoder.decode(jpeg)) == nil else {
+            fatalError("a spliced frame libjpeg-turbo cannot read, from one it can")
+        }
+    },
     "banner": { bytes in
         guard let template = try? BannerTemplate(String(decoding: bytes, as: UTF8.self)) else { return }
         _ = template.render(
@@ -213,6 +232,7 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
 enum FuzzFiles {
     nonisolated(unsafe) static var counter = 0
     nonisolated(unsafe) static let decoder = try? JPEGDecoder()
+    nonisolated(unsafe) static let splicer = try? JPEGSplicer()
     /// A broadcast with one frame, for `/snapshot`.
     static let broadcast: FrameBroadcast = {
         let broadcast = FrameBroadcast()

@@ -50,6 +50,9 @@ public final class JPEGSplicer {
     /// MCU height of the frame begun last (pixels): the touched region's granularity.
     public var mcuHeight: Int { scan?.mcuHeight ?? 0 }
 
+    /// How many restart intervals the frame begun last has.
+    public var intervalCount: Int { decoded.count }
+
     /// The restart intervals of the frame begun last that were decoded, and so are re-encoded.
     public var touchedIntervals: [Int] { decoded.indices.filter { decoded[$0] } }
 

@@ -22,6 +22,10 @@ final class SplicedDrawing {
     private let splicer: JPEGSplicer
     /// The frame's planes; only rows the overlay touched hold samples.
     private var canvas = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+    /// The share of restart intervals the last frame measured touched (see ``draw(_:annotator:map:_:)``).
+    private var touchedShare = 0.0
+    /// Frames decoded whole at once since the share was last measured.
+    private var wholeFrames = 0
 
     /// Nil when libjpeg-turbo cannot allocate a handle.
     init?() {
@@ -37,6 +41,21 @@ final class SplicedDrawing {
         _ jpeg: [UInt8], annotator: FrameAnnotator?, map: MapRenderer?, _ body: (inout YCbCrImage) -> Void
     ) -> Outcome {
         guard splicer.begin(jpeg, canvas: &canvas) else { return .notSpliced }
+        // An overlay that touches most rows (a route's ribbon covers the ground below the
+        // horizon) costs more in small decodes, one per shape, than the rows it leaves alone
+        // save: then the frame is decoded whole at once, and every interval re-encoded with its
+        // own tables, as the overlay last measured; every 30th frame measures it again.
+        if touchedShare > 0.7 && wholeFrames < 30 {
+            wholeFrames += 1
+            splicer.prepare(rows: 0..<canvas.height, in: &canvas)
+        } else {
+            wholeFrames = 0
+        }
+        defer {
+            if wholeFrames == 0 {
+                touchedShare = Double(splicer.touchedIntervals.count) / Double(max(1, splicer.intervalCount))
+            }
+        }
         let prepare: (Range<Int>, inout YCbCrImage) -> Void = { [splicer] rows, image in
             splicer.prepare(rows: rows, in: &image)
         }

@@ -46,7 +46,7 @@ struct AnnotateSplicingTests {
             ("b", [String]()), ("c", ["--quality", "80"]), ("d", ["--no-splice", "--restart-interval", "0"]),
         ] {
             let run = try Binary.run(
-                ["annotate", clip.path] + Self.harbour + route + ["--route", routeFile] + extra + [
+                ["annotate", clip.path] + Self.harbour + route + ["--route", routeFile, "--workers", "1"] + extra + [
                     "--output", directory.appendingPathComponent("\(name)-%02n.jpg").path,
                 ])
             #expect(run.status == 0, "\(name): \(run.stderr)")
@@ -57,13 +57,16 @@ struct AnnotateSplicingTests {
         #expect(spliced.count == 48 && transcoded.count == 48 && plain.count == 48)
         var copied = 0
         var total = 0
+        var copiedPerFrame: [Int] = []
         for (index, frame) in spliced.enumerated() {
             let input = try #require(stage[index].withUnsafeBytes { JPEGRestartScan($0) })
             let output = try #require(frame.withUnsafeBytes { JPEGRestartScan($0) })
             // The camera's tables, the intervals the route leaves alone byte for byte.
             #expect(output.quantTables == input.quantTables)
             #expect(output.intervals.count == input.intervals.count)
-            for (a, b) in zip(input.intervals, output.intervals) where stage[index][a] == frame[b] { copied += 1 }
+            let same = zip(input.intervals, output.intervals).filter { stage[index][$0] == frame[$1] }.count
+            copiedPerFrame.append(same)
+            copied += same
             total += input.intervals.count
             #expect(frame != stage[index], "frame \(index + 1) is drawn on")
             let c = try #require(transcoded[index].withUnsafeBytes { JPEGRestartScan($0) })
@@ -75,6 +78,12 @@ struct AnnotateSplicingTests {
             #expect(JPEGCodecDifference.mean(decodedSplice.planes[0], decodedPlain.planes[0]) < 1.5)
         }
         #expect(copied > 0 && copied < total, "\(copied) of \(total) intervals copied")
+        // The route's ribbon touches over 70 % of the intervals: after the first frame measured
+        // it, the worker decodes 30 frames whole at once (still with the camera's tables), then the
+        // 32nd measures again. (An interval decoded and encoded again unchanged, with the same
+        // tables, often comes out as the same bytes: frames decoded whole keep a few.)
+        let measured = min(copiedPerFrame[0], copiedPerFrame[31])
+        #expect(copiedPerFrame[1...30].allSatisfy { $0 < measured }, "\(copiedPerFrame)")
         print("splice: \(copied) of \(total) intervals copied byte for byte")
     }
 }
