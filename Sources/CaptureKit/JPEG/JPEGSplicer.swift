@@ -151,11 +151,17 @@ public final class JPEGSplicer {
         return out
     }
 
-    /// Intervals in groups that share a length (all but possibly the last interval of the frame).
+    /// Intervals in groups that share a length (all but possibly the last interval of the frame),
+    /// each small enough to be one small JPEG: a group is as many MCU rows high as it has
+    /// intervals, and a frame header holds at most 65,535 (a 1080p frame with a restart marker
+    /// every MCU has 16,200 intervals).
     private func groups(of indices: [Int], _ scan: JPEGRestartScan) -> [[Int]] {
         let short = indices.filter { scan.mcus(ofInterval: $0).count != scan.restartInterval }
         let whole = indices.filter { scan.mcus(ofInterval: $0).count == scan.restartInterval }
-        return [whole, short].filter { !$0.isEmpty }
+        let most = max(1, min(4096, 65_535 / scan.mcuHeight))
+        return [whole, short].filter { !$0.isEmpty }.flatMap { group in
+            stride(from: 0, to: group.count, by: most).map { Array(group[$0..<min($0 + most, group.count)]) }
+        }
     }
 
     /// Prepares the Huffman walk's tables; false when one is not a code.

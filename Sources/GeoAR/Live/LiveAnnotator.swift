@@ -79,8 +79,9 @@ final class LiveAnnotator {
                 time: pose.receiverTime)
             // Not navigating: the whole route on the ground, no panel.
             : (route: map.data.route, navigation: nil)
+        // (A frame of another size than the stream's goes the full way, which says so.)
         if let splicing, frame.format.pixelFormat == .mjpeg || frame.format.pixelFormat == .jpeg,
-            JPEGStructure.problem(in: frame.data) == nil
+            JPEGStructure.problem(in: frame.data) == nil, JPEGStructure.imageSize(of: frame.data) == frame.format.size
         {
             // Restart markers: only the intervals drawn on are decoded and encoded again.
             var drawn = Result<FrameAnnotation?, LiveAnnotationError>.success(nil)
