@@ -11,7 +11,7 @@ struct JPEGOutputOptions: Sendable {
         .value(
             "restart-interval", "ROWS", default: "1",
             help:
-                "A restart marker every ROWS MCU rows of the JPEGs encoded (0: none): about 0.3 % larger, and such frames can be spliced when annotated again."
+                "A restart marker every ROWS MCU rows of the JPEGs encoded (0: none): about 0.1 % larger, and such frames can be spliced when annotated again."
         ),
         .flag(
             "no-splice",

@@ -77,13 +77,8 @@ public final class JPEGEncoder {
         settings.quant_index = (0, 1, 1)
         settings.dc_index = (0, 1, 1)
         settings.ac_index = (0, 1, 1)
-        // As TurboJPEG reads the planes: luma to whole chroma samples (the padding every image has).
-        let chroma = YCbCrImage.chromaSize(width: image.width, height: image.height, subsampling: image.subsampling)
-        let sizes = image.planes.indices.map { index in
-            index == 0
-                ? (chroma.width * Int(h), chroma.height * Int(v))
-                : (image.planes[index].width, image.planes[index].height)
-        }
+        let sizes = YCbCrImage.codedPlaneSizes(
+            width: image.width, height: image.height, subsampling: image.subsampling)
         return try compressor.compress(image, settings: settings, sizes: sizes)
     }
 }

@@ -242,13 +242,16 @@ public final class JPEGSplicer {
         }
         copy(group, scan, canvas: &canvas, toCanvas: false)
         var settings = Self.settings(scan, width: width, height: height)
-        settings.restart_interval = group.count > 1 ? Int32(length) : 0
+        // A restart interval per row of the strip (DRI even for one), so that the output is read
+        // as the frames are.
+        settings.restart_interval = Int32(length)
         let bytes = try compressor.compress(
             strip, settings: settings, sizes: strip.planes.map { ($0.stride, $0.allocatedRows) })
-        guard let pieces = Self.entropyCodedPieces(of: bytes), pieces.count == group.count else {
-            throw .encodingFailed("libjpeg's output has \(group.count) restart intervals missing")
+        guard let written = bytes.withUnsafeBytes({ JPEGRestartScan($0) }), written.intervals.count == group.count
+        else {
+            throw .encodingFailed("libjpeg's output does not hold \(group.count) restart intervals")
         }
-        return pieces
+        return written.intervals.map { bytes[$0] }
     }
 
     /// Copies each interval of `group` between the canvas (MCUs where the frame has them) and the
@@ -256,14 +259,12 @@ public final class JPEGSplicer {
     /// last column and row repeated past them.
     private func copy(_ group: [Int], _ scan: JPEGRestartScan, canvas: inout YCbCrImage, toCanvas: Bool) {
         let gray = scan.components.count == 1
-        let maxH = gray ? 1 : scan.subsampling.horizontalFactor
-        let maxV = gray ? 1 : scan.subsampling.verticalFactor
+        // The planes' samples as libjpeg-turbo reads and writes them.
+        let sizes = YCbCrImage.codedPlaneSizes(width: scan.width, height: scan.height, subsampling: scan.subsampling)
         for (planeIndex, component) in scan.components.enumerated() {
             let (h, v) = gray ? (1, 1) : (component.h, component.v)
             let (blockWidth, blockHeight) = (h * 8, v * 8)
-            // The plane's samples as libjpeg-turbo reads and writes them.
-            let planeWidth = (scan.width + maxH - 1) / maxH * h
-            let planeHeight = (scan.height + maxV - 1) / maxV * v
+            let (planeWidth, planeHeight) = sizes[planeIndex]
             let canvasStride = canvas.planes[planeIndex].stride
             let stripStride = strip.planes[planeIndex].stride
             canvas.planes[planeIndex].bytes.withUnsafeMutableBufferPointer { canvasPlane in
@@ -355,26 +356,5 @@ public final class JPEGSplicer {
             for (i, value) in table.values.enumerated() { values[i] = value }
         }
         return result
-    }
-
-    /// The entropy-coded data of each restart interval of a JPEG libjpeg wrote.
-    static func entropyCodedPieces(of bytes: [UInt8]) -> [ArraySlice<UInt8>]? {
-        guard let segments = JPEGStructure.headerSegments(of: bytes) else { return nil }
-        let scanStart = segments.last?.range.upperBound ?? 2
-        guard scanStart + 4 <= bytes.count, bytes[scanStart + 1] == 0xDA else { return nil }
-        var start = scanStart + 2 + (Int(bytes[scanStart + 2]) << 8 | Int(bytes[scanStart + 3]))
-        var pieces: [ArraySlice<UInt8>] = []
-        var at = start
-        while at + 1 < bytes.count {
-            if bytes[at] != 0xFF || bytes[at + 1] == 0x00 {
-                at += bytes[at] == 0xFF ? 2 : 1
-                continue
-            }
-            pieces.append(bytes[start..<at])
-            if bytes[at + 1] == 0xD9 { return pieces }
-            start = at + 2
-            at = start
-        }
-        return nil
     }
 }

@@ -73,6 +73,17 @@ public struct YCbCrImage: Hashable, Sendable {
         self.planes = planes
     }
 
+    /// Each plane's samples as libjpeg-turbo reads and writes them (`tjPlaneWidth`, `tjPlaneHeight`):
+    /// luma to whole chroma samples (the padding every image allocates), chroma as it is. An encoder
+    /// repeats the last of these columns and rows out to whole blocks.
+    static func codedPlaneSizes(width: Int, height: Int, subsampling: ChromaSubsampling) -> [(
+        width: Int, height: Int
+    )] {
+        let chroma = chromaSize(width: width, height: height, subsampling: subsampling)
+        let luma = (chroma.width * subsampling.horizontalFactor, chroma.height * subsampling.verticalFactor)
+        return subsampling == .gray ? [(width, height)] : [luma, chroma, chroma]
+    }
+
     /// The size of each chroma plane for an image of this size and layout (rounded up).
     public static func chromaSize(width: Int, height: Int, subsampling: ChromaSubsampling) -> (width: Int, height: Int)
     {

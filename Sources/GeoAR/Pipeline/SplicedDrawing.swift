@@ -44,17 +44,13 @@ final class SplicedDrawing {
         // An overlay that touches most rows (a route's ribbon covers the ground below the
         // horizon) costs more in small decodes, one per shape, than the rows it leaves alone
         // save: then the frame is decoded whole at once, and every interval re-encoded with its
-        // own tables, as the overlay last measured; every 30th frame measures it again.
-        if touchedShare > 0.7 && wholeFrames < 30 {
+        // own tables, for 30 frames; the one after measures the share again.
+        let measures = touchedShare <= 0.7 || wholeFrames == 30
+        if measures {
+            wholeFrames = 0
+        } else {
             wholeFrames += 1
             splicer.prepare(rows: 0..<canvas.height, in: &canvas)
-        } else {
-            wholeFrames = 0
-        }
-        defer {
-            if wholeFrames == 0 {
-                touchedShare = Double(splicer.touchedIntervals.count) / Double(max(1, splicer.intervalCount))
-            }
         }
         let prepare: (Range<Int>, inout YCbCrImage) -> Void = { [splicer] rows, image in
             splicer.prepare(rows: rows, in: &image)
@@ -66,6 +62,9 @@ final class SplicedDrawing {
             map?.willChange = nil
         }
         body(&canvas)
+        if measures {
+            touchedShare = Double(splicer.touchedIntervals.count) / Double(max(1, splicer.intervalCount))
+        }
         do {
             return .spliced(try splicer.finish(&canvas))
         } catch {
