@@ -48,8 +48,8 @@ for clip in gopro hd; do
     for f in a b c d e f; do : >"$work/$f"; done
     for round in 1 2 3; do
         measure ffmpeg -loglevel error -i "$input" -f yuv4mpegpipe -strict -1 - >>"$work/a"
-        measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --output - >>"$work/b"
-        measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --output - >>"$work/c"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --format y4m --output - >>"$work/b"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --format y4m --output - >>"$work/c"
         measure ffmpeg -loglevel error -y -i "$input" -map 0:v:0 -map '0:a?' -c:a copy -c:v libx264 -crf 20 \
             -preset veryfast "$work/out.mp4" >>"$work/d"
         measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --force --output "$work/out.mp4" >>"$work/e"

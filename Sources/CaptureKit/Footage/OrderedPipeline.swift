@@ -70,13 +70,16 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
     }
 
     /// Submits the next item; blocks while `capacity` items are in flight.
-    public func submit(_ input: Input) {
+    public func submit(_ input: consuming Input) {
         space.wait()
-        lock.withLock {
-            pending.append((submitted, input))
-            submitted += 1
-            peak = max(peak, submitted - delivered)
-        }
+        // Moved into the queue (lock and unlock rather than a closure, which could only copy
+        // it): the caller keeping a reference while a worker already draws on the frame would
+        // make that drawing copy its planes.
+        lock.lock()
+        pending.append((submitted, consume input))
+        submitted += 1
+        peak = max(peak, submitted - delivered)
+        lock.unlock()
         work.signal()
     }
 
@@ -93,10 +96,9 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
             self.work.wait()
             // Each wait is for an item, or (after `finish`) for the signal to stop; an item taken
             // by another worker meanwhile leaves this one the stop signal.
-            let taken: (sequence: Int, input: Input)?? = lock.withLock {
+            var taken: (sequence: Int, input: Input)? = lock.withLock {
                 guard pendingStart < pending.count else { return nil }
-                let item = pending[pendingStart]
-                pending[pendingStart] = nil
+                let item = pending[pendingStart].take()
                 pendingStart += 1
                 if pendingStart > 64 && pendingStart * 2 > pending.count {  // drop what was taken
                     pending.removeFirst(pendingStart)
@@ -104,9 +106,11 @@ public final class OrderedPipeline<Input: Sendable, Output: Sendable>: @unchecke
                 }
                 return item
             }
-            guard let item = taken, let (sequence, input) = item else { break }
-            // Handed over, not lent: a worker that changes a frame in place (drawing on Y4M planes)
-            // then owns the only reference, and copy-on-write copies nothing.
+            // Handed over, not lent: moved out of the queue and of `taken`, so that a worker that
+            // changes a frame in place (drawing on its planes) owns the only reference, and
+            // copy-on-write copies nothing. (A binding of `taken` kept alive beside the input
+            // copied every plane of every frame.)
+            guard let sequence = taken?.sequence, let input = taken.take()?.input else { break }
             let output = work(consume input)
             lock.withLock { results[sequence] = output }
             ready.signal()

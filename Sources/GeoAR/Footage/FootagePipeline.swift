@@ -235,9 +235,11 @@ public final class FootagePipeline: @unchecked Sendable {
                 if track.count > 600 { track.removeFirst(track.count - 600) }
             }
             let selected = frameObserver?(FrameInfo(index: frame.index, time: frameTime, pose: pose, navigation: shown))
+            // The frame handed over, not copied: this loop holding it while a worker draws on
+            // its planes would make the drawing copy them (copy-on-write).
             pipeline.submit(
                 AnnotationJob(
-                    frame: frame, time: frameTime, pose: pose, navigation: shown, speed: speed,
+                    frame: consume frame, time: frameTime, pose: pose, navigation: shown, speed: speed,
                     headingAccuracy: headingAccuracy, selected: selected, track: track, map: map))
         }
         // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.

@@ -60,14 +60,16 @@ final class AnnotationWorker {
 
     /// Decodes, draws and encodes one frame (or passes it through without a pose).
     func process(_ job: consuming AnnotationJob) -> AnnotationResult {
-        let planes = job.frame.takePlanes()
+        var planes = job.frame.takePlanes()
         var record = SidecarRecord(
             job: copy job, time: settings.keepsRecords ? job.time.map(JSONLinesLog.timestamp) : nil)
         var image: YCbCrImage
         var exif: EXIFSegment?
         follow(job.map)
-        if let planes {
-            image = planes
+        if planes != nil {
+            // Moved out of the optional, not copied: a second reference to the samples would make
+            // the first write below copy every plane.
+            image = planes.take() ?? Self.placeholder
             if settings.inputRange == .limited && settings.drawingRange == .full { image.expandToFullRange() }
         } else if case .jpeg(let bytes) = job.frame.content {
             guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }

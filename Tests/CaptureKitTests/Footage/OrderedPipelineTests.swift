@@ -30,6 +30,31 @@ struct OrderedPipelineTests {
         #expect(items.map(\.1) == (0..<150).map { $0 * $0 })
     }
 
+    /// A reference a worker can check for uniqueness, as copy-on-write does before a write.
+    private final class Samples: @unchecked Sendable {}
+    private struct Item: Sendable {
+        var samples = Samples()
+    }
+
+    /// Whether the worker's item is the only reference to its samples: another one (the
+    /// producer's, the queue's, a binding of the taken item) would make a frame's first write
+    /// copy its planes.
+    private static func isUnique(_ item: consuming Item) -> Bool {
+        isKnownUniquelyReferenced(&item.samples)
+    }
+
+    @Test("a worker owns the only reference to its item, so drawing on a frame copies nothing", arguments: [1, 2])
+    func handedOver(workers: Int) {
+        let shared = Locked(0)
+        let pipeline = OrderedPipeline<Item, Bool>(
+            workers: workers, capacity: 4,
+            makeWorker: { _ in Self.isUnique },
+            deliver: { _, unique in if !unique { shared.withLock { $0 += 1 } } })
+        for _ in 0..<200 { pipeline.submit(Item()) }
+        pipeline.finish()
+        #expect(shared.withLock { $0 } == 0)
+    }
+
     @Test("no more than `capacity` items are ever in flight, even when delivery is slow")
     func bounded() {
         let inFlightAtDelivery = Locked<[Int]>([])

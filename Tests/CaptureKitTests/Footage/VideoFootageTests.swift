@@ -66,6 +66,30 @@ struct VideoFootageTests {
         #expect(offset == bytes.count)
     }
 
+    /// Hands the frame's planes back to `pool` (their only reference then), and says where their
+    /// samples are.
+    private static func giveBack(_ frame: inout FootageFrame, to pool: FrameBufferPool) -> [UnsafePointer<UInt8>?]? {
+        guard let planes = frame.takePlanes() else { return nil }
+        let addresses = planes.planes.map { plane in plane.bytes.withUnsafeBufferPointer { $0.baseAddress } }
+        pool.give(planes)
+        return addresses
+    }
+
+    @Test("a frame handed back to the pool is decoded into again, not copied (no new planes per frame)")
+    func poolReuse() throws {
+        let reader = try FootageReader(path: Self.clip)
+        var frame = try #require(reader.next())
+        let given = try #require(Self.giveBack(&frame, to: reader.pool))
+        var next = try #require(reader.next())
+        let retaken = next.takePlanes()
+        let reused = try #require(retaken)
+        let decoded = reused.planes.map { plane in plane.bytes.withUnsafeBufferPointer { $0.baseAddress } }
+        // A copy of a plane kept while its samples were written made each write copy the whole
+        // plane into a fresh allocation: the pool's memory was never decoded into.
+        #expect(decoded == given)
+        #expect(reused.planes[0].bytes.contains { $0 != 0 }, "the second frame was decoded into them")
+    }
+
     @Test("a variable frame rate keeps its timing: each frame's presentation time as the file has it")
     func variableFrameRate() throws {
         let directory = try PackagePaths.temporaryDirectory("video-footage")

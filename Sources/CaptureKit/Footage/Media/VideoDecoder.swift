@@ -240,9 +240,14 @@ final class VideoDecoder {
         let sources = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
         let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
         for index in image.planes.indices where index < 3 {
-            let plane = image.planes[index]
+            // The plane's geometry as numbers: a copy of the plane itself would hold a second
+            // reference to its samples, and writing them would then copy the whole plane
+            // (copy-on-write), a fresh allocation per plane per frame.
+            let (planeWidth, planeHeight, planeStride) = (
+                image.planes[index].width, image.planes[index].height, image.planes[index].stride
+            )
             let shift = index == 0 ? 0 : verticalShift
-            let rows = min(plane.height, (Int(frame.pointee.height) + (1 << shift) - 1) >> shift)
+            let rows = min(planeHeight, (Int(frame.pointee.height) + (1 << shift) - 1) >> shift)
             // NV12's luma is a plane like any 8-bit one; both its chroma planes come from the
             // frame's second, every other byte.
             var layout = sampleLayout
@@ -256,15 +261,15 @@ final class VideoDecoder {
                 guard let base = target.baseAddress else { return }
                 switch layout {
                 case .planar:
-                    let columns = min(plane.width, sourceStride)
+                    let columns = min(planeWidth, sourceStride)
                     for row in 0..<rows {
-                        (base + row * plane.stride).update(from: source + row * sourceStride, count: columns)
+                        (base + row * planeStride).update(from: source + row * sourceStride, count: columns)
                     }
                 case .planar10:
-                    let columns = min(plane.width, sourceStride / 2)
+                    let columns = min(planeWidth, sourceStride / 2)
                     for row in 0..<rows {
                         let line = source + row * sourceStride
-                        let out = base + row * plane.stride
+                        let out = base + row * planeStride
                         for column in 0..<columns {
                             let sample = UInt16(line[2 * column]) | UInt16(line[2 * column + 1]) << 8
                             out[column] = DecodedSampleLayout.eightBits(sample)
@@ -273,10 +278,10 @@ final class VideoDecoder {
                 case .interleavedChroma(let crFirst):
                     // Plane 1 is Cb, plane 2 Cr: NV12 holds Cb first in each pair, NV21 Cr.
                     let offset = (index == 1) == crFirst ? 1 : 0
-                    let columns = min(plane.width, sourceStride / 2)
+                    let columns = min(planeWidth, sourceStride / 2)
                     for row in 0..<rows {
                         let line = source + row * sourceStride
-                        let out = base + row * plane.stride
+                        let out = base + row * planeStride
                         for column in 0..<columns { out[column] = line[2 * column + offset] }
                     }
                 }
