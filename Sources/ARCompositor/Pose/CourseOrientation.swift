@@ -2,7 +2,9 @@ import CaptureKit
 
 /// The orientation a recorded track gives a camera that cannot tell north: the heading from the
 /// direction of travel, and, when the camera measured gravity itself (a GoPro's GRAV), its own
-/// pitch and roll at each of those headings' times.
+/// pitch and roll at each of those headings' times; when it also recorded its own turns (CORI),
+/// the heading follows them between fixes, anchored to north by the course
+/// (CaptureKit's `CameraTurnHeading`), at every attitude's time.
 ///
 /// A camera that measures its attitude needs no mount pitch or roll: its gravity vector already
 /// says how it sits. Only the mount's yaw (a camera facing backwards) still applies, to the
@@ -25,13 +27,18 @@ public struct CourseOrientation: Sendable {
             note = nil
             return
         }
-        let turned = headings.map { sample in
-            var sample = sample
-            let heading = (sample.heading + mount.yaw).truncatingRemainder(dividingBy: 360)
-            sample.heading = heading < 0 ? heading + 360 : heading
-            return sample
+        if let turns = CameraTurnHeading.samples(attitudes: track.attitudes, fixes: track.fixes, mountYaw: mount.yaw) {
+            // The camera's own turns between fixes (CORI), anchored to north by the course.
+            input = .samples(turns)
+        } else {
+            let turned = headings.map { sample in
+                var sample = sample
+                let heading = (sample.heading + mount.yaw).truncatingRemainder(dividingBy: 360)
+                sample.heading = heading < 0 ? heading + 360 : heading
+                return sample
+            }
+            input = .samples(CameraAttitude.applying(track.attitudes, to: turned))
         }
-        input = .samples(CameraAttitude.applying(track.attitudes, to: turned))
         self.mount = CameraMount()
         note =
             mount.pitch != 0 || mount.roll != 0

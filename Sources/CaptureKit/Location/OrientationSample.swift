@@ -10,6 +10,9 @@ public struct OrientationSample: Hashable, Sendable {
         case fixed
         /// The direction of travel (course over ground).
         case course
+        /// A camera's own turns since the recording began (GoPro's CORI), anchored to north by
+        /// the direction of travel (``CameraTurnHeading``).
+        case cameraTurns = "camera-turns"
         /// A true heading sentence: NMEA HDT or THS (dual-antenna receivers, gyrocompasses).
         case trueHeading = "true-heading"
         /// A magnetic compass corrected by the variation it reports (NMEA HDG).

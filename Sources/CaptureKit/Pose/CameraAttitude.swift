@@ -10,12 +10,17 @@ public struct CameraAttitude: Sendable, Equatable {
     public var pitch: Double
     /// Degrees, positive when the camera turns clockwise about its optical axis, seen from behind.
     public var roll: Double
+    /// Degrees the picture has turned clockwise (seen from above) since the recording began, from
+    /// the camera's own orientation (GoPro's CORI, turned to the picture by IORI): a change of
+    /// heading, not a heading; it does not wrap at 360. Nil when the camera recorded none.
+    public var yaw: Double?
 
     /// Creates an attitude.
-    public init(time: Date, pitch: Double, roll: Double) {
+    public init(time: Date, pitch: Double, roll: Double, yaw: Double? = nil) {
         self.time = time
         self.pitch = pitch
         self.roll = roll
+        self.yaw = yaw
     }
 
     /// The attitude from gravity's direction in the camera body's frame (x right, y down, z

@@ -83,7 +83,7 @@ struct AnnotateVideoOutputTests {
     }
 
     @Test(
-        "each frame's pose is the video's own GPS at the frame's time, pitch and roll its gravity vector's, and its POIs where `project` puts them"
+        "each frame's pose is the video's own GPS at the frame's time, pitch and roll its gravity vector's, its heading turning with the picture, and its POIs where `project` puts them"
     )
     func posesFromEmbeddedGPS() throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
@@ -124,6 +124,7 @@ struct AnnotateVideoOutputTests {
         }
         #expect(compared > 300, "the frames within the GPS samples")
         try Self.expectAttitude(records: records, times: times, reference: reference)
+        try expectLabelsFollowScene(records: records, directory: directory)
         // One frame's POIs through `project` with that frame's pose: the same pixels.
         let record = records[150]
         let pose = try #require(record["pose"] as? [String: Double])
@@ -146,12 +147,73 @@ struct AnnotateVideoOutputTests {
         }
     }
 
+    /// The heading follows the camera's own turns (CORI) between fixes: a distant town's label
+    /// moves across the picture as the scene does. The scene's motion is measured here, from
+    /// ffmpeg's own decode of two frames (a quarter of the size, grey): the shift of the middle of
+    /// the picture that best matches them (least absolute difference). Between 4.0 s and 9.0 s
+    /// the camera turns left and the scene moves right (about 39 pixels at full size); between
+    /// 10.0 s and 10.4 s it turns right fast (about 114 pixels left). The label must move the same
+    /// way, by 0.5–1.5 times as much (the lens is not the pinhole of `--hfov`, and walking forward
+    /// moves the near scene too). With the heading from the course alone, it moved 21 pixels left
+    /// and 18 right: the wrong way both times.
+    private func expectLabelsFollowScene(records: [[String: Any]], directory: URL) throws {
+        let pairs = [(120, 270), (300, 312)]
+        let (width, height) = (212, 120)
+        let raw = directory.appendingPathComponent("frames.gray").path
+        let select = pairs.flatMap { [$0.0, $0.1] }.sorted().map { "eq(n\\,\($0))" }.joined(separator: "+")
+        let extracted = try tool(
+            "ffmpeg",
+            [
+                "-i", Self.clip, "-vf", "select=\(select),scale=\(width):\(height),format=gray", "-fps_mode",
+                "passthrough", "-f", "rawvideo", "-y", raw,
+            ])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: raw)))
+        try #require(bytes.count == 4 * width * height)
+        let order = pairs.flatMap { [$0.0, $0.1] }.sorted()
+        func frame(_ index: Int) -> ArraySlice<UInt8> {
+            let start = (order.firstIndex(of: index) ?? 0) * width * height
+            return bytes[start..<start + width * height]
+        }
+        func labelU(_ record: [String: Any]) -> Double? {
+            (record["pois"] as? [[String: Any]])?.first { $0["name"] as? String == "Encinitas" }?["u"] as? Double
+        }
+        for (first, second) in pairs {
+            let shift = Self.sceneShift(frame(first), frame(second), width: width, height: height) * 4
+            let moved = try #require(labelU(records[second])) - (try #require(labelU(records[first])))
+            #expect(abs(shift) > 20, "frames \(first) and \(second): the scene moves \(shift) px")
+            #expect(
+                moved * shift > 0 && abs(moved) > 0.5 * abs(shift) && abs(moved) < 1.5 * abs(shift),
+                "frames \(first)–\(second): the label moved \(moved) px, the scene \(shift) px")
+        }
+    }
+
+    /// How far right the middle of `first` moved to be in `second` (pixels; the best of every shift
+    /// by up to 40 across and 15 down or up, by the mean absolute difference of the overlap).
+    static func sceneShift(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>, width: Int, height: Int) -> Double {
+        let a = Array(first)
+        let b = Array(second)
+        var best = (difference: Int.max, x: 0)
+        for dy in -15...15 {
+            for dx in -40...40 {
+                var total = 0
+                for y in 30..<(height - 30) {
+                    let rowA = y * width
+                    let rowB = (y + dy) * width + dx
+                    for x in 45..<(width - 45) { total += abs(Int(a[rowA + x]) - Int(b[rowB + x])) }
+                }
+                if total < best.difference { best = (total, dx) }
+            }
+        }
+        return Double(best.x)
+    }
+
     /// Each frame's pitch and roll are the camera's: its gravity vector (GRAV) turned into the
     /// picture's frame by the image orientation (IORI), as ``GPMFReference/attitudes`` computes them
-    /// on its own, at the frame's time. arcapture samples them at the course's headings (18 Hz) and the
-    /// timeline interpolates between those, so a frame may differ from the 30 Hz vector by what
-    /// the attitude turns between two headings: 0.19° at most here, 0.007° on average (bounds 0.5°
-    /// and 0.05°).
+    /// on its own, at the frame's time. arcapture samples them at the camera's orientation samples
+    /// (its turns, CORI, at 30 Hz; before those, at the course's headings, 18 Hz, the largest
+    /// difference was 0.19°) and the timeline interpolates between those (bounds 0.5° at most,
+    /// 0.05° on average).
     static func expectAttitude(records: [[String: Any]], times: [Double], reference: GPMFReference) throws {
         let attitudes = reference.attitudes
         #expect(attitudes.count == 316, "GRAV samples in the clip")

@@ -15,7 +15,8 @@ import Foundation
 /// - A damaged payload is skipped, counted and warned about, naming its time in the video.
 /// - The camera's gravity vector (GRAV, HERO8 and later), turned into the picture's frame by the
 ///   image orientation (IORI), gives the camera's pitch and roll (``RecordedTrack/attitudes``),
-///   timed like the GPS.
+///   timed like the GPS; its orientation since the recording began (CORI) gives its turns
+///   (``CameraAttitude/yaw``), which the course anchors to north (``CameraTurnHeading``).
 public enum EmbeddedTelemetry {
     /// A consumer GPS receiver's user-equivalent range error, in metres: dilution of precision
     /// times this is the horizontal accuracy given to each fix (what the heading fade reads).
@@ -100,34 +101,45 @@ public enum EmbeddedTelemetry {
                 track.summary +=
                     "; the camera's pitch and roll from \(track.attitudes.count) gravity samples (GRAV"
                     + (turned ? ", in the picture's frame by IORI)" : ")")
+                let turns = track.attitudes.filter { $0.yaw != nil }.count
+                if turns > 0 {
+                    track.summary += "; its turns between fixes from \(turns) orientation samples (CORI)"
+                }
             }
         }
         return Reading(track: track, videoStart: clock.map { Date(timeIntervalSince1970: $0) })
     }
 
     /// The attitudes of decoded payloads, each sample timed as GPS5's are: spread over its
-    /// packet's span from the packet's time on the GPS clock. IORI is used only when it has a
-    /// quaternion for every gravity sample.
+    /// packet's span from the packet's time on the GPS clock. IORI and CORI are used only when
+    /// they have a quaternion for every gravity sample; CORI gives each attitude its ``CameraAttitude/yaw``.
     static func attitudes(
         _ payloads: [(time: Double, duration: Double?, attitude: GPMFAttitudePayload)], clock: Double
     ) -> [CameraAttitude] {
         var result: [CameraAttitude] = []
+        var samples: (gravity: [[Double]], picture: [[Double]?], body: [[Double]?]) = ([], [], [])
         for (index, payload) in payloads.enumerated() {
             let gravity = payload.attitude.gravity
             let turns = payload.attitude.imageOrientation
+            let orientations = payload.attitude.cameraOrientation
             let span = Self.span(
                 duration: payload.duration, time: payload.time,
                 next: index + 1 < payloads.count ? payloads[index + 1].time : nil)
             for (number, vector) in gravity.enumerated() {
                 let time = Self.sampleTime(clock: clock, packet: payload.time, span: span, number, of: gravity.count)
                 if let last = result.last, time <= last.time { continue }
-                if let attitude = CameraAttitude(
-                    time: time, gravity: vector, imageOrientation: turns.count == gravity.count ? turns[number] : nil)
-                {
+                let picture = turns.count == gravity.count ? turns[number] : nil
+                if let attitude = CameraAttitude(time: time, gravity: vector, imageOrientation: picture) {
                     result.append(attitude)
+                    samples.gravity.append(vector)
+                    samples.picture.append(picture)
+                    samples.body.append(orientations.count == gravity.count ? orientations[number] : nil)
                 }
             }
         }
+        let yaws = CameraTurns.yaws(
+            gravity: samples.gravity, imageOrientation: samples.picture, cameraOrientation: samples.body)
+        for index in result.indices { result[index].yaw = yaws[index] }
         return result
     }
 
