@@ -76,7 +76,7 @@ public final class FrameAnnotator {
             navigation: guidance.navigation, time: time, speed: speed, frame: frame, headingAccuracy: headingAccuracy)
     }
 
-    /// Follows the route to `pose`, as ``annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:headingAccuracy:)``
+    /// Follows the route to `pose`, as `annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:headingAccuracy:)`
     /// does before drawing: once per frame, in order. For a caller that may draw a frame twice
     /// (a spliced frame found damaged is drawn again whole) and must not follow the route twice.
     ///
@@ -160,7 +160,7 @@ public final class FrameAnnotator {
     }
 
     /// Draws the overlay for one packed YUYV frame (a webcam's uncompressed output), as
-    /// ``annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:headingAccuracy:)``
+    /// `annotate(_:pose:camera:groundAltitude:time:speed:horizontalAccuracy:frame:headingAccuracy:)`
     /// does on planar 4:2:2, of which the frame is unpacked and packed back (no RGB anywhere).
     @discardableResult
     public func annotate(

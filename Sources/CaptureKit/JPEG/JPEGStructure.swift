@@ -37,7 +37,7 @@ public enum JPEGStructure {
         return nil
     }
 
-    /// The length of the image in a buffer whose structure is whole (``problem(in:)`` is nil):
+    /// The length of the image in a buffer whose structure is whole (`problem(in:)` is nil):
     /// up to and including its end marker, without the zero padding some drivers leave after it.
     public static func imageLength(in bytes: UnsafeRawBufferPointer) -> Int {
         var end = bytes.count

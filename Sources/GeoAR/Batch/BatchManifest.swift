@@ -34,7 +34,7 @@ public struct BatchManifest: Sendable {
 
     /// Reads `path`: JSON lines when its first non-empty line starts `{`, else CSV.
     ///
-    /// - Throws: ``InputFileError`` naming the file, the line and what is wrong.
+    /// - Throws: `InputFileError` naming the file, the line and what is wrong.
     public init(path: String) throws(InputFileError) {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(file: path) }

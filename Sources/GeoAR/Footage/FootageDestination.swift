@@ -16,13 +16,13 @@ public enum FootageDestination: Equatable, Sendable {
     /// A video file (MP4, MOV, Matroska): H.264 or MJPEG, the input video's other streams copied;
     /// it appears whole when the run ends.
     case videoFile(String, VideoContainerFormat, VideoEncoding)
-    /// A virtual camera (a v4l2loopback node, ``VirtualCameraOutput``), written at the footage's
+    /// A virtual camera (a v4l2loopback node, `VirtualCameraOutput`), written at the footage's
     /// rate (`--output v4l2:/dev/video10`).
     case virtualCamera(path: String, encoding: VirtualCameraOutput.Encoding)
 
     /// Parses `--output` and `--format`: `-` is stdout; a
     /// name ending `.y4m` a Y4M file; `.mp4`, `.m4v`, `.mov` or `.mkv` a video file (encoded as
-    /// `encoding` says, ``VideoEncoding/standard`` when nil); a name with a counter (`%n`, `%05n`)
+    /// `encoding` says, `VideoEncoding.standard` when nil); a name with a counter (`%n`, `%05n`)
     /// a template for files; any other name an MJPEG file. `--format` (`mjpeg`, `y4m`, `jpeg`,
     /// `mp4`, `mov` or `mkv`) overrides what the name implies.
     ///

@@ -1,7 +1,7 @@
 import CaptureKit
 import Foundation
 
-/// Writes frames in order to a ``FootageDestination``: single files appear whole when ``finish()``
+/// Writes frames in order to a ``FootageDestination``: single files appear whole when `finish(readToEnd:)`
 /// commits them (a run that fails or is stopped leaves no partial file), numbered files appear one
 /// by one, each whole; stdout gets bytes as they come.
 ///
@@ -41,7 +41,7 @@ public final class FootageSink: @unchecked Sendable {
     ///   - replacing: whether an existing file (the output, the sidecar, a numbered frame) may be
     ///     replaced; when not, the run stops at the first that exists, which is left as it was.
     ///   - videoSource: for a video file written from a video file, the input's streams (from
-    ///     ``FootageReader/copyStreams(into:)``): timestamps, metadata and copied packets.
+    ///     `FootageReader.copyStreams(into:)`): timestamps, metadata and copied packets.
     /// - Throws: ``OutputError`` when the file cannot be created.
     public init(
         destination: FootageDestination, frameRate: (numerator: Int, denominator: Int), fullRange: Bool = true,

@@ -12,7 +12,7 @@ public enum CaptureDestination: Equatable, Sendable {
     /// (`arcapture serve`).
     case broadcast(FrameBroadcast)
     /// A virtual camera: a v4l2loopback node that other programs open as a webcam
-    /// (``VirtualCameraOutput``), in YUYV or MJPEG.
+    /// (`VirtualCameraOutput`), in YUYV or MJPEG.
     case virtualCamera(path: String, encoding: VirtualCameraOutput.Encoding)
     /// Nowhere: frames are chosen and annotated (a view's handlers, bindings and sidecar see
     /// them), then dropped.

@@ -25,8 +25,11 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
 
     /// A failed write, flush or close of `path`, said from its errno.
     ///
-    /// - Parameter atomic: whether the output appears whole or not at all (``AtomicFileWriter``),
-    ///   which the message then says; a log or a stream keeps what was written before.
+    /// - Parameters:
+    ///   - path: the output.
+    ///   - errno: what the write, flush or close failed with.
+    ///   - atomic: whether the output appears whole or not at all (``AtomicFileWriter``), which
+    ///     the message then says; a log or a stream keeps what was written before.
     public init(path: String, writing errno: Int32, atomic: Bool = false) {
         var reason = Self.reason(writing: errno)
         if atomic && [ENOSPC, EDQUOT, EIO].contains(errno) { reason += " (no partial file is left)" }

@@ -14,8 +14,11 @@ public struct VirtualCameraTarget: Equatable, Sendable {
     /// Reads `output` (with the encoding `format` names, YUYV when nil), or returns nil when the
     /// name is no virtual camera's.
     ///
-    /// - Parameter formatOption: the option `format` came from, for the message (`--format-out`
-    ///   for capture, `--format` for footage).
+    /// - Parameters:
+    ///   - output: the output's name (`v4l2:/dev/video10`, say; any other name gives nil).
+    ///   - format: the encoding's name (`yuyv`, `mjpeg`), nil for YUYV.
+    ///   - formatOption: the option `format` came from, for the message (`--format-out` for
+    ///     capture, `--format` for footage).
     /// - Throws: ``PipelineConfigurationError`` when the node is no path or the encoding is
     ///   neither YUYV nor MJPEG.
     public init?(output: String, format: String?, formatOption: String) throws(PipelineConfigurationError) {

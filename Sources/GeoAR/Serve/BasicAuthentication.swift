@@ -24,7 +24,7 @@ public struct BasicAuthentication: Sendable, CustomStringConvertible {
     /// Reads `path`: one `user:password` per line; blank lines and lines starting with `#` are
     /// skipped.
     ///
-    /// - Throws: ``InputFileError``: the file is missing or unreadable, a line has no colon or an
+    /// - Throws: `InputFileError`: the file is missing or unreadable, a line has no colon or an
     ///   empty user, or there is no account at all; naming the file and line.
     public init(file path: String) throws(InputFileError) {
         let data = try InputFile.read(path)

@@ -10,7 +10,7 @@ import Foundation
 /// cannot keep up skips to the newest frame. libmicrohttpd runs one polling thread (epoll); a
 /// stream client with nothing new to send is suspended there and resumed by the next frame, so
 /// idle clients cost no CPU and no thread. `/events` clients are suspended the same way until the
-/// ``EventFeed`` has a change for them.
+/// `EventFeed` has a change for them.
 ///
 /// This type is thread-safe.
 public final class LiveViewServer: @unchecked Sendable {

@@ -16,7 +16,7 @@ public struct TLSCredentials: Sendable, CustomStringConvertible {
 
     /// Reads both files.
     ///
-    /// - Throws: ``InputFileError``: a file is missing or unreadable, or is not PEM (no `-----BEGIN`
+    /// - Throws: `InputFileError`: a file is missing or unreadable, or is not PEM (no `-----BEGIN`
     ///   line of a certificate, or of a private key), naming the file.
     public init(certificateFile: String, keyFile: String) throws(InputFileError) {
         certificate = try Self.pem(certificateFile, holding: ["CERTIFICATE"])
