@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 /// A displacement in the local East-North-Up frame at the device, in metres.
@@ -26,9 +27,7 @@ public struct ENUVector: Hashable, Sendable {
     /// below (horizontal distance under 1e-6 m).
     public var bearing: Double {
         guard horizontalDistance >= 1e-6 else { return 0 }
-        var degrees = atan2(east, north) * 180 / .pi
-        if degrees < 0 { degrees += 360 }
-        return degrees >= 360 ? 0 : degrees  // −1e-15 + 360 rounds to exactly 360
+        return CompassDegrees.wrapped(atan2(east, north) * 180 / .pi)
     }
 
     /// Degrees above the local horizontal: atan2(u, √(e²+n²)), no refraction.

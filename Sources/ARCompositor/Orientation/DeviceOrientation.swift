@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 /// Where the camera points: heading, pitch and roll in degrees, as the geometry spec defines them.
@@ -59,9 +60,8 @@ public struct DeviceOrientation: Hashable, Sendable {
             let y0 = SIMD3(0, sin(pitch), -cos(pitch))
             roll = atan2((m.row0 * y0).sum(), (m.row0 * x0).sum())
         }
-        heading = heading * 180 / .pi
-        if heading < 0 { heading += 360 }
-        self.init(heading: heading, pitch: pitch * 180 / .pi, roll: roll * 180 / .pi)
+        self.init(
+            heading: CompassDegrees.wrapped(heading * 180 / .pi), pitch: pitch * 180 / .pi, roll: roll * 180 / .pi)
     }
 
     /// The same rotation as a unit quaternion (for interpolation between samples).

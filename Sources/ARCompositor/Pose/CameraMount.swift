@@ -1,3 +1,5 @@
+import CaptureKit
+
 /// How the camera sits on whatever carries the orientation sensor (a car's course, a receiver's
 /// antenna baseline, an IMU): yaw, pitch and roll of the camera relative to that body.
 ///
@@ -27,8 +29,7 @@ public struct CameraMount: Hashable, Sendable {
     /// a level body this is exactly heading + yaw, pitch and roll of the mount.
     public func cameraOrientation(body: DeviceOrientation) -> DeviceOrientation {
         if body.pitch == 0 && body.roll == 0 {
-            let heading = (body.heading + yaw).truncatingRemainder(dividingBy: 360)
-            return DeviceOrientation(heading: heading < 0 ? heading + 360 : heading, pitch: pitch, roll: roll)
+            return DeviceOrientation(heading: CompassDegrees.wrapped(body.heading + yaw), pitch: pitch, roll: roll)
         }
         let mount = DeviceOrientation(heading: yaw, pitch: pitch, roll: roll).rotationMatrix
         let zero = DeviceOrientation(heading: 0, pitch: 0, roll: 0).rotationMatrix

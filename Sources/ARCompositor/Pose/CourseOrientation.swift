@@ -33,8 +33,7 @@ public struct CourseOrientation: Sendable {
         } else {
             let turned = headings.map { sample in
                 var sample = sample
-                let heading = (sample.heading + mount.yaw).truncatingRemainder(dividingBy: 360)
-                sample.heading = heading < 0 ? heading + 360 : heading
+                sample.heading = CompassDegrees.wrapped(sample.heading + mount.yaw)
                 return sample
             }
             input = .samples(CameraAttitude.applying(track.attitudes, to: turned))

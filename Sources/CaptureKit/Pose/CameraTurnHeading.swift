@@ -74,10 +74,9 @@ public enum CameraTurnHeading {
             // Circular standard deviation: √(−2 ln R), R the mean resultant length.
             let resultant = weight > 0 ? min(1, (east * east + north * north).squareRoot() / weight) : 0
             let spread = resultant > 0 ? (-2 * log(resultant)).squareRoot() * 180 / .pi : 180
-            var heading = ((attitude.yaw ?? 0) + offset).truncatingRemainder(dividingBy: 360)
-            if heading < 0 { heading += 360 }
             return OrientationSample(
-                time: attitude.time, heading: heading, pitch: attitude.pitch, roll: attitude.roll,
+                time: attitude.time, heading: CompassDegrees.wrapped((attitude.yaw ?? 0) + offset),
+                pitch: attitude.pitch, roll: attitude.roll,
                 headingAccuracy: max(1, spread), origin: .cameraTurns)
         }
     }

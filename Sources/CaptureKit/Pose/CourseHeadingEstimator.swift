@@ -116,7 +116,6 @@ public struct CourseHeadingEstimator: Sendable {
     }
 
     private static func bearing(east: Double, north: Double) -> Double {
-        let degrees = atan2(east, north) * 180 / .pi
-        return degrees < 0 ? degrees + 360 : degrees
+        CompassDegrees.wrapped(atan2(east, north) * 180 / .pi)
     }
 }

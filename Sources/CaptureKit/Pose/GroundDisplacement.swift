@@ -29,7 +29,6 @@ struct GroundDisplacement {
 
     /// Degrees clockwise from north, 0..<360.
     var bearing: Double {
-        let degrees = atan2(east, north) * 180 / .pi
-        return degrees < 0 ? degrees + 360 : degrees
+        CompassDegrees.wrapped(atan2(east, north) * 180 / .pi)
     }
 }

@@ -194,13 +194,14 @@ public struct NMEADecoder: Sendable {
                 return false
             }
             let deviation = Self.signed(sentence.number(1), sentence[2]) ?? 0
-            return addHeading(Self.normalised(magnetic + deviation + variation), origin: .compass)
+            return addHeading(CompassDegrees.wrapped(magnetic + deviation + variation), origin: .compass)
         case "ASHR" where sentence.talker == "P":
             guard let time = sentence.timeOfDay(0), let heading = sentence.number(1) else {
                 return malformed("bad time or heading")
             }
             let sample = OrientationSample(
-                time: Date(timeIntervalSince1970: 0), heading: Self.normalised(heading), pitch: sentence.number(4),
+                time: Date(timeIntervalSince1970: 0), heading: CompassDegrees.wrapped(heading),
+                pitch: sentence.number(4),
                 roll: sentence.number(3), headingAccuracy: sentence.number(8), origin: .inertial,
                 receivedMonotonicNanoseconds: received)
             undatedOrientations.append((time, sample))
@@ -383,11 +384,6 @@ public struct NMEADecoder: Sendable {
         case "W": return -value
         default: return nil
         }
-    }
-
-    static func normalised(_ degrees: Double) -> Double {
-        let value = degrees.truncatingRemainder(dividingBy: 360)
-        return value < 0 ? value + 360 : value
     }
 
     /// `ddmmyy`: two-digit years 80–99 are 1980–1999, the rest 2000–2079 (GPS began in 1980).

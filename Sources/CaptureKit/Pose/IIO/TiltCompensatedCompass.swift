@@ -27,9 +27,7 @@ public enum TiltCompensatedCompass {
         let yAxis = -sin(roll) * x0 + cos(roll) * y0
         let zAxis = SIMD3(0, cos(pitch), sin(pitch))
         let level = xAxis * m.x + yAxis * m.y + zAxis * m.z
-        var heading = -atan2(level.x, level.y) * 180 / .pi + declination
-        heading = heading.truncatingRemainder(dividingBy: 360)
-        if heading < 0 { heading += 360 }
+        let heading = CompassDegrees.wrapped(-atan2(level.x, level.y) * 180 / .pi + declination)
         return (heading, pitch * 180 / .pi, roll * 180 / .pi)
     }
 }
