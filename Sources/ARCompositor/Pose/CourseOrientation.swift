@@ -16,6 +16,9 @@ public struct CourseOrientation: Sendable {
     public var mount: CameraMount
     /// What was left out and why, for a warning; nil when nothing was.
     public var note: String?
+    /// Whether the heading follows the camera's own turns between fixes (its CORI, anchored by
+    /// the course), rather than the course alone.
+    public var followsTurns = false
 
     /// The course's headings for `track`, with its attitudes when it has any, and the mount the
     /// timeline should use with them.
@@ -30,6 +33,7 @@ public struct CourseOrientation: Sendable {
         if let turns = CameraTurnHeading.samples(attitudes: track.attitudes, fixes: track.fixes, mountYaw: mount.yaw) {
             // The camera's own turns between fixes (CORI), anchored to north by the course.
             input = .samples(turns)
+            followsTurns = true
         } else {
             let turned = headings.map { sample in
                 var sample = sample

@@ -92,7 +92,9 @@ struct PoseOptions: Sendable {
             input = course.input
             mount = course.mount
             if let note = course.note { Terminal.warning(note) }
-            description = "course over ground"
+            description =
+                course.followsTurns
+                ? "the camera's own turns (CORI), anchored to north by the course over ground" : "course over ground"
             if case .automatic = orientation { description += " (the track has no headings)" }
             if !track.attitudes.isEmpty { description += ", pitch and roll from the camera's gravity vector" }
         case .automatic:

@@ -62,6 +62,11 @@ struct SyncCommandTests {
         #expect(footage["start_origin"] as? String == "the video's GPS clock (its GPMF telemetry)")
         #expect((footage["first_frame"] as? String)?.hasPrefix("2019-11-18T23:45:15") == true)
         #expect((report["overlap"] as? [String: Any])?["frames_without_pose"] as? Int == 0)
+        // The clip has no headings of its own, but its camera's turns (CORI) and gravity (GRAV).
+        #expect(
+            report["orientation"] as? String
+                == "the camera's own turns (CORI), anchored to north by the course over ground (the track has no headings), pitch and roll from the camera's gravity vector"
+        )
     }
 
     @Test("a video without GPS starts at its container's creation_time, and the report says to check it")
