@@ -5,7 +5,8 @@ import Foundation
 @_spi(Testing) import ScriptedCamera
 
 /// The live path, measured: frames from the scripted camera at 30 fps, posed, annotated by a
-/// `GeoARView` with the benchmark's scene (20 POIs, the route with a turn, the panel) and written
+/// `GeoARView` with the benchmark's scene (20 POIs, the route with a turn unless `withRoute` is
+/// false, the panel) and written
 /// as an MJPEG stream (to /dev/null), as `arcapture capture --output -` does.
 ///
 /// CPU time is the whole process's (every thread) less the thread that plays the camera, per frame:
@@ -41,7 +42,7 @@ enum LiveBench {
     /// Runs `frames` frames of `bytes` through a view at 30 fps.
     static func run(
         scene: AnnotationScene, pixelFormat: FourCC, width: UInt32, height: UInt32, bytes: [UInt8], frames: Int,
-        splices: Bool = true
+        splices: Bool = true, withRoute: Bool = true
     ) throws -> Result {
         let factory = camera(pixelFormat, width: width, height: height)
         var configuration = GeoARConfiguration(
@@ -59,7 +60,8 @@ enum LiveBench {
         configuration.cameraHooks = CameraHooks(
             makeSession: { factory.makeSession(devicePath: "/dev/video-bench") },
             authorize: { Authorization(path: $0, status: .authorized, problem: nil) })
-        let session = ARSession(mapData: MapData(pointsOfInterest: scene.points, route: scene.route))
+        let session = ARSession(
+            mapData: MapData(pointsOfInterest: scene.points, route: withRoute ? scene.route : nil))
         let view = GeoARView(frame: .full, session: session, configuration: configuration)
         let running = DispatchSemaphore(value: 0)
         view.onPhaseChange { if $0 == .running { running.signal() } }
