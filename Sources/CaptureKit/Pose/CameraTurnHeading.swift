@@ -52,18 +52,28 @@ public enum CameraTurnHeading {
         }
         var low = 0
         var high = 0
+        // The last gap's window, found once per gap (a long stop has thousands of attitudes).
+        var fallback: (nearest: Int, range: Range<Int>)?
         return turned.map { attitude in
             let time = attitude.time.timeIntervalSince1970
             while low < anchors.count && anchors[low].time < time - window / 2 { low += 1 }
             while high < anchors.count && anchors[high].time <= time + window / 2 { high += 1 }
             var range = low..<max(low, high)
             if range.isEmpty {
-                // No moving fix this near: the window around the nearest one.
+                // No moving fix this near: the window around the nearest one (the next, or the
+                // last after the end; one before the gap is more than half a window away too).
                 let nearest = low >= anchors.count ? anchors.count - 1 : low
-                let centre = anchors[nearest].time
-                let from = anchors.firstIndex { $0.time >= centre - window / 2 } ?? nearest
-                let to = anchors.lastIndex { $0.time <= centre + window / 2 } ?? nearest
-                range = from..<(to + 1)
+                if let known = fallback, known.nearest == nearest {
+                    range = known.range
+                } else {
+                    let centre = anchors[nearest].time
+                    var from = nearest
+                    while from > 0 && anchors[from - 1].time >= centre - window / 2 { from -= 1 }
+                    var to = nearest
+                    while to + 1 < anchors.count && anchors[to + 1].time <= centre + window / 2 { to += 1 }
+                    range = from..<(to + 1)
+                    fallback = (nearest, range)
+                }
             }
             let (east, north, weight) = (
                 sums[range.upperBound].east - sums[range.lowerBound].east,

@@ -99,6 +99,26 @@ struct CameraTurnHeadingTests {
         #expect(abs((late.headingAccuracy ?? 0) - 1) < 1e-6, "turns and course agree exactly")
     }
 
+    @Test("a long stop after the last moving fix: the camera's turns still turn the heading, from the last window")
+    func stopped() throws {
+        // 10 s walking 200°, then 90 s standing where the walk ended, turning 90° right at 50 s.
+        var fixes = try Self.fixes(course: 200, speed: 1.5, seconds: 10)
+        let end = try #require(fixes.last)
+        for step in 1...900 {
+            fixes.append(
+                LocationFix(
+                    time: end.time.addingTimeInterval(Double(step) / 10), coordinate: end.coordinate, mode: .threeD))
+        }
+        let attitudes = stride(from: 0.0, through: 100, by: 1.0 / 30).map { time in
+            CameraAttitude(time: Self.start.addingTimeInterval(time), pitch: 0, roll: 0, yaw: time >= 50 ? 100 : 10)
+        }
+        let samples = try #require(CameraTurnHeading.samples(attitudes: attitudes, fixes: fixes))
+        for sample in samples {
+            let time = sample.time.timeIntervalSince(Self.start)
+            #expect(abs(sample.heading - (time >= 50 ? 290 : 200)) < 0.5, "at \(time) s: \(sample.heading)°")
+        }
+    }
+
     @Test("a mount facing backwards, no moving fix, fewer than two turns")
     func edges() throws {
         let fixes = try Self.fixes(course: 10, speed: 2, seconds: 10)
