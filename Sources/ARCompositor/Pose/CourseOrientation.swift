@@ -23,9 +23,8 @@ public struct CourseOrientation: Sendable {
     /// The course's headings for `track`, with its attitudes when it has any, and the mount the
     /// timeline should use with them.
     public init(track: RecordedTrack, mount: CameraMount) {
-        let headings = CourseHeadingEstimator.samples(for: track.fixes)
         guard !track.attitudes.isEmpty else {
-            input = .samples(headings)
+            input = .samples(CourseHeadingEstimator.samples(for: track.fixes))
             self.mount = mount
             note = nil
             return
@@ -35,7 +34,8 @@ public struct CourseOrientation: Sendable {
             input = .samples(turns)
             followsTurns = true
         } else {
-            let turned = headings.map { sample in
+            // The course (estimated here only when the turns are not used: they estimate it themselves).
+            let turned = CourseHeadingEstimator.samples(for: track.fixes).map { sample in
                 var sample = sample
                 sample.heading = CompassDegrees.wrapped(sample.heading + mount.yaw)
                 return sample

@@ -96,17 +96,11 @@ public enum CameraTurnHeading {
         turned: [CameraAttitude], fixes: [LocationFix], mountYaw: Double, options: CourseHeadingOptions,
         span: (Date, Date)
     ) -> [(time: Double, offset: Double, weight: Double)] {
-        let course = CourseHeadingEstimator.samples(for: fixes, options: options)
-        let headings = Dictionary(course.map { ($0.time, $0) }, uniquingKeysWith: { first, _ in first })
+        let courses = CourseHeadingEstimator.courses(for: fixes, options: options)
         var result: [(time: Double, offset: Double, weight: Double)] = []
         var index = 0
         for (number, fix) in fixes.enumerated() where fix.time >= span.0 && fix.time <= span.1 {
-            guard
-                let motion = CourseHeadingEstimator.motion(
-                    of: fix, before: number > 0 ? fixes[number - 1] : nil,
-                    after: number + 1 < fixes.count ? fixes[number + 1] : nil),
-                motion.speed >= options.minimumSpeed, let heading = headings[fix.time]
-            else { continue }
+            guard courses[number].moving, let heading = courses[number].sample else { continue }
             // The turn at the fix's time, between the two attitudes around it.
             while index + 1 < turned.count && turned[index + 1].time <= fix.time { index += 1 }
             guard let before = turned[index].yaw else { continue }

@@ -65,8 +65,9 @@ enum CameraTurns {
         }
     }
 
+    /// The inverse of a unit quaternion (w, x, y, z); callers check it has four values.
     private static func inverse(_ quaternion: [Double]) -> [Double] {
-        quaternion.count == 4 ? [quaternion[0], -quaternion[1], -quaternion[2], -quaternion[3]] : quaternion
+        [quaternion[0], -quaternion[1], -quaternion[2], -quaternion[3]]
     }
 
     private static func normalized(_ vector: [Double]) -> [Double]? {

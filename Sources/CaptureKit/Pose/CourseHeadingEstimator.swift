@@ -51,6 +51,15 @@ public struct CourseHeadingEstimator: Sendable {
     public static func samples(for fixes: [LocationFix], options: CourseHeadingOptions = CourseHeadingOptions())
         -> [OrientationSample]
     {
+        courses(for: fixes, options: options).compactMap(\.sample)
+    }
+
+    /// What ``samples(for:options:)`` gives, one entry per fix (nil where it gives none), with
+    /// whether the camera moves at that fix (at least ``CourseHeadingOptions/minimumSpeed``): a
+    /// held heading is the course of an earlier fix, not this one's.
+    static func courses(for fixes: [LocationFix], options: CourseHeadingOptions) -> [(
+        sample: OrientationSample?, moving: Bool
+    )] {
         let motions = fixes.indices.map { index in
             motion(
                 of: fixes[index], before: index > 0 ? fixes[index - 1] : nil,
@@ -83,18 +92,20 @@ public struct CourseHeadingEstimator: Sendable {
         }
         let forward = pass(Array(fixes.indices))
         let backward = pass(fixes.indices.reversed())
-        return fixes.indices.compactMap { index -> OrientationSample? in
+        return fixes.indices.map { index in
+            let moving = (motions[index]?.speed ?? 0) >= options.minimumSpeed
             let combined: Vector
             switch (forward[index], backward[index]) {
             case (let f?, let b?):
                 combined = ((f.east + b.east) / 2, (f.north + b.north) / 2, max(f.accuracy, b.accuracy))
             case (let f?, nil): combined = f
             case (nil, let b?): combined = b
-            case (nil, nil): return nil
+            case (nil, nil): return (nil, moving)
             }
-            return OrientationSample(
+            let sample = OrientationSample(
                 time: fixes[index].time, heading: bearing(east: combined.east, north: combined.north),
                 headingAccuracy: combined.accuracy, origin: .course)
+            return (sample, moving)
         }
     }
 
