@@ -18,11 +18,14 @@ func median(repetitions: Int, warmUp: Int = 3, _ body: () throws -> Void) rethro
     for _ in 0..<repetitions {
         let start = ContinuousClock.now
         try body()
-        let elapsed = start.duration(to: .now)
-        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        samples.append(start.duration(to: .now).seconds)
     }
-    samples.sort()
-    return samples[samples.count / 2]
+    return middle(samples)
+}
+
+/// The median of `samples` (not empty).
+func middle(_ samples: [Double]) -> Double {
+    samples.sorted()[samples.count / 2]
 }
 
 /// 10,000 points of interest spread over a 6 km square around Helsinki's Senate Square, at

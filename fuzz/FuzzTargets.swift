@@ -114,9 +114,10 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         }
     },
     "jpeg-splice": { bytes in
-        // A camera's frame spliced (its structure read, a third of its rows decoded, drawn on,
-        // encoded again, the rest walked and copied): nothing may crash, and what comes out must
-        // be a JPEG libjpeg-turbo reads.
+        // A camera's frame spliced (its structure read; a band of columns in a third of its rows,
+        // whose intervals are indexed and written again MCU by MCU, and the whole rows of a few
+        // more, decoded whole; drawn on, encoded again; the rest walked and copied): nothing may
+        // crash, and what comes out must be a JPEG libjpeg-turbo reads.
         guard let splicer = FuzzFiles.splicer, let decoder = FuzzFiles.decoder else { return }
         let jpeg = [0xFF, 0xD8] + bytes
         guard let size = JPEGStructure.imageSize(of: jpeg), Int(size.width) * Int(size.height) <= 2048 * 2048 else {
@@ -124,8 +125,12 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         }
         var canvas = YCbCrImage(width: 16, height: 16, subsampling: .s422)
         guard splicer.begin(jpeg, canvas: &canvas) else { return }
-        splicer.prepare(rows: (canvas.height / 3)..<(canvas.height * 2 / 3), in: &canvas)
-        for y in (canvas.height / 3)..<(canvas.height * 2 / 3) { canvas.planes[0][y % canvas.width, y] = 255 }
+        let (width, height) = (canvas.width, canvas.height)
+        splicer.mark(rows: (height / 3)..<(height * 2 / 3), columns: (width / 3)..<(width / 3 + width / 8 + 1))
+        splicer.prepareMarked(in: &canvas)
+        splicer.prepare(rows: (height * 5 / 6)..<height, in: &canvas)
+        for y in (height / 3)..<(height * 2 / 3) { canvas.planes[0][width / 3 + y % (width / 8 + 1), y] = 255 }
+        for y in (height * 5 / 6)..<height { canvas.planes[0][y % width, y] = 255 }
         guard let spliced = try? splicer.finish(&canvas) else { return }
         guard (try? decoder.decode(spliced)) != nil || (try? decoder.decode(jpeg)) == nil else {
             fatalError("a spliced frame libjpeg-turbo cannot read, from one it can")

@@ -215,16 +215,29 @@ release:
 int arcj_walk_table_init(arcj_walk_table *table, const arcj_huffman_table *source) {
     int code = 0, index = 0;
     memset(table->fast, 0, sizeof table->fast);
+    memset(table->skip, 0, sizeof table->skip);
     for (int length = 1; length <= 16; length++) {
         int count = source->bits[length - 1];
         table->offset[length] = index - code;
         table->maxcode[length] = count ? code + count - 1 : -1;
         for (int i = 0; i < count; i++, code++, index++) {
             if (index >= 256 || code >= (1 << length)) return -1;
+            int symbol = source->values[index];
             if (length <= 9) {
                 int shift = 9 - length;
                 for (int look = code << shift; look < (code + 1) << shift; look++) {
-                    table->fast[look] = (uint16_t)(length << 8 | source->values[index]);
+                    table->fast[look] = (uint16_t)(length << 8 | symbol);
+                }
+            }
+            if (length <= 11) {
+                // As an AC symbol: a run of zeros (high nibble) and the size of the coefficient's
+                // extra bits (low nibble); 0xF0 passes 16 zeros, and any other of size 0 ends the
+                // block (as libjpeg-turbo takes them).
+                int run = symbol >> 4, size = symbol & 15;
+                int passes = size ? run + 1 : run == 15 ? 16 : 0;
+                int shift = 11 - length;
+                for (int look = code << shift; look < (code + 1) << shift; look++) {
+                    table->skip[look] = (uint16_t)(0x8000 | passes << 5 | (length + size));
                 }
             }
         }
@@ -234,117 +247,4 @@ int arcj_walk_table_init(arcj_walk_table *table, const arcj_huffman_table *sourc
     table->maxcode[17] = INT32_MAX;
     memcpy(table->values, source->values, (size_t)index);
     return 0;
-}
-
-// Bits of stuffed entropy-coded data, most significant first, in a 64-bit window. Past the end
-// (or at a marker, which an interval should not hold) zero bytes are supplied and counted, so that
-// a truncated interval shows as bits taken that were never there.
-typedef struct arcj_bits {
-    const uint8_t *next, *end;
-    uint64_t window;
-    int count;
-    int supplied;
-} arcj_bits;
-
-static inline void arcj_fill(arcj_bits *bits) {
-    // Whole bytes at once while the next eight hold no 0xFF (no stuffing, no marker), as
-    // libjpeg-turbo's own decoder does: byte by byte this walk took most of a full decode's time.
-    if (bits->end - bits->next >= 8) {
-        uint64_t word;
-        memcpy(&word, bits->next, 8);
-        uint64_t inverted = ~word;
-        if (((inverted - 0x0101010101010101ULL) & ~inverted & 0x8080808080808080ULL) == 0) {
-            int take = (64 - bits->count) >> 3;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            word = __builtin_bswap64(word);  // most significant byte first, as the data
-#endif
-            uint64_t incoming = word >> bits->count;
-            int kept = bits->count + take * 8;
-            if (kept < 64) incoming &= ~(~0ULL >> kept);
-            bits->window |= incoming;
-            bits->count = kept;
-            bits->next += take;
-            return;
-        }
-    }
-    while (bits->count <= 56) {
-        uint64_t byte = 0;
-        if (bits->next < bits->end) {
-            byte = *bits->next++;
-            if (byte == 0xFF) {
-                if (bits->next < bits->end && *bits->next == 0x00) {
-                    bits->next++;
-                } else {
-                    bits->next = bits->end;  // a marker: the data ends here
-                    byte = 0;
-                    bits->supplied += 8;
-                }
-            }
-        } else {
-            bits->supplied += 8;
-        }
-        bits->window |= byte << (56 - bits->count);
-        bits->count += 8;
-    }
-}
-
-static inline void arcj_skip(arcj_bits *bits, int count) {
-    if (bits->count < count) arcj_fill(bits);
-    bits->window <<= count;
-    bits->count -= count;
-}
-
-static inline int arcj_symbol(arcj_bits *bits, const arcj_walk_table *table) {
-    if (bits->count < 16) arcj_fill(bits);
-    uint16_t fast = table->fast[bits->window >> 55];
-    if (fast) {
-        int length = fast >> 8;
-        bits->window <<= length;
-        bits->count -= length;
-        return fast & 0xFF;
-    }
-    for (int length = 10; length <= 16; length++) {
-        int32_t code = (int32_t)(bits->window >> (64 - length));
-        if (code <= table->maxcode[length]) {
-            bits->window <<= length;
-            bits->count -= length;
-            int index = code + table->offset[length];
-            return index >= 0 && index < 256 ? table->values[index] : -1;
-        }
-    }
-    return -1;
-}
-
-int arcj_walk_interval(const uint8_t *data, size_t size, int mcus, int blocks_in_mcu,
-    const arcj_walk_table *const dc[], const arcj_walk_table *const ac[]) {
-    arcj_bits bits = {data, data + size, 0, 0, 0};
-    for (int mcu = 0; mcu < mcus; mcu++) {
-        for (int block = 0; block < blocks_in_mcu; block++) {
-            int s = arcj_symbol(&bits, dc[block]);
-            if (s < 0 || s > 15) return 1;
-            arcj_skip(&bits, s);
-            for (int k = 1; k < 64; k++) {
-                int rs = arcj_symbol(&bits, ac[block]);
-                if (rs < 0) return 1;
-                int run = rs >> 4, magnitude = rs & 15;
-                if (magnitude) {
-                    k += run;
-                    arcj_skip(&bits, magnitude);
-                } else if (run == 15) {
-                    k += 15;
-                } else {
-                    break;
-                }
-            }
-        }
-        if (bits.count < bits.supplied) return 2;
-    }
-    // What is left: the bits in the window that were data, and the bytes not yet read.
-    long left = (long)(bits.count - bits.supplied);
-    for (const uint8_t *p = bits.next; p < bits.end; p++) {
-        left += 8;
-        if (*p == 0xFF && p + 1 < bits.end && p[1] == 0x00) p++;  // a stuffed 0xFF is one byte of data
-    }
-    if (left < 0) return 2;
-    return left >= 8 ? 3 : 0;
 }

@@ -16,9 +16,9 @@ public final class Compositor {
     public let sampleRange: SampleRange
     let painter = Painter()
 
-    /// Called before a drawing reads and changes rows of a frame (``Painter/willChange``): a
-    /// spliced JPEG frame decodes them then.
-    public var willChange: ((Range<Int>, inout YCbCrImage) -> Void)? {
+    /// Called before a drawing reads and changes a region of a frame (``Painter/willChange``): a
+    /// spliced JPEG frame decodes its MCUs then.
+    public var willChange: ((_ rows: Range<Int>, _ columns: Range<Int>, inout YCbCrImage) -> Void)? {
         get { painter.willChange }
         set { painter.willChange = newValue }
     }

@@ -30,10 +30,11 @@ public final class Painter {
     /// ribbon's fill time was spent waiting for them.
     var bandHeight = 32
 
-    /// Called with the rows of a frame a drawing is about to read and change, before it touches
-    /// them. A spliced JPEG frame (CaptureKit's `JPEGSplicer`) decodes only the rows drawn on, here.
-    /// The rows are whole chroma cells, within the frame; nil (the default): every row is there.
-    public var willChange: ((Range<Int>, inout YCbCrImage) -> Void)?
+    /// Called with the rows and columns of a frame a drawing is about to read and change, before
+    /// it touches them. A spliced JPEG frame (CaptureKit's `JPEGSplicer`) decodes only the MCUs
+    /// drawn on, here. The region is whole chroma cells, within the frame; nil (the default): every
+    /// pixel is there.
+    public var willChange: ((_ rows: Range<Int>, _ columns: Range<Int>, inout YCbCrImage) -> Void)?
 
     /// Creates a painter.
     public init() {}
@@ -65,7 +66,7 @@ public final class Painter {
                     rows: top..<min(top + bandHeight, rows.upperBound))
             else { continue }
             let box = rasterizer.box
-            willChange?(box.y..<(box.y + box.height), &image)
+            willChange?(box.y..<(box.y + box.height), box.x..<(box.x + box.width), &image)
             switch (layout.h, layout.v) {
             case (1, 1), (2, 1): fillRows(box: box, h: layout.h, color: color, on: &image)
             case (2, 2): fillRowPairs(box: box, color: color, on: &image)
@@ -132,7 +133,7 @@ public final class Painter {
         let y1 = min(layout.limitY, (y + mask.height + layout.v - 1) / layout.v * layout.v)
         guard x1 > x0, y1 > y0 else { return }
         let box = (x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-        willChange?(y0..<y1, &image)
+        willChange?(y0..<y1, x0..<x1, &image)
         mask.values.withUnsafeBufferPointer { values in
             paint(box: box, layout: layout, color: color, on: &image) { row, line in
                 let maskRow = box.y + row - y
@@ -166,7 +167,7 @@ public final class Painter {
         let firstRow = max(0, -y)
         let lastRow = min(sprite.height, layout.limitY - y)
         guard firstColumn < lastColumn, firstRow < lastRow else { return }
-        willChange?((y + firstRow)..<(y + lastRow), &image)
+        willChange?((y + firstRow)..<(y + lastRow), (x + firstColumn)..<(x + lastColumn), &image)
         let lumaStride = image.planes[0].stride
         image.planes[0].bytes.withUnsafeMutableBufferPointer { plane in
             sprite.lumaAlpha.withUnsafeBufferPointer { alpha in

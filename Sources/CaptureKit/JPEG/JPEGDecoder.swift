@@ -76,6 +76,19 @@ public final class JPEGDecoder {
         try decode(data, header: header, into: &image)
     }
 
+    /// Decodes a JPEG into the top left of `image`, which is kept when it is at least the JPEG's
+    /// size with its subsampling (a splicer's strip of MCUs, whose length changes from frame to
+    /// frame) and replaced by the JPEG's size when it is not.
+    ///
+    /// - Throws: ``JPEGError`` as ``decode(_:into:)``.
+    func decode(_ data: UnsafeRawBufferPointer, intoTopLeftOf image: inout YCbCrImage) throws(JPEGError) {
+        let header = try readHeader(data)
+        if image.width < header.width || image.height < header.height || image.subsampling != header.subsampling {
+            image = YCbCrImage(width: header.width, height: header.height, subsampling: header.subsampling)
+        }
+        try decode(data, header: header, into: &image)
+    }
+
     /// Decodes a JPEG held in an array.
     public func decode(_ data: [UInt8]) throws(JPEGError) -> YCbCrImage {
         let result = data.withUnsafeBytes { bytes in

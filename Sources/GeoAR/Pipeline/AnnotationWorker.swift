@@ -81,6 +81,7 @@ final class AnnotationWorker {
                 var drawn = (annotated: false, centre: String?.none)
                 var splicedRecord = record
                 let spliced = splicing.draw(bytes, annotator: annotator, map: minimap) { image in
+                    splicedRecord = record  // drawn twice: the record of the last drawing
                     drawn = drawOverlay(on: &image, job: job, record: &splicedRecord)
                 }
                 switch spliced {

@@ -5,7 +5,8 @@ import Testing
 @testable import ARCompositor
 
 /// The overlay drawn on a spliced JPEG frame (CaptureKit's `JPEGSplicer`, fed by the painters'
-/// `willChange`): the rows it decodes are exactly the rows the overlay changes.
+/// `willChange`): the MCU rows it decodes are exactly the rows the overlay changes, and every MCU
+/// it changes is decoded.
 @Suite("The overlay on spliced frames")
 struct SplicedOverlayTests {
     static let origin = (latitude: 45.2735, longitude: 13.7142)
@@ -50,7 +51,7 @@ struct SplicedOverlayTests {
     }
 
     @Test(
-        "the intervals decoded are exactly the MCU rows the overlay changes, and the rest is the camera's",
+        "the MCUs decoded hold every change, in exactly the MCU rows changed, and the rest is the camera's",
         arguments: [false, true])
     func dirtyRowsAreExact(route: Bool) throws {
         let (width, height) = (640, 360)
@@ -64,7 +65,9 @@ struct SplicedOverlayTests {
         var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
         #expect(splicer.begin(input, canvas: &canvas))
         let spliced = try Self.annotator(route: route)
-        spliced.compositor.willChange = { rows, image in splicer.prepare(rows: rows, in: &image) }
+        spliced.compositor.willChange = { rows, columns, image in
+            splicer.prepare(rows: rows, columns: columns, in: &image)
+        }
         spliced.annotate(&canvas, pose: pose, camera: camera, groundAltitude: 0, speed: 1.4, frame: 3)
         let output = try JPEGDecoder().decode(try splicer.finish(&canvas))
 
@@ -72,27 +75,38 @@ struct SplicedOverlayTests {
         var drawn = original
         let full = try Self.annotator(route: route)
         full.annotate(&drawn, pose: pose, camera: camera, groundAltitude: 0, speed: 1.4, frame: 3)
-        // The MCU rows (8 luma rows in 4:2:2) where any sample of any plane changed.
+        // The MCUs (16x8 luma samples in 4:2:2) where any sample of any plane changed.
+        let mcusPerRow = (width + 15) / 16
         var changed = Set<Int>()
         for (index, plane) in drawn.planes.enumerated() {
+            let mcuWidth = index == 0 ? 16 : 8
             for y in 0..<plane.height {
                 for x in 0..<plane.width where plane[x, y] != original.planes[index][x, y] {
-                    changed.insert(y / 8)
+                    changed.insert(y / 8 * mcusPerRow + x / mcuWidth)
                 }
             }
         }
         #expect(!changed.isEmpty)
+        let touched = Set(splicer.touchedMCUs)
+        #expect(touched.isSuperset(of: changed), "changed, not decoded: \(changed.subtracting(touched).sorted())")
         #expect(
-            Set(splicer.touchedMCURows) == changed, "decoded \(splicer.touchedMCURows.count), changed \(changed.count)")
-        // Rows left alone are the camera's samples; drawn rows decode to the overlay re-encoded.
+            Set(splicer.touchedMCURows) == Set(changed.map { $0 / mcusPerRow }),
+            "decoded \(splicer.touchedMCURows.count) rows")
+        // What the overlay leaves alone, in the rows it draws on too, is the camera's samples.
         for (index, plane) in output.planes.enumerated() {
-            for y in 0..<plane.height where !changed.contains(y / 8) {
-                for x in 0..<plane.width where plane[x, y] != original.planes[index][x, y] {
-                    Issue.record("plane \(index) (\(x), \(y)) differs outside the overlay")
+            let mcuWidth = index == 0 ? 16 : 8
+            for y in 0..<plane.height {
+                for x in 0..<plane.width
+                where !touched.contains(y / 8 * mcusPerRow + x / mcuWidth)
+                    && plane[x, y] != original.planes[index][x, y]
+                {
+                    Issue.record("plane \(index) (\(x), \(y)) differs outside the MCUs decoded")
                     return
                 }
             }
         }
-        print("splice: \(route ? "with" : "without") route, \(changed.count) of \(height / 8) MCU rows touched")
+        print(
+            "splice: \(route ? "with" : "without") route, \(changed.count) MCUs changed, \(touched.count) of "
+                + "\(mcusPerRow * height / 8) decoded, in \(splicer.touchedMCURows.count) of \(height / 8) rows")
     }
 }

@@ -53,10 +53,10 @@ struct JPEGSplicerTests {
         return out
     }
 
-    /// Draws a rectangle of rows (and a column band) as an overlay would, preparing the rows first.
+    /// Draws a rectangle of rows and a band of columns as an overlay would, preparing it first.
     static func draw(rows: Range<Int>, on image: inout YCbCrImage, splicer: JPEGSplicer?) {
-        splicer?.prepare(rows: rows, in: &image)
         let columns = (image.width / 5)..<(image.width * 3 / 5)
+        splicer?.prepare(rows: rows, columns: columns, in: &image)
         for y in rows where y < image.height {
             for x in columns { image.planes[0][x, y] = UInt8((x * 7 + y * 3) % 256) }
         }
@@ -83,7 +83,7 @@ struct JPEGSplicerTests {
         Case(width: 320, height: 240, options: ["-sample", "1x2", "-restart", "1"]),
     ]
 
-    @Test("spliced frames equal the input outside the touched intervals and the full encode inside", arguments: cases)
+    @Test("spliced frames equal the input outside the touched MCUs and the full encode inside", arguments: cases)
     func exactness(_ testCase: Case) throws {
         var input = try Self.cjpeg(
             width: testCase.width, height: testCase.height, ["-quality", "85"] + testCase.options)
@@ -94,7 +94,7 @@ struct JPEGSplicerTests {
         let touched = [(testCase.height / 3)..<(testCase.height / 3 + 5), (testCase.height - 3)..<testCase.height]
         for rows in touched { Self.draw(rows: rows, on: &canvas, splicer: splicer) }
         let spliced = try splicer.finish(&canvas)
-        let mcuHeight = splicer.mcuHeight
+        let (mcuWidth, mcuHeight, mcusPerRow) = (splicer.mcuWidth, splicer.mcuHeight, splicer.mcusPerRow)
         let touchedRows = Set(splicer.touchedMCURows)
         #expect(!touchedRows.isEmpty && touchedRows.count < (testCase.height + mcuHeight - 1) / mcuHeight)
 
@@ -108,41 +108,51 @@ struct JPEGSplicerTests {
         let output = try decoder.decode(spliced)
         #expect(output.subsampling == original.subsampling && output.width == testCase.width)
         let scan = try #require(input.withUnsafeBytes { JPEGRestartScan($0) })
-        let touchedIntervals = Set(splicer.touchedIntervals)
+        let touchedMCUs = Set(splicer.touchedMCUs)
         var differing = Set<Int>()
         for (index, plane) in output.planes.enumerated() {
-            // The MCU each sample belongs to, and so its restart interval.
+            // The MCU each sample belongs to.
             let gray = scan.components.count == 1
             let blockWidth = gray ? 8 : scan.components[index].h * 8
             let blockHeight = gray ? 8 : scan.components[index].v * 8
             for y in 0..<plane.height {
                 for x in 0..<plane.width {
-                    let interval = (y / blockHeight * scan.mcusPerRow + x / blockWidth) / scan.restartInterval
-                    let expected = touchedIntervals.contains(interval) ? reference : original
+                    let mcu = y / blockHeight * mcusPerRow + x / blockWidth
+                    let expected = touchedMCUs.contains(mcu) ? reference : original
                     if plane[x, y] != expected.planes[index][x, y] {
-                        differing.insert(touchedIntervals.contains(interval) ? interval : -1 - interval)
+                        differing.insert(touchedMCUs.contains(mcu) ? mcu : -1 - mcu)
                     }
                 }
             }
         }
-        #expect(differing.isEmpty, "intervals that differ (negative: not touched): \(differing.sorted())")
+        #expect(differing.isEmpty, "MCUs that differ (negative: not touched): \(differing.sorted())")
         // The intervals not touched are the input's bytes; the output has Huffman tables.
         let outScan = try #require(spliced.withUnsafeBytes { JPEGRestartScan($0) })
         #expect(outScan.hasHuffmanTables && outScan.intervals.count == scan.intervals.count)
+        let touchedIntervals = Set(splicer.touchedIntervals)
         for index in scan.intervals.indices where !touchedIntervals.contains(index) {
             #expect(input[scan.intervals[index]] == spliced[outScan.intervals[index]])
         }
-        // Touched: every interval holding a drawn row, and no other.
+        // Touched: every MCU holding a drawn pixel, and no other.
+        let columns = (testCase.width / 5)..<(testCase.width * 3 / 5)
         let drawnRows = touched.flatMap { Array($0) }.filter { $0 < testCase.height }
-        let expectedIntervals = Set(
+        let expectedMCUs = Set(
             drawnRows.flatMap { y in
-                let row = y / mcuHeight
-                return
-                    ((row * scan.mcusPerRow) / scan.restartInterval)...(((row + 1) * scan.mcusPerRow - 1)
-                    / scan.restartInterval)
+                (columns.lowerBound / mcuWidth...(columns.upperBound - 1) / mcuWidth).map {
+                    y / mcuHeight * mcusPerRow + $0
+                }
             })
-        #expect(touchedIntervals == expectedIntervals)
-        #expect(Set(splicer.touchedMCURows).isSuperset(of: drawnRows.map { $0 / mcuHeight }))
+        // An interval at least half drawn on is coded again whole; others MCU by MCU.
+        let total = mcusPerRow * ((testCase.height + mcuHeight - 1) / mcuHeight)
+        let wholly = Set(expectedMCUs.map { $0 / scan.restartInterval }).filter { interval in
+            let mcus = (interval * scan.restartInterval)..<min(total, (interval + 1) * scan.restartInterval)
+            return mcus.count(where: { expectedMCUs.contains($0) }) * 2 >= mcus.count
+        }
+        let expectedTouched = expectedMCUs.union(
+            wholly.flatMap { ($0 * scan.restartInterval)..<min(total, ($0 + 1) * scan.restartInterval) })
+        #expect(touchedMCUs == expectedTouched)
+        #expect(touchedIntervals == Set(expectedMCUs.map { $0 / scan.restartInterval }))
+        #expect(touchedMCUs.count < mcusPerRow * touchedRows.count, "whole rows coded again")
     }
 
 }
@@ -190,19 +200,23 @@ extension JPEGSplicerTests {
         var extra = input
         extra.insert(contentsOf: [0x12, 0x34, 0x56], at: scan.intervals[9].upperBound)
         let decoder = try JPEGDecoder()
-        // Markers are checked at the start; an interval's codes when it is decoded (touched) or
-        // before it is copied (not touched).
+        // Markers are checked at the start; an interval's codes when it is indexed or decoded
+        // (touched) or before it is copied (not touched).
         for (name, frame) in [("missing", missing), ("swapped", swapped), ("cut", cut)] {
             #expect(!splicer.begin(frame, canvas: &canvas), "\(name)")
             #expect(splicer.refusal != nil)
             #expect(throws: JPEGError.self, "\(name)") { try decoder.decode(frame) }
         }
         for (name, frame) in [("short", short), ("extra", extra)] {
-            for touched in [false, true] {
+            // Not touched (copied), touched in a few MCUs (indexed and written again), touched
+            // whole (decoded by libjpeg-turbo, which fails it).
+            for touched in [0, 16, 320] {
                 #expect(splicer.begin(frame, canvas: &canvas), "\(name)")
-                if touched { splicer.prepare(rows: 0..<240, in: &canvas) }
+                splicer.prepare(rows: 0..<240, columns: 0..<touched, in: &canvas)
                 #expect(throws: JPEGError.self, "\(name), touched \(touched)") { try splicer.finish(&canvas) }
-                #expect((splicer.refusal != nil) == !touched, "a copied interval is refused, a decoded one fails")
+                // A damaged interval copied or indexed is refused: the full decode decides.
+                #expect((splicer.refusal != nil) == (touched < 320), "\(name), touched \(touched)")
+                #expect((splicer.failure != nil) == (touched == 320), "\(name), touched \(touched)")
             }
             #expect(throws: JPEGError.self, "\(name)") { try decoder.decode(frame) }
         }
@@ -224,6 +238,24 @@ extension JPEGSplicerTests {
             }
         }
         #expect(taken > 0)
+    }
+
+    @Test("DC values no 8-bit picture has are refused before a difference baseline cannot code is written")
+    func dcOutOfRange() throws {
+        // Found by the jpeg-splice fuzz target: a 48x32 4:2:2 frame whose luma DC values drift to
+        // about -2,300 (samples give at most ±1,024 / quantiser). A drawn MCU's DC coded against
+        // the camera's MCU before it needs category 12, which baseline has no code for: it was
+        // written with a code read past the table, and libjpeg-turbo could not read the frame.
+        let path = PackagePaths.root.appendingPathComponent("fuzz/regressions/jpeg-splice/dc-category-12.bin")
+        let frame = [0xFF, 0xD8] + [UInt8](try Data(contentsOf: path))
+        #expect(throws: Never.self) { try JPEGDecoder().decode(frame) }
+        let splicer = try JPEGSplicer()
+        var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
+        #expect(splicer.begin(frame, canvas: &canvas))
+        // MCU 4 (the last of interval 0) and MCU 7 (in interval 1), as the fuzz target drew.
+        splicer.prepare(rows: 8..<24, columns: 16..<23, in: &canvas)
+        #expect(throws: JPEGError.self) { try splicer.finish(&canvas) }
+        #expect(splicer.refusal == "a DC value out of range for baseline coding", "the full decode decides")
     }
 
     @Test("a restart marker every MCU at 1920x1080 (16,200 intervals), every interval touched")
