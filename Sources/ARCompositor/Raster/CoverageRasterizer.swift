@@ -98,6 +98,23 @@ public final class CoverageRasterizer {
         return true
     }
 
+    /// The frame columns that rows `rows` (of ``box``) of the last shape cover, widened to whole
+    /// cells of `align` columns; nil when those rows cover nothing. Nothing outside them is drawn
+    /// (each row's coverage is zero outside its span).
+    func columns(ofRows rows: Range<Int>, align: Int) -> Range<Int>? {
+        var (first, last) = (Int32.max, Int32.min)
+        for row in rows {
+            let (start, end) = (spanStart.base[row], min(Int32(box.width), spanEnd.base[row]))
+            guard start < end else { continue }
+            first = min(first, start)
+            last = max(last, end)
+        }
+        guard first < last else { return nil }
+        let x0 = (box.x + Int(first)) / align * align
+        let x1 = min(box.x + box.width, (box.x + Int(last) + align - 1) / align * align)
+        return x0..<x1
+    }
+
     /// Reads the last shape's rows (see ``takeCoverage(row:into:)``) through pointers, for
     /// `body`'s duration: drawing a shape reads every row of it.
     func withRows<R>(_ body: (RowReader) -> R) -> R {

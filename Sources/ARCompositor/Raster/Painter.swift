@@ -66,7 +66,7 @@ public final class Painter {
                     rows: top..<min(top + bandHeight, rows.upperBound))
             else { continue }
             let box = rasterizer.box
-            willChange?(box.y..<(box.y + box.height), box.x..<(box.x + box.width), &image)
+            if let willChange { report(box, h: layout.h, to: willChange, on: &image) }
             switch (layout.h, layout.v) {
             case (1, 1), (2, 1): fillRows(box: box, h: layout.h, color: color, on: &image)
             case (2, 2): fillRowPairs(box: box, color: color, on: &image)
@@ -98,6 +98,24 @@ public final class Painter {
                         cb: planes.cb.map { $0 + chroma }, cr: planes.cr.map { $0 + chroma }, h: h, color: values)
                 }
             }
+        }
+    }
+
+    /// Tells `willChange` what the rasterised shape in `box` will change: for every 8 frame rows
+    /// (an MCU row of most JPEG frames, half of one in 4:2:0) the columns those rows cover, not the
+    /// box's. A tall shape's box holds much it does not cover: a perspective ribbon's, the
+    /// triangles beside it, which a spliced frame would otherwise decode and encode again.
+    private func report(
+        _ box: (x: Int, y: Int, width: Int, height: Int), h: Int,
+        to willChange: (Range<Int>, Range<Int>, inout YCbCrImage) -> Void, on image: inout YCbCrImage
+    ) {
+        var top = box.y
+        while top < box.y + box.height {
+            let bottom = min(box.y + box.height, (top / 8 + 1) * 8)
+            if let columns = rasterizer.columns(ofRows: (top - box.y)..<(bottom - box.y), align: h) {
+                willChange(top..<bottom, columns, &image)
+            }
+            top = bottom
         }
     }
 
