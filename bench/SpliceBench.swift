@@ -22,6 +22,66 @@ enum SpliceBench {
         return image
     }
 
+    /// One frame spliced with a scene's overlay, and with nothing drawn on.
+    struct Splice {
+        /// Median seconds a frame.
+        var time: Double
+        /// Median seconds of each phase: marking, decoding, drawing, finishing.
+        var phaseTimes: [Double]
+        /// Median seconds with nothing drawn (its structure read, every interval's Huffman codes
+        /// walked, the frame copied): the floor of splicing.
+        var untouched: Double
+        var mcus: Int
+        var rows: Int
+
+        /// The phases and the floor, for a line of the report.
+        func phases(limit: Double) -> String {
+            let split = phaseTimes.map { String(format: "%.2f", $0 * 1000) }
+            return "marking drawing \(split[0]), decoding the marked MCUs (index, decode) \(split[1]), drawing "
+                + "\(split[2]), finishing (walk, encode, write) \(split[3]); nothing drawn "
+                + String(format: "%.2f (%.2fx limit (a))", untouched * 1000, limit / untouched)
+        }
+    }
+
+    /// Splices `frame` with `scene`'s overlay as GeoAR's SplicedDrawing does it: drawn once to mark
+    /// what the overlay touches, decoded at once, drawn again on the samples.
+    static func splice(_ frame: [UInt8], scene: AnnotationScene, splicer: JPEGSplicer) throws -> Splice {
+        var canvas = YCbCrImage(width: 16, height: 16, subsampling: .s422)
+        var touched = (mcus: 0, rows: 0)
+        var phases: [[Double]] = Array(repeating: [], count: 4)
+        var clock = ContinuousClock.now
+        func lap(_ phase: Int) {
+            let now = ContinuousClock.now
+            phases[phase].append(clock.duration(to: now).seconds)
+            clock = now
+        }
+        let time = try median(repetitions: 30) {
+            clock = ContinuousClock.now
+            guard splicer.begin(frame, canvas: &canvas) else { throw SceneError(what: "a spliceable frame") }
+            scene.annotator.compositor.willChange = { rows, columns, _ in splicer.mark(rows: rows, columns: columns) }
+            scene.draw(on: &canvas)
+            lap(0)
+            splicer.prepareMarked(in: &canvas)
+            guard splicer.refusal == nil else { throw SceneError(what: "a frame spliced: \(splicer.refusal ?? "")") }
+            lap(1)
+            scene.annotator.compositor.willChange = { rows, columns, image in
+                splicer.prepare(rows: rows, columns: columns, in: &image)
+            }
+            scene.draw(on: &canvas)
+            scene.annotator.compositor.willChange = nil
+            lap(2)
+            _ = try splicer.finish(&canvas)
+            lap(3)
+            touched = (splicer.touchedMCUs.count, splicer.touchedMCURows.count)
+        }
+        let untouched = try median(repetitions: 30) {
+            guard splicer.begin(frame, canvas: &canvas) else { throw SceneError(what: "a spliceable frame") }
+            _ = try splicer.finish(&canvas)
+        }
+        return Splice(
+            time: time, phaseTimes: phases.map(middle), untouched: untouched, mcus: touched.mcus, rows: touched.rows)
+    }
+
     static func report() throws {
         print("arcapture-bench --splice (\(ProcessInfo.processInfo.activeProcessorCount) cores; medians; 1 thread)")
         let encoder = try JPEGEncoder()
@@ -56,44 +116,8 @@ enum SpliceBench {
                     scene.draw(on: &planes)
                     _ = try encoder.encode(planes, quality: 90, restartRows: 1)
                 }
-                var canvas = YCbCrImage(width: 16, height: 16, subsampling: .s422)
-                var touched = (mcus: 0, rows: 0)
-                // Each phase's time, for where the time goes: marking, decoding, drawing, finishing.
-                var phases: [[Double]] = Array(repeating: [], count: 4)
-                var clock = ContinuousClock.now
-                func lap(_ phase: Int) {
-                    let now = ContinuousClock.now
-                    phases[phase].append(clock.duration(to: now).seconds)
-                    clock = now
-                }
-                let spliced = try median(repetitions: 30) {
-                    clock = ContinuousClock.now
-                    guard splicer.begin(marked, canvas: &canvas) else { throw SceneError(what: "a spliceable frame") }
-                    // As GeoAR's SplicedDrawing does it: drawn once to mark what the overlay
-                    // touches, decoded at once, drawn again on the samples.
-                    scene.annotator.compositor.willChange = { rows, columns, _ in
-                        splicer.mark(rows: rows, columns: columns)
-                    }
-                    scene.draw(on: &canvas)
-                    lap(0)
-                    splicer.prepareMarked(in: &canvas)
-                    lap(1)
-                    scene.annotator.compositor.willChange = { rows, columns, image in
-                        splicer.prepare(rows: rows, columns: columns, in: &image)
-                    }
-                    scene.draw(on: &canvas)
-                    scene.annotator.compositor.willChange = nil
-                    lap(2)
-                    _ = try splicer.finish(&canvas)
-                    lap(3)
-                    touched = (splicer.touchedMCUs.count, splicer.touchedMCURows.count)
-                }
-                // The floor: a frame with nothing drawn on (its structure read, every interval's
-                // Huffman codes walked, the frame copied).
-                let untouched = try median(repetitions: 30) {
-                    guard splicer.begin(marked, canvas: &canvas) else { throw SceneError(what: "a spliceable frame") }
-                    _ = try splicer.finish(&canvas)
-                }
+                let withMarkers = try splice(marked, scene: scene, splicer: splicer)
+                let withoutMarkers = try splice(plain, scene: scene, splicer: splicer)
                 let overlay = median(repetitions: 30) { scene.draw(on: &planes) }
                 let rows = (height + 7) / 8
                 print(
@@ -101,27 +125,31 @@ enum SpliceBench {
                         + String(
                             format:
                                 "%.2f ms (%d of %d MCUs coded again, in %d of %d MCU rows): spliced %.2fx limit (a) (target %.1f), %.2fx the full path",
-                            spliced * 1000, touched.mcus, rows * ((width + 15) / 16), touched.rows, rows,
-                            limit / spliced,
-                            layers.contains(.route) ? 1.5 : 2.5,
-                            full / spliced))
-                let split = phases.map { String(format: "%.2f", middle($0) * 1000) }
+                            withMarkers.time * 1000, withMarkers.mcus, rows * ((width + 15) / 16), withMarkers.rows,
+                            rows, limit / withMarkers.time, layers.contains(.route) ? 1.5 : 2.5,
+                            full / withMarkers.time))
+                print("      where the time goes (medians, ms): \(withMarkers.phases(limit: limit))")
                 print(
-                    "      where the time goes (medians, ms): marking drawing \(split[0]), decoding the marked MCUs "
-                        + "(index, decode) \(split[1]), drawing \(split[2]), finishing (walk, encode, write) "
-                        + "\(split[3]); nothing drawn \(String(format: "%.2f", untouched * 1000)) "
-                        + String(format: "(%.2fx limit (a))", limit / untouched))
+                    "      the frame without restart markers (one interval): "
+                        + String(
+                            format: "spliced %.2f ms (%d MCUs coded again): %.2fx limit (a), %.2fx the full path",
+                            withoutMarkers.time * 1000, withoutMarkers.mcus, limit / withoutMarkers.time,
+                            full / withoutMarkers.time))
+                print("      where the time goes (medians, ms): \(withoutMarkers.phases(limit: limit))")
                 if width == 1920 {
                     // The live path at 1080p30 (scripted camera, GeoAR view, MJPEG stream out),
-                    // with this row's overlay: the route in the session's map data or not.
-                    for splices in [true, false] {
-                        let live = try LiveBench.run(
-                            scene: scene, pixelFormat: .mjpeg, width: 1920, height: 1080, bytes: marked, frames: 150,
-                            splices: splices, withRoute: layers.contains(.route))
-                        print(
-                            "      live 1920x1080 at 30 fps, \(splices ? "spliced" : "--no-splice"): CPU "
-                                + String(format: "%.2f ms a frame, all threads", live.cpuPerFrame * 1000)
-                                + " (\(live.annotated)/\(live.frames) annotated, \(live.dropped) dropped)")
+                    // with this row's overlay (the route in the session's map data or not), from a
+                    // camera with restart markers and from one without.
+                    for (camera, bytes) in [("restart markers", marked), ("no restart markers", plain)] {
+                        for splices in [true, false] {
+                            let live = try LiveBench.run(
+                                scene: scene, pixelFormat: .mjpeg, width: 1920, height: 1080, bytes: bytes,
+                                frames: 150, splices: splices, withRoute: layers.contains(.route))
+                            print(
+                                "      live 1920x1080 at 30 fps, \(camera), \(splices ? "spliced" : "--no-splice"): CPU "
+                                    + String(format: "%.2f ms a frame, all threads", live.cpuPerFrame * 1000)
+                                    + " (\(live.annotated)/\(live.frames) annotated, \(live.dropped) dropped)")
+                        }
                     }
                 }
             }

@@ -219,8 +219,43 @@ static inline void arcj_put(arcj_writer *writer, uint32_t value, int count) {
     }
 }
 
-// Copies bits [from, to) of `bits`; room reserved.
+// The 56 bits at bit `position` of an indexed interval's bits, in the low 56 bits (as
+// arcj_peek32, from the 8 bytes there: at most 7 bits of the first are skipped).
+static inline uint64_t arcj_peek56(const uint8_t *bits, uint64_t position) {
+    uint64_t word;
+    memcpy(&word, bits + (position >> 3), 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    word = __builtin_bswap64(word);
+#endif
+    return (word << (position & 7)) >> 8;
+}
+
+// Copies bits [from, to) of `bits`; room reserved. A frame without restart markers is one
+// interval, written again whole: 56 bits at a time, which with fewer than 8 bits pending are 7
+// whole bytes, stored at once unless one is 0xFF (then stuffed byte by byte, as arcj_put does).
 static void arcj_copy(arcj_writer *writer, const uint8_t *bits, uint64_t from, uint64_t to) {
+    while (from + 56 <= to) {
+        uint64_t value = arcj_peek56(bits, from);
+        int count = writer->count;  // fewer than 8
+        uint64_t bytes = ((writer->pending << 56) | value) >> count & 0x00FFFFFFFFFFFFFFull;
+        uint64_t inverted = ~bytes;  // a 0xFF byte is 0x00 here; the top byte is 0xFF
+        if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
+            uint64_t out = bytes << 8;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            out = __builtin_bswap64(out);
+#endif
+            memcpy(writer->out + writer->size, &out, 8);  // the 8th byte is written over next
+            writer->size += 7;
+        } else {
+            for (int shift = 48; shift >= 0; shift -= 8) {
+                uint8_t byte = (uint8_t)(bytes >> shift);
+                writer->out[writer->size++] = byte;
+                if (byte == 0xFF) writer->out[writer->size++] = 0x00;
+            }
+        }
+        writer->pending = value;  // its low `count` bits are what is left pending
+        from += 56;
+    }
     while (from < to) {
         int take = to - from >= 32 ? 32 : (int)(to - from);
         arcj_put(writer, arcj_peek32(bits, from) >> (32 - take), take);

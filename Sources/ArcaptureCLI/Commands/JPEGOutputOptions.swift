@@ -3,7 +3,7 @@
 struct JPEGOutputOptions: Sendable {
     /// MCU rows per restart interval in frames encoded (0: no restart markers).
     var restartRows = 1
-    /// Whether frames with restart markers are spliced rather than encoded whole.
+    /// Whether baseline JPEG frames are spliced rather than encoded whole.
     var splices = true
 
     /// The options' declarations, placed after `--quality`.
@@ -16,7 +16,7 @@ struct JPEGOutputOptions: Sendable {
         .flag(
             "no-splice",
             help:
-                "Decode and encode every JPEG whole. Otherwise a camera's MJPEG with restart markers is spliced: only the parts the overlay touches are re-encoded, at the camera's own quality (--quality also turns splicing off)."
+                "Decode and encode every JPEG whole. Otherwise a camera's MJPEG is spliced: only the parts the overlay touches are re-encoded, at the camera's own quality, and the rest keeps the camera's bits (--quality also turns splicing off)."
         ),
     ]
 

@@ -5,10 +5,12 @@ import Glibc
 ///
 /// Many UVC webcams write a restart marker (DRI, then RSTn in the scan) every MCU row or so: the
 /// entropy-coded data restarts there, byte-aligned, with the DC predictions reset, so each interval
-/// can be decoded, re-encoded or copied on its own (``JPEGSplicer``). What is read here is only
-/// what splicing needs; anything else (progressive or arithmetic coding, 12-bit samples, several
-/// scans, a chroma layout the planes cannot hold, restart markers missing or out of order, no end
-/// marker) gives nil, and the frame takes the full decode, which decides whether it is readable.
+/// can be decoded, re-encoded or copied on its own (``JPEGSplicer``). A frame without them (many
+/// cameras' MJPEG) is one interval of every MCU, which the splicer writes again MCU
+/// by MCU. What is read here is only what splicing needs; anything else (progressive or arithmetic
+/// coding, 12-bit samples, several scans, a chroma layout the planes cannot hold, restart markers
+/// missing, out of order or without DRI, no end marker) gives nil, and the frame takes the full
+/// decode, which decides whether it is readable.
 struct JPEGRestartScan {
     /// One colour component as the frame and scan headers give it.
     struct Component {
@@ -37,8 +39,10 @@ struct JPEGRestartScan {
     var acTables: [HuffmanTable?] = [nil, nil, nil, nil]
     /// False for a UVC camera's frame, which leaves the standard tables out.
     var hasHuffmanTables = false
-    /// MCUs per restart interval.
+    /// MCUs per restart interval: every MCU of the frame when it has no restart markers.
     var restartInterval = 0
+    /// False for a frame without DRI, whose scan is one interval.
+    var hasRestartMarkers = false
     /// The frame header (SOF), the start of scan (SOS) and every DQT and DHT segment, marker
     /// included.
     var frameHeader = 0..<0
@@ -93,7 +97,7 @@ struct JPEGRestartScan {
             case 0xC2, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF, 0xDC:
                 return nil  // progressive, lossless, hierarchical, arithmetic, DNL
             case 0xDA:
-                guard let frame, restartInterval > 0, readScanHeader(body, frame: frame) else { return nil }
+                guard let frame, readScanHeader(body, frame: frame) else { return nil }
                 scanHeader = segment
                 guard splitIntervals(bytes, from: segment.upperBound) else { return nil }
                 return
@@ -227,6 +231,12 @@ struct JPEGRestartScan {
         }
         width = frame.width
         height = frame.height
+        hasRestartMarkers = restartInterval > 0  // DRI 0 says there are none
+        guard hasRestartMarkers else {
+            // One interval: it is written again MCU by MCU, never decoded whole as one small JPEG.
+            restartInterval = mcusPerRow * mcuRows
+            return true
+        }
         // A small JPEG of one interval is an interval's MCUs in one row: it must fit a frame header.
         return restartInterval * mcuWidth <= 65_535
     }

@@ -1,9 +1,9 @@
 internal import CLibJPEG
 import Glibc
 
-/// Annotates a JPEG frame that has restart markers by coding again only the MCUs the overlay draws
-/// on: every other MCU keeps the camera's bits, and every interval the overlay does not touch its
-/// bytes.
+/// Annotates a baseline JPEG frame by coding again only the MCUs the overlay draws on: every other
+/// MCU keeps the camera's bits, and every restart interval the overlay does not touch its bytes (a
+/// frame without restart markers is one interval).
 ///
 /// A frame goes through these calls: ``begin(_:canvas:)`` reads its structure and sizes the
 /// canvas; ``mark(rows:columns:)`` notes a region a drawing will change, and
@@ -104,8 +104,9 @@ public final class JPEGSplicer {
     /// - Parameters:
     ///   - jpeg: the frame.
     ///   - canvas: made the frame's size and layout (its samples are not decoded yet).
-    /// - Returns: false when the frame cannot be spliced (``refusal`` says why): it has no restart
-    ///   markers, restart markers missing or out of order, or is coded in a way this does not splice.
+    /// - Returns: false when the frame cannot be spliced (``refusal`` says why): restart markers
+    ///   missing or out of order, or coded in a way this does not splice (progressive, arithmetic,
+    ///   12-bit, optimised tables that lack codes a drawn block may need).
     public func begin(_ jpeg: [UInt8], canvas: inout YCbCrImage) -> Bool {
         scan = nil
         failure = nil
@@ -114,7 +115,7 @@ public final class JPEGSplicer {
         marked = []
         decoded = []
         guard let read = jpeg.withUnsafeBytes({ JPEGRestartScan($0) }) else {
-            refusal = "no restart markers, or not a baseline frame they can be used in"
+            refusal = "not a baseline frame that can be spliced, or its restart markers are out of order"
             return false
         }
         if let problem = tables.prepare(read) {
@@ -167,17 +168,28 @@ public final class JPEGSplicer {
         guard !pending.isEmpty else { return }
         var wholly: [Int] = []
         var partly: [Run] = []
-        for run in pending {
-            let interval = run.interval
-            if wholly.last == interval { continue }
+        // The runs of one interval are together (raster order): each interval is looked at once,
+        // which matters when it is the whole frame (no restart markers).
+        var first = 0
+        while first < pending.count {
+            let interval = pending[first].interval
+            var end = first + 1
+            while end < pending.count && pending[end].interval == interval { end += 1 }
             let mcus = scan.mcus(ofInterval: interval)
             if !indexed[interval], !mcus.contains(where: { decoded[$0] }),
                 mcus.count(where: { marked[$0] }) * 2 >= mcus.count
             {
+                // A frame without restart markers is one interval, too long to decode as one small
+                // JPEG (a row of MCUs): drawn over half of it, it is decoded whole the full way.
+                guard scan.hasRestartMarkers else {
+                    refusal = "no restart markers, and over half of the frame drawn on"
+                    return
+                }
                 wholly.append(interval)
             } else {
-                partly.append(run)
+                partly.append(contentsOf: pending[first..<end])
             }
+            first = end
         }
         for group in groups(of: wholly, scan) {
             do throws(JPEGError) {

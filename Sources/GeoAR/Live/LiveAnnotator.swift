@@ -13,7 +13,7 @@ final class LiveAnnotator {
         /// The frame's planes with the overlay; for a spliced frame only the rows drawn on hold
         /// samples (its size is right).
         var image: YCbCrImage
-        /// The spliced frame, when the camera's MJPEG had restart markers (write this, not `image`).
+        /// The spliced frame, when the camera's MJPEG could be spliced (write this, not `image`).
         var jpeg: [UInt8]? = nil
         /// The frame's size.
         var size: (width: Int, height: Int)
@@ -37,7 +37,7 @@ final class LiveAnnotator {
     private var version = -1
     private var layoutVersion = -1
     private var cameras = CameraModels()
-    /// The camera's MJPEG with restart markers is spliced rather than decoded whole (nil: never).
+    /// The camera's baseline MJPEG is spliced rather than decoded whole (nil: never).
     private let splicing: SplicedDrawing?
     /// The last frame's planes, converted into again (handed back by ``recycle(_:)``).
     private var spare = LiveAnnotator.placeholder
@@ -83,7 +83,7 @@ final class LiveAnnotator {
         if let splicing, frame.format.pixelFormat == .mjpeg || frame.format.pixelFormat == .jpeg,
             JPEGStructure.problem(in: frame.data) == nil, JPEGStructure.imageSize(of: frame.data) == frame.format.size
         {
-            // Restart markers: only the intervals drawn on are decoded and encoded again.
+            // Only the MCUs drawn on are decoded and encoded again.
             var drawn = Result<FrameAnnotation?, LiveAnnotationError>.success(nil)
             var size = (width: 0, height: 0)
             let outcome = splicing.draw(frame.data, annotator: annotator, map: mapRenderer) { image in

@@ -25,9 +25,9 @@ public struct AnnotationSettings: Sendable {
     /// MCU rows per restart interval in the JPEGs encoded (a restart marker after each; 0 for
     /// none): such frames can be spliced when annotated again, by arcapture or another tool.
     public var restartRows = 1
-    /// Whether JPEG frames with restart markers are spliced (only the intervals the overlay
-    /// touches are re-encoded, with the frame's own tables, at its own quality) rather than
-    /// decoded and encoded whole at ``quality``.
+    /// Whether baseline JPEG frames are spliced (only the MCUs the overlay touches are re-encoded,
+    /// with the frame's own tables, at its own quality) rather than decoded and encoded whole at
+    /// ``quality``.
     public var splices = true
     /// What the frames become: JPEGs, or planes for a Y4M stream.
     public var destination: FootageDestination

@@ -7,7 +7,7 @@ import Foundation
 final class AnnotationWorker {
     private let decoder: JPEGDecoder?
     private let encoder: JPEGEncoder?
-    /// JPEG frames with restart markers are spliced (nil: every frame is decoded whole).
+    /// Baseline JPEG frames are spliced (nil: every frame is decoded whole).
     private let splicing: SplicedDrawing?
     private var annotator: FrameAnnotator?
     private var minimap: MapRenderer?
@@ -77,7 +77,7 @@ final class AnnotationWorker {
             if let splicing, job.pose != nil,
                 job.frame.name == nil || EXIFSegment(inJPEG: bytes)?.orientation ?? .up == .up
             {
-                // Restart markers: only the intervals drawn on are decoded and encoded (EXIF kept).
+                // Only the MCUs drawn on are decoded and encoded again (EXIF kept).
                 var drawn = (annotated: false, centre: String?.none)
                 var splicedRecord = record
                 let spliced = splicing.draw(bytes, annotator: annotator, map: minimap) { image in

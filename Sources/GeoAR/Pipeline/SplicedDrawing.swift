@@ -1,18 +1,19 @@
 import ARCompositor
 import CaptureKit
 
-/// Draws on JPEG frames that have restart markers by splicing (CaptureKit's `JPEGSplicer`): only the
-/// MCUs the overlay touches are decoded and encoded again, with the camera's own tables; every
-/// other MCU keeps the camera's bits, and every interval the overlay leaves alone its bytes. Faster
-/// than a transcode, and lossless outside the overlay. Frames it cannot splice are left to the
-/// caller's full decode.
+/// Draws on baseline JPEG frames by splicing (CaptureKit's `JPEGSplicer`): only the MCUs the overlay
+/// touches are decoded and encoded again, with the camera's own tables; every other MCU keeps the
+/// camera's bits, and every restart interval the overlay leaves alone its bytes. Faster than a
+/// transcode, and lossless outside the overlay. Frames it cannot splice are left to the caller's
+/// full decode.
 ///
 /// - Important: Not thread-safe; one per drawing thread (a worker, a live capture's writer queue).
 final class SplicedDrawing {
     /// What became of a frame.
     enum Outcome {
-        /// No restart markers, coded in a way that is not spliced, or an interval found damaged:
-        /// decode it whole (which decides whether it is readable).
+        /// Coded in a way that is not spliced (progressive, restart markers out of order...), no
+        /// restart markers and over half of it drawn on, or an interval found damaged: decode it
+        /// whole (which decides whether it is readable).
         case notSpliced
         /// The annotated frame.
         case spliced([UInt8])
@@ -53,6 +54,9 @@ final class SplicedDrawing {
         map?.willChange = mark
         body(&canvas)
         splicer.prepareMarked(in: &canvas)
+        // Refused once the overlay is known (a frame without restart markers drawn over most of
+        // it): the full decode, without drawing here again.
+        if splicer.refusal != nil { return .notSpliced }
         // The second drawing asks for the same regions, all decoded now; should it ask for
         // another, that is decoded before it is drawn on.
         let prepare: (Range<Int>, Range<Int>, inout YCbCrImage) -> Void = { [splicer] rows, columns, image in

@@ -37,9 +37,10 @@ public struct GeoARConfiguration: Sendable {
     /// MCU rows per restart interval in the JPEGs encoded (a restart marker after each; 0 for
     /// none): such frames can be spliced when annotated again, by arcapture or another tool.
     public var restartRows = 1
-    /// Whether a camera's (or footage's) JPEG frames with restart markers are spliced: only the
-    /// restart intervals the overlay touches are re-encoded, with the frame's own tables (so at
-    /// its own quality, not ``quality``); the rest is copied byte for byte.
+    /// Whether a camera's (or footage's) baseline JPEG frames are spliced: only the MCUs the
+    /// overlay touches are re-encoded, with the frame's own tables (so at its own quality, not
+    /// ``quality``); the rest keeps the camera's coded bits (restart intervals the overlay leaves
+    /// alone, byte for byte).
     public var splices = true
     /// Whether existing files may be replaced.
     public var replacing: Bool

@@ -81,6 +81,11 @@ struct JPEGSplicerTests {
         Case(width: 250, height: 190, options: ["-sample", "2x2", "-restart", "5B"], stripTables: true),
         Case(width: 203, height: 101, options: ["-grayscale", "-restart", "3B"]),
         Case(width: 320, height: 240, options: ["-sample", "1x2", "-restart", "1"]),
+        // No restart markers: the scan is one interval, written again MCU by MCU.
+        Case(width: 320, height: 240, options: ["-sample", "2x1"]),
+        Case(width: 317, height: 237, options: ["-sample", "2x2"], stripTables: true),
+        Case(width: 319, height: 211, options: ["-sample", "1x1"]),
+        Case(width: 203, height: 101, options: ["-grayscale"]),
     ]
 
     @Test("spliced frames equal the input outside the touched MCUs and the full encode inside", arguments: cases)
@@ -291,16 +296,28 @@ extension JPEGSplicerTests {
         #expect(try decoder.decode(spliced) == reference)
     }
 
-    @Test("a frame without restart markers, or progressive, takes the full path")
+    @Test("progressive, arithmetic, or without restart markers and mostly drawn on: the full path")
     func notSpliceable() throws {
         let splicer = try JPEGSplicer()
         var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
-        for options in [["-sample", "2x1"], ["-progressive", "-restart", "1"], ["-arithmetic", "-restart", "1"]] {
+        for options in [["-progressive", "-restart", "1"], ["-arithmetic", "-restart", "1"], ["-progressive"]] {
             let frame = try Self.cjpeg(width: 160, height: 120, options)
             #expect(!splicer.begin(frame, canvas: &canvas), "\(options)")
         }
         // Optimised Huffman tables lack codes a re-encoded block may need.
         let optimised = try Self.cjpeg(width: 160, height: 120, ["-optimize", "-restart", "1"])
         #expect(!splicer.begin(optimised, canvas: &canvas))
+        // Without restart markers the frame is one interval, too long to decode as one small JPEG:
+        // drawn over more than half, it is refused (decoded whole the full way) before anything
+        // is decoded; drawn over less, it is spliced.
+        let plain = try Self.cjpeg(width: 160, height: 120, ["-sample", "2x1"])
+        #expect(splicer.begin(plain, canvas: &canvas))
+        splicer.prepare(rows: 0..<120, columns: 0..<100, in: &canvas)
+        #expect(splicer.refusal != nil && splicer.touchedMCUs.isEmpty)
+        #expect(throws: JPEGError.self) { try splicer.finish(&canvas) }
+        #expect(splicer.begin(plain, canvas: &canvas))
+        splicer.prepare(rows: 0..<120, columns: 0..<60, in: &canvas)
+        #expect(splicer.refusal == nil && !splicer.touchedMCUs.isEmpty)
+        #expect(throws: Never.self) { try splicer.finish(&canvas) }
     }
 }
