@@ -236,7 +236,15 @@ enum CaptureCommand {
         if let counts = summary.live {
             var line = "captured \(counts.written) frame\(counts.written == 1 ? "" : "s")"
             if overlay {
-                line += " (\(counts.annotated) annotated, \(counts.withoutPose) without a pose passed through)"
+                line += " (\(counts.annotated) annotated, \(counts.withoutPose) without a pose passed through"
+                let jpegs = counts.spliced + counts.notSpliced
+                if jpegs > 0 {
+                    line +=
+                        counts.notSpliced == 0
+                        ? "; \(jpegs) spliced"
+                        : "; \(counts.spliced) of \(jpegs) spliced, not: \(counts.notSplicedReason ?? "unknown")"
+                }
+                line += ")"
             }
             line += ", \(counts.dropped) dropped"
             if counts.dropped > 0 {

@@ -63,43 +63,65 @@ struct JPEGRestartScan {
         return start..<min(start + restartInterval, mcusPerRow * mcuRows)
     }
 
+    /// Why a frame cannot be spliced, for the user ("progressive", "12-bit samples"...).
+    struct Refusal: Error, Equatable {
+        var reason: String
+    }
+
     /// Reads `bytes`; nil when the frame cannot be spliced (see the type's description).
     init?(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        do {
+            try self.init(reading: bytes)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Reads `bytes`.
+    ///
+    /// - Throws: ``Refusal`` saying why the frame cannot be spliced.
+    init(reading bytes: UnsafeRawBufferPointer) throws(Refusal) {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw Refusal(reason: "not a JPEG") }
         var offset = 2
         var frame: (width: Int, height: Int, components: [Component])?
         while true {
-            guard offset + 4 <= bytes.count, bytes[offset] == 0xFF else { return nil }
+            guard offset + 4 <= bytes.count, bytes[offset] == 0xFF else {
+                throw Refusal(reason: "its header ends before the scan")
+            }
             let marker = bytes[offset + 1]
             if marker == 0xFF {  // a fill byte
                 offset += 1
                 continue
             }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
+            guard length >= 2, offset + 2 + length <= bytes.count else {
+                throw Refusal(reason: "a header segment runs past the frame")
+            }
             let segment = offset..<(offset + 2 + length)
             let body = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<segment.upperBound])
             switch marker {
             case 0xDB:
-                guard readQuantisationTables(body) else { return nil }
+                guard readQuantisationTables(body) else { throw Refusal(reason: "a damaged quantisation table") }
                 tableSegments.append(segment)
             case 0xC4:
-                guard readHuffmanTables(body) else { return nil }
+                guard readHuffmanTables(body) else { throw Refusal(reason: "a damaged Huffman table") }
                 hasHuffmanTables = true
                 tableSegments.append(segment)
             case 0xDD:
-                guard body.count == 2 else { return nil }
+                guard body.count == 2 else { throw Refusal(reason: "a damaged restart interval segment") }
                 restartInterval = Int(body[0]) << 8 | Int(body[1])
             case 0xC0, 0xC1:  // baseline and extended sequential, Huffman-coded
-                guard frame == nil, let read = Self.frameHeader(body) else { return nil }
+                guard frame == nil else { throw Refusal(reason: "two frame headers") }
+                let read = try Self.frameHeader(body)
                 frame = read
                 frameHeader = segment
             case 0xC2, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF, 0xDC:
-                return nil  // progressive, lossless, hierarchical, arithmetic, DNL
+                throw Refusal(reason: Self.coding(marker))
             case 0xDA:
-                guard let frame, readScanHeader(body, frame: frame) else { return nil }
+                guard let frame else { throw Refusal(reason: "a scan before the frame header") }
+                try readScanHeader(body, frame: frame)
                 scanHeader = segment
-                guard splitIntervals(bytes, from: segment.upperBound) else { return nil }
+                try splitIntervals(bytes, from: segment.upperBound)
                 return
             default:
                 break  // APPn, COM: kept as they are
@@ -163,14 +185,29 @@ struct JPEGRestartScan {
         return true
     }
 
-    private static func frameHeader(_ body: UnsafeRawBufferPointer) -> (
+    /// What a frame header marker other than baseline and extended sequential Huffman says.
+    private static func coding(_ marker: UInt8) -> String {
+        switch marker {
+        case 0xC2: "progressive"
+        case 0xC3: "lossless"
+        case 0xC5...0xC7: "hierarchical"
+        case 0xDC: "a DNL marker (its height given after the scan)"
+        default: "arithmetic-coded"
+        }
+    }
+
+    private static func frameHeader(_ body: UnsafeRawBufferPointer) throws(Refusal) -> (
         width: Int, height: Int, components: [Component]
-    )? {
-        guard body.count >= 6, body[0] == 8 else { return nil }  // 8-bit samples only
+    ) {
+        guard body.count >= 6 else { throw Refusal(reason: "a damaged frame header") }
+        guard body[0] == 8 else { throw Refusal(reason: "\(body[0])-bit samples") }
         let height = Int(body[1]) << 8 | Int(body[2])
         let width = Int(body[3]) << 8 | Int(body[4])
         let count = Int(body[5])
-        guard width > 0, height > 0, count == 1 || count == 3, body.count >= 6 + 3 * count else { return nil }
+        guard count == 1 || count == 3 else { throw Refusal(reason: "\(count) colour components") }
+        guard width > 0, height > 0, body.count >= 6 + 3 * count else {
+            throw Refusal(reason: "a damaged frame header")
+        }
         let components = (0..<count).map { i in
             Component(
                 id: Int32(body[6 + 3 * i]), h: Int(body[7 + 3 * i] >> 4), v: Int(body[7 + 3 * i] & 0x0F),
@@ -181,26 +218,29 @@ struct JPEGRestartScan {
 
     private mutating func readScanHeader(
         _ body: UnsafeRawBufferPointer, frame: (width: Int, height: Int, components: [Component])
-    ) -> Bool {
+    ) throws(Refusal) {
         let count = Int(body.first ?? 0)
-        guard count == frame.components.count, body.count == 4 + 2 * count else { return false }
+        let several = Refusal(reason: "several scans")
+        guard count == frame.components.count, body.count == 4 + 2 * count else { throw several }
         // One scan of every component in the frame header's order, all 64 coefficients at once.
-        guard body[1 + 2 * count] == 0, body[2 + 2 * count] == 63, body[3 + 2 * count] == 0 else { return false }
+        guard body[1 + 2 * count] == 0, body[2 + 2 * count] == 63, body[3 + 2 * count] == 0 else { throw several }
         components = frame.components
         for i in 0..<count {
-            guard Int32(body[1 + 2 * i]) == components[i].id else { return false }
+            guard Int32(body[1 + 2 * i]) == components[i].id else { throw several }
             components[i].dcTable = Int(body[2 + 2 * i] >> 4)
             components[i].acTable = Int(body[2 + 2 * i] & 0x0F)
             guard components[i].dcTable < 4, components[i].acTable < 4, components[i].quantTable < 4,
                 quantTables[components[i].quantTable] != nil
-            else { return false }
+            else { throw Refusal(reason: "a table the scan names is missing") }
         }
         if count == 1 {
             subsampling = .gray
         } else {
             // The planes hold chroma at one resolution, luma at a multiple of it.
+            let factors = components.map { "\($0.h)x\($0.v)" }.joined(separator: ", ")
+            let layout = Refusal(reason: "sampling factors \(factors), where splicing takes chroma at 1x1")
             guard components[1].h == 1, components[1].v == 1, components[2].h == 1, components[2].v == 1 else {
-                return false
+                throw layout
             }
             switch (components[0].h, components[0].v) {
             case (1, 1): subsampling = .s444
@@ -208,17 +248,17 @@ struct JPEGRestartScan {
             case (2, 2): subsampling = .s420
             case (1, 2): subsampling = .s440
             case (4, 1): subsampling = .s411
-            default: return false
+            default: throw layout
             }
         }
         if hasHuffmanTables {
             for component in components where dcTables[component.dcTable] == nil || acTables[component.acTable] == nil {
-                return false
+                throw Refusal(reason: "a table the scan names is missing")
             }
         } else {
             // Without DHT (a UVC camera's MJPEG) the standard tables apply: 0 for luma, 1 for chroma.
             guard components.allSatisfy({ $0.dcTable < 2 && $0.acTable < 2 }), let standard = Self.standardTables
-            else { return false }
+            else { throw Refusal(reason: "a table the scan names is missing") }
             (dcTables, acTables) = standard
         }
         // Re-encoding a touched interval with these tables needs a code for every symbol a block
@@ -227,7 +267,7 @@ struct JPEGRestartScan {
         for component in components {
             guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable],
                 Set(dc.values).isSuperset(of: Self.dcSymbols), Set(ac.values).isSuperset(of: Self.acSymbols)
-            else { return false }
+            else { throw Refusal(reason: "optimised Huffman tables, without codes a drawn block may need") }
         }
         width = frame.width
         height = frame.height
@@ -235,47 +275,52 @@ struct JPEGRestartScan {
         guard hasRestartMarkers else {
             // One interval: it is written again MCU by MCU, never decoded whole as one small JPEG.
             restartInterval = mcusPerRow * mcuRows
-            return true
+            return
         }
         // A small JPEG of one interval is an interval's MCUs in one row: it must fit a frame header.
-        return restartInterval * mcuWidth <= 65_535
+        guard restartInterval * mcuWidth <= 65_535 else { throw Refusal(reason: "restart intervals too long") }
     }
 
     private static let dcSymbols = Set<UInt8>(0...11)
     private static let acSymbols = Set<UInt8>(
         [0x00, 0xF0] + (0..<16).flatMap { run in (1...10).map { UInt8(run << 4 | $0) } })
 
-    /// Finds each RSTn (in order, 0-7 repeating) and the end of image; false when one is missing,
-    /// out of order, or another marker interrupts the scan.
-    private mutating func splitIntervals(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
+    /// Finds each RSTn (in order, 0-7 repeating) and the end of image.
+    ///
+    /// - Throws: ``Refusal`` when one is missing or out of order, another marker interrupts the
+    ///   scan, or it has no end.
+    private mutating func splitIntervals(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(Refusal) {
+        let order = Refusal(reason: "restart markers missing or out of order")
+        let end = Refusal(reason: "no end-of-image marker")
+        guard let base = bytes.baseAddress else { throw end }
         let expected = (mcusPerRow * mcuRows + restartInterval - 1) / restartInterval
         intervals.reserveCapacity(expected)
         var intervalStart = start
         var at = start
         while at < bytes.count {
-            guard let found = memchr(base + at, 0xFF, bytes.count - at) else { return false }
+            guard let found = memchr(base + at, 0xFF, bytes.count - at) else { throw end }
             let marker = base.distance(to: UnsafeRawPointer(found))
             var next = marker + 1
             while next < bytes.count && bytes[next] == 0xFF { next += 1 }  // fill bytes before a marker
-            guard next < bytes.count else { return false }
+            guard next < bytes.count else { throw end }
             switch bytes[next] {
             case 0x00:
                 at = next + 1
             case 0xD0...0xD7:
                 guard Int(bytes[next] - 0xD0) == intervals.count % 8, intervals.count + 1 < expected else {
-                    return false
+                    throw order
                 }
                 intervals.append(intervalStart..<marker)
                 intervalStart = next + 1
                 at = next + 1
             case 0xD9:
                 intervals.append(intervalStart..<marker)
-                return intervals.count == expected
+                guard intervals.count == expected else { throw order }
+                return
             default:
-                return false
+                throw Refusal(reason: "a marker inside the scan")
             }
         }
-        return false
+        throw end
     }
 }

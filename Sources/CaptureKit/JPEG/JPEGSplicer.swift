@@ -114,8 +114,14 @@ public final class JPEGSplicer {
         whole = []
         marked = []
         decoded = []
-        guard let read = jpeg.withUnsafeBytes({ JPEGRestartScan($0) }) else {
-            refusal = "not a baseline frame that can be spliced, or its restart markers are out of order"
+        let result = jpeg.withUnsafeBytes { bytes in
+            Result { () throws(JPEGRestartScan.Refusal) in try JPEGRestartScan(reading: bytes) }
+        }
+        let read: JPEGRestartScan
+        switch result {
+        case .success(let scan): read = scan
+        case .failure(let why):
+            refusal = why.reason
             return false
         }
         if let problem = tables.prepare(read) {

@@ -58,6 +58,12 @@ public final class FootagePipeline: @unchecked Sendable {
         public var annotated = 0
         /// Frames that could not be decoded, skipped.
         public var corrupt = 0
+        /// JPEG frames drawn on by splicing: only the MCUs the overlay touches coded again.
+        public var spliced = 0
+        /// JPEG frames drawn on and encoded whole although splicing was on.
+        public var notSpliced = 0
+        /// Why the first of those was not spliced ("optimised Huffman tables...").
+        public var notSplicedReason: String?
 
         /// Frames written without a pose, unannotated.
         public var passedThrough: Int { written - annotated }
@@ -314,7 +320,7 @@ public final class FootagePipeline: @unchecked Sendable {
                     let name = skipped.file.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
                     onWarning("frame \(sequence)\(name): cannot be decoded (\(why)); skipped")
                     record = skipped
-                case .frame(let frame, let annotated, let written, let time, let centre, let timing):
+                case .frame(let frame, let annotated, let written, let time, let centre, let timing, let splice):
                     do throws(FrameWriteError) {
                         // A file name's strftime conversions use the frame's time, else the time
                         // of writing (a photo without an EXIF time), as fswebcam's do.
@@ -322,6 +328,13 @@ public final class FootagePipeline: @unchecked Sendable {
                         state.withLock { state in
                             state.progress.written += 1
                             if annotated { state.progress.annotated += 1 }
+                            switch splice {
+                            case .spliced: state.progress.spliced += 1
+                            case .whole(let why):
+                                state.progress.notSpliced += 1
+                                if state.progress.notSplicedReason == nil { state.progress.notSplicedReason = why }
+                            case nil: break
+                            }
                         }
                     } catch {
                         state.withLock { state in

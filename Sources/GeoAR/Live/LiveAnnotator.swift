@@ -15,6 +15,8 @@ final class LiveAnnotator {
         var image: YCbCrImage
         /// The spliced frame, when the camera's MJPEG could be spliced (write this, not `image`).
         var jpeg: [UInt8]? = nil
+        /// Why a camera's JPEG frame was drawn on whole although splicing was on (nil otherwise).
+        var notSpliced: String? = nil
         /// The frame's size.
         var size: (width: Int, height: Int)
         /// The AR overlay drawn; nil for a map view's frame.
@@ -80,6 +82,7 @@ final class LiveAnnotator {
             // Not navigating: the whole route on the ground, no panel.
             : (route: map.data.route, navigation: nil)
         // (A frame of another size than the stream's goes the full way, which says so.)
+        var notSpliced: String?
         if let splicing, frame.format.pixelFormat == .mjpeg || frame.format.pixelFormat == .jpeg,
             JPEGStructure.problem(in: frame.data) == nil, JPEGStructure.imageSize(of: frame.data) == frame.format.size
         {
@@ -98,7 +101,7 @@ final class LiveAnnotator {
             case .spliced(let jpeg):
                 return Drawn(image: Self.placeholder, jpeg: jpeg, size: size, annotation: try drawn.get())
             case .damaged(let why): throw .frame(.undecodable(.corrupt(why)))
-            case .notSpliced: break
+            case .notSpliced(let why): notSpliced = why
             }
         }
         var image = spare
@@ -110,7 +113,8 @@ final class LiveAnnotator {
         }
         let annotation = try overlay(
             on: &image, annotator: annotator, pose: pose, map: map, guidance: guidance, frameNumber: frameNumber)
-        return Drawn(image: image, size: (image.width, image.height), annotation: annotation)
+        return Drawn(
+            image: image, notSpliced: notSpliced, size: (image.width, image.height), annotation: annotation)
     }
 
     private static let placeholder = YCbCrImage(width: 16, height: 16, subsampling: .s422)

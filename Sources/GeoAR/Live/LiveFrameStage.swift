@@ -7,14 +7,16 @@ protocol LiveFrameStage: AnyObject {
     /// Looks at a frame chosen for writing (the `number`-th written, from 1) and says what to write.
     func process(_ frame: VideoFrame, number: Int) -> LiveStageOutcome
 
-    /// Takes back the planes of an ``LiveStageOutcome/annotated(_:record:)`` frame once written.
+    /// Takes back the planes of an ``LiveStageOutcome/annotated(_:record:notSpliced:)`` frame once
+    /// written.
     func recycle(_ image: consuming YCbCrImage)
 }
 
 /// What a ``LiveFrameStage`` made of a frame.
 enum LiveStageOutcome {
     /// Write these planes (the frame with the overlay drawn) instead of the frame; log `record`.
-    case annotated(YCbCrImage, record: SidecarRecord?)
+    /// `notSpliced`: why a camera's JPEG frame was drawn on whole although splicing was on.
+    case annotated(YCbCrImage, record: SidecarRecord?, notSpliced: String? = nil)
     /// Write this JPEG (the camera's frame spliced with the overlay) instead of the frame; log
     /// `record`.
     case annotatedJPEG([UInt8], record: SidecarRecord?)

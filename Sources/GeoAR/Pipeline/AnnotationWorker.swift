@@ -65,6 +65,7 @@ final class AnnotationWorker {
             job: copy job, time: settings.keepsRecords ? job.time.map(JSONLinesLog.timestamp) : nil)
         var image: YCbCrImage
         var exif: EXIFSegment?
+        var splice: SpliceOutcome?
         follow(job.map)
         if planes != nil {
             // Moved out of the optional, not copied: a second reference to the samples would make
@@ -74,9 +75,11 @@ final class AnnotationWorker {
         } else if case .jpeg(let bytes) = job.frame.content {
             guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
             if let problem = JPEGStructure.problem(in: bytes) { return corrupt(problem.description, record) }
-            if let splicing, job.pose != nil,
-                job.frame.name == nil || EXIFSegment(inJPEG: bytes)?.orientation ?? .up == .up
+            if splicing != nil, job.pose != nil, job.frame.name != nil,
+                EXIFSegment(inJPEG: bytes)?.orientation ?? .up != .up
             {
+                splice = .whole("photos turned upright by their EXIF orientation")
+            } else if let splicing, job.pose != nil {
                 // Only the MCUs drawn on are decoded and encoded again (EXIF kept).
                 var drawn = (annotated: false, centre: String?.none)
                 var splicedRecord = record
@@ -88,9 +91,9 @@ final class AnnotationWorker {
                 case .spliced(let jpeg):
                     return .frame(
                         .jpeg(jpeg), annotated: drawn.annotated, record: splicedRecord, time: job.time,
-                        centre: drawn.centre, timing: FrameTiming(of: job.frame))
+                        centre: drawn.centre, timing: FrameTiming(of: job.frame), splice: .spliced)
                 case .damaged(let why): return corrupt(why, record)
-                case .notSpliced: break
+                case .notSpliced(let why): splice = .whole(why)
                 }
             }
             let result = bytes.withUnsafeBytes { raw in
@@ -133,7 +136,7 @@ final class AnnotationWorker {
             if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
             return .frame(
                 .jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre,
-                timing: FrameTiming(of: job.frame))
+                timing: FrameTiming(of: job.frame), splice: splice)
         } catch {
             return corrupt("cannot encode: \(error)", record)
         }

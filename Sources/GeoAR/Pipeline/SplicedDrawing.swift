@@ -13,8 +13,8 @@ final class SplicedDrawing {
     enum Outcome {
         /// Coded in a way that is not spliced (progressive, restart markers out of order...), no
         /// restart markers and over half of it drawn on, or an interval found damaged: decode it
-        /// whole (which decides whether it is readable).
-        case notSpliced
+        /// whole (which decides whether it is readable). Why, for the run's summary.
+        case notSpliced(String)
         /// The annotated frame.
         case spliced([UInt8])
         /// The MCUs drawn on would not decode (the full decode would refuse them too): drop it.
@@ -42,7 +42,7 @@ final class SplicedDrawing {
     func draw(
         _ jpeg: [UInt8], annotator: FrameAnnotator?, map: MapRenderer?, _ body: (inout YCbCrImage) -> Void
     ) -> Outcome {
-        guard splicer.begin(jpeg, canvas: &canvas) else { return .notSpliced }
+        guard splicer.begin(jpeg, canvas: &canvas) else { return .notSpliced(splicer.refusal ?? "not spliced") }
         defer {
             annotator?.compositor.willChange = nil
             map?.willChange = nil
@@ -56,7 +56,7 @@ final class SplicedDrawing {
         splicer.prepareMarked(in: &canvas)
         // Refused once the overlay is known (a frame without restart markers drawn over most of
         // it): the full decode, without drawing here again.
-        if splicer.refusal != nil { return .notSpliced }
+        if let refusal = splicer.refusal { return .notSpliced(refusal) }
         // The second drawing asks for the same regions, all decoded now; should it ask for
         // another, that is decoded before it is drawn on.
         let prepare: (Range<Int>, Range<Int>, inout YCbCrImage) -> Void = { [splicer] rows, columns, image in
@@ -68,7 +68,7 @@ final class SplicedDrawing {
         do {
             return .spliced(try splicer.finish(&canvas))
         } catch {
-            return splicer.refusal == nil ? .damaged("\(error)") : .notSpliced
+            return splicer.refusal.map { .notSpliced($0) } ?? .damaged("\(error)")
         }
     }
 }

@@ -60,7 +60,7 @@ final class ViewFrameStage: LiveFrameStage {
             view.navigationChanged(view.session.navigationInfo)
         }
         if let jpeg = drawn.jpeg { return .annotatedJPEG(jpeg, record: record) }
-        return .annotated(drawn.image, record: record)
+        return .annotated(drawn.image, record: record, notSpliced: drawn.notSpliced)
     }
 
     func recycle(_ image: consuming YCbCrImage) {

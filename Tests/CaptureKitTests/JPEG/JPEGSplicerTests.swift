@@ -300,13 +300,20 @@ extension JPEGSplicerTests {
     func notSpliceable() throws {
         let splicer = try JPEGSplicer()
         var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
-        for options in [["-progressive", "-restart", "1"], ["-arithmetic", "-restart", "1"], ["-progressive"]] {
+        // Each refusal says why, for the run's summary.
+        for (options, why) in [
+            (["-progressive", "-restart", "1"], "progressive"), (["-arithmetic", "-restart", "1"], "arithmetic-coded"),
+            (["-progressive"], "progressive"),
+            (["-sample", "2x2,1x2,1x2"], "sampling factors 2x2, 1x2, 1x2, where splicing takes chroma at 1x1"),
+        ] {
             let frame = try Self.cjpeg(width: 160, height: 120, options)
             #expect(!splicer.begin(frame, canvas: &canvas), "\(options)")
+            #expect(splicer.refusal == why, "\(options)")
         }
         // Optimised Huffman tables lack codes a re-encoded block may need.
         let optimised = try Self.cjpeg(width: 160, height: 120, ["-optimize", "-restart", "1"])
         #expect(!splicer.begin(optimised, canvas: &canvas))
+        #expect(splicer.refusal == "optimised Huffman tables, without codes a drawn block may need")
         // Without restart markers the frame is one interval, too long to decode as one small JPEG:
         // drawn over more than half, it is refused (decoded whole the full way) before anything
         // is decoded; drawn over less, it is spliced.

@@ -26,7 +26,7 @@ struct LiveSplicingTests {
         return try JPEGEncoder().encode(image, quality: 75, restartRows: restartRows)
     }
 
-    func run(splices: Bool) async throws -> (inputs: [[UInt8]], outputs: [[UInt8]], annotated: Int?) {
+    func run(splices: Bool) async throws -> (inputs: [[UInt8]], outputs: [[UInt8]], counts: LiveCapture.Counts?) {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
         let recorder = ViewRecorder()
@@ -54,13 +54,15 @@ struct LiveSplicingTests {
                 try Data(
                     contentsOf: fixtures.directory.appendingPathComponent(String(format: "frame-%03d.jpg", number))))
         }
-        return (inputs, outputs, summary.live?.annotated)
+        return (inputs, outputs, summary.live)
     }
 
     @Test("spliced: the camera's tables and untouched intervals; without markers, its untouched MCUs")
     func splicesLiveFrames() async throws {
-        let (inputs, outputs, annotated) = try await run(splices: true)
-        #expect(annotated == 2)
+        let (inputs, outputs, counts) = try await run(splices: true)
+        #expect(counts?.annotated == 2)
+        // Both counted as spliced, for the summary.
+        #expect(counts?.spliced == 2 && counts?.notSpliced == 0, "\(String(describing: counts))")
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let spliced = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(spliced.quantTables == input.quantTables, "the camera's quality (75), not --quality's 90")
@@ -100,8 +102,10 @@ struct LiveSplicingTests {
 
     @Test("with splicing off, a frame with restart markers is encoded whole at the configured quality")
     func splicingOff() async throws {
-        let (inputs, outputs, annotated) = try await run(splices: false)
-        #expect(annotated == 2)
+        let (inputs, outputs, counts) = try await run(splices: false)
+        #expect(counts?.annotated == 2)
+        // Splicing off: neither spliced nor counted as refused.
+        #expect(counts?.spliced == 0 && counts?.notSpliced == 0, "\(String(describing: counts))")
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let output = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(output.quantTables != input.quantTables)

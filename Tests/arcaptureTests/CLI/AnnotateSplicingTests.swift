@@ -56,6 +56,11 @@ struct AnnotateSplicingTests {
                 "--output", directory.appendingPathComponent("a-%02n.jpg").path,
             ])
         #expect(first.status == 0, "\(first.stderr)")
+        // The summary says why the sample footage (ffmpeg's 4:2:2, luma 2x2 and chroma 1x2) was not
+        // spliced.
+        #expect(
+            first.stderr.contains("; 0 of 48 spliced (not: sampling factors 2x2, 1x2, 1x2, where splicing takes"),
+            "\(first.stderr)")
         let stage = try Self.clip(directory, prefix: "a-")
         #expect(stage.count == 48)
         for frame in stage {
@@ -75,6 +80,9 @@ struct AnnotateSplicingTests {
                     "--output", directory.appendingPathComponent("\(name)-%02n.jpg").path,
                 ])
             #expect(run.status == 0, "\(name): \(run.stderr)")
+            // Spliced frames are counted; with splicing off (--quality, --no-splice) nothing is said.
+            #expect(run.stderr.contains("skipped; 48 spliced; ") == (name == "b"), "\(name): \(run.stderr)")
+            #expect(run.stderr.contains("spliced") == (name == "b"), "\(name): \(run.stderr)")
         }
         let spliced = try Self.clip(directory, prefix: "b-")
         let transcoded = try Self.clip(directory, prefix: "c-")
