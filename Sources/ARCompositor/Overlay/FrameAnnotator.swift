@@ -18,6 +18,12 @@ public final class FrameAnnotator {
     /// How markers, labels and edge arrows fade when the heading is uncertain.
     public var headingAccuracyPolicy = HeadingAccuracyPolicy()
     private var navigator: RouteNavigator?
+    /// When set, ``draw(_:pose:camera:groundAltitude:route:navigation:time:speed:frame:headingAccuracy:)``
+    /// does not project the POIs or lay them out again: it draws the layout of the call before,
+    /// which must have had the same inputs. A spliced JPEG frame is drawn twice (once to find the
+    /// MCUs the overlay touches, then on their decoded samples), and with many POIs in view their
+    /// layout cost as much as the JPEG work of a small frame.
+    public var reusesLastLayout = false
     private let labelTexts = LabelTextCache()
     /// Kept between frames so that a stream of frames reuses their storage.
     private var projected: [ProjectedPointOfInterest] = []
@@ -117,24 +123,27 @@ public final class FrameAnnotator {
     ) -> FrameAnnotation {
         let projector = Projector(pose: pose, camera: camera, groundAltitude: groundAltitude)
         if let route { compositor.drawRoute(route, info: navigation, projector: projector, on: &image) }
-        projector.project(pointsOfInterest, into: &projected)
         let height = image.height
         let text = banner?.render(
             BannerValues(
                 time: time, latitude: pose.latitude, longitude: pose.longitude, altitude: pose.altitude,
                 heading: pose.orientation.heading, speed: speed, frame: frame), units: layoutOptions.units)
-        // The banner and the panel are drawn last, over everything: arrows and labels keep off them.
-        keepClear.removeAll(keepingCapacity: true)
-        if let text, let area = compositor.bannerArea(text, width: image.width, height: height) {
-            keepClear.append(area)
+        if !reusesLastLayout {
+            projector.project(pointsOfInterest, into: &projected)
+            // The banner and the panel are drawn last, over everything: arrows and labels keep off
+            // them.
+            keepClear.removeAll(keepingCapacity: true)
+            if let text, let area = compositor.bannerArea(text, width: image.width, height: height) {
+                keepClear.append(area)
+            }
+            if let navigation, let area = compositor.panelArea(navigation, units: layoutOptions.units, on: image) {
+                keepClear.append(area)
+            }
+            layout.update(
+                points: projected, width: image.width, height: height, heading: pose.orientation.heading,
+                options: layoutOptions, texts: labelTexts, keepClear: keepClear
+            ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
         }
-        if let navigation, let area = compositor.panelArea(navigation, units: layoutOptions.units, on: image) {
-            keepClear.append(area)
-        }
-        layout.update(
-            points: projected, width: image.width, height: height, heading: pose.orientation.heading,
-            options: layoutOptions, texts: labelTexts, keepClear: keepClear
-        ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
         let opacity = headingAccuracyPolicy.opacity(headingAccuracy: headingAccuracy)
         compositor.draw(layout, on: &image, opacity: opacity)
         if let navigation { compositor.drawPanel(navigation, units: layoutOptions.units, on: &image) }

@@ -64,7 +64,10 @@ final class SplicedDrawing {
         }
         annotator?.compositor.willChange = prepare
         map?.willChange = prepare
+        // The same drawing again: the POIs' projection and layout are the first drawing's.
+        annotator?.reusesLastLayout = true
         body(&canvas)
+        annotator?.reusesLastLayout = false
         do {
             return .spliced(try splicer.finish(&canvas))
         } catch {

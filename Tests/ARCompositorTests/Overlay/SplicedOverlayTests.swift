@@ -109,4 +109,33 @@ struct SplicedOverlayTests {
             "splice: \(route ? "with" : "without") route, \(changed.count) MCUs changed, \(touched.count) of "
                 + "\(mcusPerRow * height / 8) decoded, in \(splicer.touchedMCURows.count) of \(height / 8) rows")
     }
+
+    @Test("drawn again with reusesLastLayout, the frame is the same, from the last layout")
+    func reusedLayout() throws {
+        let (width, height) = (640, 360)
+        let camera = CameraModel(horizontalFieldOfView: 90, width: width, height: height)
+        let pose = DevicePose(
+            latitude: Self.origin.latitude, longitude: Self.origin.longitude, altitude: 1.5,
+            orientation: DeviceOrientation(heading: 0, pitch: 0, roll: 0))
+        let annotator = try Self.annotator(route: true)
+        let blank = try JPEGDecoder().decode(try Self.frame(width: width, height: height))
+        func draw() -> YCbCrImage {
+            var image = blank
+            annotator.draw(
+                &image, pose: pose, camera: camera, groundAltitude: 0, route: nil, navigation: nil, frame: 3)
+            return image
+        }
+        let first = draw()
+        annotator.reusesLastLayout = true
+        #expect(draw() == first)
+        // The layout is really the last one: with the POIs gone, they are still drawn.
+        let pois = annotator.pointsOfInterest
+        annotator.pointsOfInterest = []
+        #expect(draw() == first)
+        annotator.reusesLastLayout = false
+        let withoutPOIs = draw()
+        #expect(withoutPOIs != first)
+        annotator.pointsOfInterest = pois
+        #expect(draw() == first)
+    }
 }
