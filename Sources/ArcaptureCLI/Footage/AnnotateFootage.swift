@@ -23,6 +23,11 @@ enum AnnotateFootage {
             .value(
                 "preset", "NAME", default: "veryfast",
                 help: "Footage to H.264: x264's preset, ultrafast ... veryslow (speed against size)."),
+            .value(
+                "x264-params", "KEY=VALUE:...",
+                help:
+                    "Footage to H.264: x264's own options over the preset's, as ffmpeg's -x264-params (threads=1:rc-lookahead=0:bframes=0 for less memory)."
+            ),
             .value("workers", "N", default: "one per core", help: "Footage: frames drawn in parallel."),
             .flag("minimap", help: "Footage: a plan view at the top right of each frame, heading-up."),
             .value(
@@ -320,24 +325,28 @@ enum AnnotateFootage {
         return "\(progress.spliced) of \(total) spliced (not: \(progress.notSplicedReason ?? "unknown")); "
     }
 
-    /// `--codec`, `--crf` and `--preset`, when any is given: how a video file is encoded (nil: the
-    /// default, ``VideoEncoding/standard``).
+    /// `--codec`, `--crf`, `--preset` and `--x264-params`, when any is given: how a video file is
+    /// encoded (nil: the default, ``VideoEncoding/standard``).
     private static func videoEncoding(_ parsed: ParsedArguments, quality: Int) throws(UsageError) -> VideoEncoding? {
         let codec = parsed.value("codec")
         let crf = try parsed.number("crf", in: 0...51)
         let preset = parsed.value("preset")
-        guard codec != nil || crf != nil || preset != nil else { return nil }
+        let parameters = parsed.value("x264-params")
+        guard codec != nil || crf != nil || preset != nil || parameters != nil else { return nil }
         switch codec ?? "h264" {
         case "h264":
             if let preset, !VideoEncoding.presets.contains(preset) {
                 throw UsageError(
                     "--preset must be one of \(VideoEncoding.presets.joined(separator: ", ")), not '\(preset)'")
             }
-            guard case .h264(let standardCRF, let standardPreset) = VideoEncoding.standard else { return nil }
-            return .h264(crf: crf ?? standardCRF, preset: preset ?? standardPreset)
+            if let parameters, parameters.isEmpty || parameters.contains(where: \.isWhitespace) {
+                throw UsageError("--x264-params takes KEY=VALUE pairs joined by ':', not '\(parameters)'")
+            }
+            guard case .h264(let standardCRF, let standardPreset, _) = VideoEncoding.standard else { return nil }
+            return .h264(crf: crf ?? standardCRF, preset: preset ?? standardPreset, parameters: parameters)
         case "mjpeg":
-            guard crf == nil, preset == nil else {
-                throw UsageError("--crf and --preset are H.264's; Motion JPEG is encoded at --quality")
+            guard crf == nil, preset == nil, parameters == nil else {
+                throw UsageError("--crf, --preset and --x264-params are H.264's; Motion JPEG is encoded at --quality")
             }
             return .mjpeg(quality: quality)
         default: throw UsageError("--codec must be h264 or mjpeg, not '\(codec ?? "")'")

@@ -41,6 +41,10 @@ const char *arcapture_av_last_error(void);
 /// Forgets this thread's last message.
 void arcapture_av_clear_log(void);
 
+/// The first "Error parsing option '…'" warning this thread logged since arcapture_av_clear_log
+/// (an x264 parameter libx264 cannot use), or empty.
+const char *arcapture_av_parameter_error(void);
+
 /// A stream's codec tag as four characters (`gpmd` for GoPro's telemetry), NUL-terminated.
 static inline void arcapture_av_codec_tag(const AVStream *stream, char tag[5]) {
     uint32_t value = stream->codecpar->codec_tag;

@@ -31,7 +31,7 @@ public enum FootageDestination: Equatable, Sendable {
         if let camera = try VirtualCameraTarget(output: output, format: format, formatOption: "--format") {
             guard encoding == nil else {
                 throw PipelineConfigurationError(
-                    "--codec, --crf and --preset are for a video file, not a virtual camera")
+                    "--codec, --crf, --preset and --x264-params are for a video file, not a virtual camera")
             }
             self = .virtualCamera(path: camera.path, encoding: camera.encoding)
             return
@@ -45,7 +45,7 @@ public enum FootageDestination: Equatable, Sendable {
                 : template.variesPerFrame ? "jpeg" : container.map { $0 == .matroska ? "mkv" : $0.rawValue } ?? "mjpeg")
         if encoding != nil && !["mp4", "mov", "mkv"].contains(chosen) {
             throw PipelineConfigurationError(
-                "--codec, --crf and --preset are for a video file (--output FILE.mp4, .mov or .mkv), not \(chosen) output"
+                "--codec, --crf, --preset and --x264-params are for a video file (--output FILE.mp4, .mov or .mkv), not \(chosen) output"
             )
         }
         switch (chosen, output) {

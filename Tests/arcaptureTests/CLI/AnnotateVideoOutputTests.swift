@@ -330,6 +330,11 @@ struct AnnotateVideoOutputTests {
                 "Motion JPEG is encoded at --quality"
             ),
             (["--output", "\(directory.path)/o.mjpeg", "--crf", "20"], "are for a video file"),
+            (["--output", "\(directory.path)/o.mp4", "--x264-params", "threads = 1"], "KEY=VALUE pairs joined by ':'"),
+            (
+                ["--output", "\(directory.path)/o.mkv", "--codec", "mjpeg", "--x264-params", "threads=1"],
+                "Motion JPEG is encoded at --quality"
+            ),
             (["--output", "\(directory.path)/o.avi"], "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv)"),
         ]
         for (arguments, message) in cases {
@@ -338,6 +343,33 @@ struct AnnotateVideoOutputTests {
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing written")
+    }
+
+    @Test("--x264-params reach libx264 (bframes=0: no B-frames), and one it cannot use is refused, nothing written")
+    func x264Parameters() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = ["annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118"]
+        // The default (veryfast) has B-frames; with these parameters none, as ffprobe reads them.
+        let standard = directory.appendingPathComponent("standard.mp4").path
+        let lean = directory.appendingPathComponent("lean.mp4").path
+        for (output, extra) in [
+            (standard, [String]()), (lean, ["--x264-params", "threads=1:rc-lookahead=0:bframes=0"]),
+        ] {
+            let result = try Binary.run(base + ["--output", output] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try tag(standard, "stream=has_b_frames").hasPrefix("2"))
+        #expect(try tag(lean, "stream=has_b_frames").hasPrefix("0"))
+        // FFmpeg 5.1 only warns of a parameter it cannot parse and encodes without it: refused
+        // here, with the parameter named, and no file left.
+        let typo = directory.appendingPathComponent("typo.mp4").path
+        let refused = try Binary.run(base + ["--output", typo, "--x264-params", "threadz=1"])
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains("libx264 cannot use an x264 parameter given: Error parsing option 'threadz = 1'"),
+            "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: typo))
     }
 
     @Test("Ctrl-C while writing an MP4: exit 130, and the file holds the frames before it, whole and indexed")

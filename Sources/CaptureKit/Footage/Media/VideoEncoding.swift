@@ -1,9 +1,11 @@
 /// How annotated frames are encoded into a video file.
 public enum VideoEncoding: Sendable, Equatable {
     /// H.264 through libavcodec's libx264: `crf` (0–51, lower is better; 18 looks like the input to
-    /// most eyes, 23 is x264's own default) and `preset` (`ultrafast` … `veryslow`: speed against
-    /// size at the same quality).
-    case h264(crf: Double, preset: String)
+    /// most eyes, 23 is x264's own default), `preset` (`ultrafast` … `veryslow`: speed against
+    /// size at the same quality) and `parameters`, x264's own options over the preset's, as
+    /// `key=value:key=value` (ffmpeg's `-x264-params`; `threads=1:rc-lookahead=0:bframes=0` holds
+    /// fewer frames, for a small board's memory). One libx264 cannot use is refused.
+    case h264(crf: Double, preset: String, parameters: String? = nil)
     /// Motion JPEG: every frame a JPEG at `quality` (1–100), as the MJPEG outputs write them.
     /// Larger files, but every frame stands alone (editors cut anywhere).
     case mjpeg(quality: Int)

@@ -189,8 +189,10 @@ public final class VideoFileWriter {
         videoStream = stream
         stream.pointee.time_base = timeBase
         switch encoding {
-        case .h264(let crf, let preset):
-            try openEncoder(width: width, height: height, subsampling: subsampling, crf: crf, preset: preset)
+        case .h264(let crf, let preset, let parameters):
+            try openEncoder(
+                width: width, height: height, subsampling: subsampling, crf: crf, preset: preset,
+                parameters: parameters)
             guard let encoder else { return }
             let status = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
             guard status >= 0 else { throw failed("the encoder's parameters", status, starting: true) }
@@ -229,9 +231,9 @@ public final class VideoFileWriter {
         }
     }
 
-    private func openEncoder(width: Int, height: Int, subsampling: ChromaSubsampling, crf: Double, preset: String)
-        throws(VideoWriteError)
-    {
+    private func openEncoder(
+        width: Int, height: Int, subsampling: ChromaSubsampling, crf: Double, preset: String, parameters: String?
+    ) throws(VideoWriteError) {
         guard let codec = avcodec_find_encoder_by_name("libx264") else {
             throw VideoWriteError(
                 path: name, problem: "FFmpeg here has no libx264 encoder (Debian's libavcodec has it)",
@@ -266,9 +268,18 @@ public final class VideoFileWriter {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "crf", String(format: "%g", crf), 0)
         av_dict_set(&options, "preset", preset, 0)
+        if let parameters { av_dict_set(&options, "x264-params", parameters, 0) }
+        arcapture_av_clear_log()
         var status = avcodec_open2(context, codec, &options)
         guard status >= 0 else {
-            throw failed("libx264 does not open (crf \(crf), preset \(preset))", status, starting: true)
+            let given = parameters.map { ", x264 parameters \($0)" } ?? ""
+            throw failed("libx264 does not open (crf \(crf), preset \(preset)\(given))", status, starting: true)
+        }
+        // libavcodec only warns of an x264 parameter it cannot use, and encodes without it.
+        let refused = String(cString: arcapture_av_parameter_error())
+        guard refused.isEmpty else {
+            throw VideoWriteError(
+                path: name, problem: "libx264 cannot use an x264 parameter given: \(refused)", cannotStart: true)
         }
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = Int32(width)
