@@ -237,13 +237,7 @@ enum CaptureCommand {
             var line = "captured \(counts.written) frame\(counts.written == 1 ? "" : "s")"
             if overlay {
                 line += " (\(counts.annotated) annotated, \(counts.withoutPose) without a pose passed through"
-                let jpegs = counts.spliced + counts.notSpliced
-                if jpegs > 0 {
-                    line +=
-                        counts.notSpliced == 0
-                        ? "; \(jpegs) spliced"
-                        : "; \(counts.spliced) of \(jpegs) spliced, not: \(counts.notSplicedReason ?? "unknown")"
-                }
+                if let splicing = counts.splicing.summary { line += "; " + splicing }
                 line += ")"
             }
             line += ", \(counts.dropped) dropped"

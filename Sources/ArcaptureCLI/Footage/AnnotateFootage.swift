@@ -296,7 +296,8 @@ enum AnnotateFootage {
         Terminal.note(
             "annotate: \(final.read + summary.truncated) frames in, \(final.written) out (\(final.annotated) annotated, "
                 + "\(final.passedThrough) without a pose passed through), "
-                + "\(final.corrupt + summary.truncated) damaged skipped; " + Self.splicing(final)
+                + "\(final.corrupt + summary.truncated) damaged skipped; "
+                + (final.splicing.summary.map { $0 + "; " } ?? "")
                 + String(format: "%.1f s, %.1f fps, ", summary.seconds, Double(final.read) / max(summary.seconds, 1e-9))
                 + (workers == 1 ? "1 worker" : "\(workers) workers"))
         if output != "-" { Terminal.out(output) }
@@ -314,15 +315,6 @@ enum AnnotateFootage {
             return .interrupted
         }
         return .ok
-    }
-
-    /// How many JPEG frames drawn on were spliced, and why the first that was not was not, for the
-    /// summary ("" when none could be: splicing off, no JPEG frames).
-    private static func splicing(_ progress: FootagePipeline.Progress) -> String {
-        let total = progress.spliced + progress.notSpliced
-        guard total > 0 else { return "" }
-        guard progress.notSpliced > 0 else { return "\(total) spliced; " }
-        return "\(progress.spliced) of \(total) spliced (not: \(progress.notSplicedReason ?? "unknown")); "
     }
 
     /// `--codec`, `--crf`, `--preset` and `--x264-params`, when any is given: how a video file is

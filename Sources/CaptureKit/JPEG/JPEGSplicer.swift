@@ -274,19 +274,18 @@ public final class JPEGSplicer {
                 encodedWhole[index] = piece
             }
         }
-        // Each other touched interval written again from the camera's MCUs and those encoded again.
+        // Each other touched interval written again from the camera's MCUs and those encoded again:
+        // its own indexed data is source 0, the strips encoded again sources 1...
+        let stripSources = strips.enumerated().map { stripIndex, group in
+            stripData[stripIndex].source(bitsOffset: 0, entriesOffset: 0, mcus: group.reduce(0) { $0 + $1.count })
+        }
         var rewritten: [Int: Range<Int>] = [:]
         var size = 0
         var next = 0
         while next < touched.count {
             let interval = touched[next].interval
             let mcus = scan.mcus(ofInterval: interval)
-            var sources = [frameSource(interval, scan)]
-            for (stripIndex, group) in strips.enumerated() {
-                sources.append(
-                    stripData[stripIndex].source(
-                        bitsOffset: 0, entriesOffset: 0, mcus: group.reduce(0) { $0 + $1.count }))
-            }
+            let sources = [frameSource(interval, scan)] + stripSources
             var pieces: [arcj_piece] = []
             var cursor = mcus.lowerBound
             while next < touched.count, touched[next].interval == interval {

@@ -58,12 +58,8 @@ public final class FootagePipeline: @unchecked Sendable {
         public var annotated = 0
         /// Frames that could not be decoded, skipped.
         public var corrupt = 0
-        /// JPEG frames drawn on by splicing: only the MCUs the overlay touches coded again.
-        public var spliced = 0
-        /// JPEG frames drawn on and encoded whole although splicing was on.
-        public var notSpliced = 0
-        /// Why the first of those was not spliced ("optimised Huffman tables...").
-        public var notSplicedReason: String?
+        /// The JPEG frames drawn on, spliced or not.
+        public var splicing = SpliceCount()
 
         /// Frames written without a pose, unannotated.
         public var passedThrough: Int { written - annotated }
@@ -328,13 +324,7 @@ public final class FootagePipeline: @unchecked Sendable {
                         state.withLock { state in
                             state.progress.written += 1
                             if annotated { state.progress.annotated += 1 }
-                            switch splice {
-                            case .spliced: state.progress.spliced += 1
-                            case .whole(let why):
-                                state.progress.notSpliced += 1
-                                if state.progress.notSplicedReason == nil { state.progress.notSplicedReason = why }
-                            case nil: break
-                            }
+                            state.progress.splicing.record(splice)
                         }
                     } catch {
                         state.withLock { state in

@@ -53,14 +53,8 @@ public final class LiveCapture: @unchecked Sendable {
         public var latencyMedianMilliseconds: Int?
         /// The 99th percentile of that time, in ms.
         public var latency99Milliseconds: Int?
-        /// Of ``annotated``, the camera's JPEG frames spliced: only the MCUs the overlay touches
-        /// coded again.
-        public var spliced = 0
-        /// Of ``annotated``, the camera's JPEG frames decoded and encoded whole although splicing
-        /// was on.
-        public var notSpliced = 0
-        /// Why the first of those was not spliced ("optimised Huffman tables...").
-        public var notSplicedReason: String?
+        /// Of ``annotated``, the camera's JPEG frames, spliced or not.
+        public var splicing = SpliceCount()
     }
 
     private struct Shared {
@@ -76,9 +70,7 @@ public final class LiveCapture: @unchecked Sendable {
         var annotated = 0
         var withoutPose = 0
         var idleSkipped = 0
-        var spliced = 0
-        var notSpliced = 0
-        var notSplicedReason: String?
+        var splicing = SpliceCount()
         var latency = LatencyHistogram()
 
         /// The counts, with `warmUp` (the selector's, known on the writer queue) and the
@@ -88,8 +80,7 @@ public final class LiveCapture: @unchecked Sendable {
                 written: written, dropped: dropped, droppedBehind: droppedBehind, damaged: damaged, warmUp: warmUp,
                 annotated: annotated, withoutPose: withoutPose, idleSkipped: idleSkipped,
                 latencyMedianMilliseconds: withLatency ? latency.percentile(0.5) : nil,
-                latency99Milliseconds: withLatency ? latency.percentile(0.99) : nil, spliced: spliced,
-                notSpliced: notSpliced, notSplicedReason: notSplicedReason)
+                latency99Milliseconds: withLatency ? latency.percentile(0.99) : nil, splicing: splicing)
         }
     }
 
@@ -399,11 +390,7 @@ public final class LiveCapture: @unchecked Sendable {
             state.latency.add(milliseconds: latency)
             if stage != nil {
                 if image != nil || spliced != nil { state.annotated += 1 } else { state.withoutPose += 1 }
-                if spliced != nil { state.spliced += 1 }
-                if let notSpliced {
-                    state.notSpliced += 1
-                    if state.notSplicedReason == nil { state.notSplicedReason = notSpliced }
-                }
+                state.splicing.record(spliced != nil ? .spliced : notSpliced.map { .whole($0) })
             }
         }
         if let file = result.file { messages.fileWritten(file) }

@@ -62,7 +62,7 @@ struct LiveSplicingTests {
         let (inputs, outputs, counts) = try await run(splices: true)
         #expect(counts?.annotated == 2)
         // Both counted as spliced, for the summary.
-        #expect(counts?.spliced == 2 && counts?.notSpliced == 0, "\(String(describing: counts))")
+        #expect(counts?.splicing.spliced == 2 && counts?.splicing.notSpliced == 0, "\(String(describing: counts))")
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let spliced = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(spliced.quantTables == input.quantTables, "the camera's quality (75), not --quality's 90")
@@ -105,7 +105,7 @@ struct LiveSplicingTests {
         let (inputs, outputs, counts) = try await run(splices: false)
         #expect(counts?.annotated == 2)
         // Splicing off: neither spliced nor counted as refused.
-        #expect(counts?.spliced == 0 && counts?.notSpliced == 0, "\(String(describing: counts))")
+        #expect(counts?.splicing == SpliceCount(), "\(String(describing: counts))")
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let output = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(output.quantTables != input.quantTables)

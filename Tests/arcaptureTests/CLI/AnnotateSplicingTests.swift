@@ -59,7 +59,7 @@ struct AnnotateSplicingTests {
         // The summary says why the sample footage (ffmpeg's 4:2:2, luma 2x2 and chroma 1x2) was not
         // spliced.
         #expect(
-            first.stderr.contains("; 0 of 48 spliced (not: sampling factors 2x2, 1x2, 1x2, where splicing takes"),
+            first.stderr.contains("; 0 of 48 spliced, not: sampling factors 2x2, 1x2, 1x2, where splicing takes"),
             "\(first.stderr)")
         let stage = try Self.clip(directory, prefix: "a-")
         #expect(stage.count == 48)
