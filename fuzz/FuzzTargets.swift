@@ -67,6 +67,13 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             _ = EmbeddedTelemetry.track(
                 file: "fuzz.mp4", payloads: [(0, 1, gps), (1, nil, gps)], payloadCount: 2, damaged: 0, warnings: [])
         }
+        if let karma = try? GPMFKarmaPayload.decode(items) {
+            let offset = GPMFKarmaPayload.clockOffset([karma])
+            _ = EmbeddedTelemetry.track(
+                file: "fuzz.mp4", payloads: [(0, 1, karma.gps(clockOffset: offset))], payloadCount: 1, damaged: 0,
+                warnings: [])
+            _ = EmbeddedTelemetry.headings([karma], clockOffset: offset ?? 0)
+        }
         if let attitude = try? GPMFAttitudePayload.decode(items) {
             _ = EmbeddedTelemetry.attitudes([(0, 1, attitude), (1, nil, attitude)], clock: 1e9)
         }

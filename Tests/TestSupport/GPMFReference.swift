@@ -30,14 +30,7 @@ public struct GPMFReference {
     /// Reads the `gpmd` stream of `video` through ffprobe: first which stream it is, then that
     /// stream's packets alone (a hex dump of every stream's would be megabytes of JSON to parse).
     public init(video: String) throws {
-        let streams = try ProcessRunner.run(
-            tool: "ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_tag_string", "-of", "json", video],
-            install: "apt-get install ffmpeg")
-        guard streams.status == 0,
-            let list = (try JSONSerialization.jsonObject(with: Data(streams.stdout.utf8)) as? [String: Any])?[
-                "streams"] as? [[String: Any]],
-            let telemetry = list.first(where: { $0["codec_tag_string"] as? String == "gpmd" })?["index"] as? Int
-        else { throw ReferenceError("ffprobe found no gpmd stream in \(video): \(streams.stderr)") }
+        let telemetry = try Self.telemetryStream(of: video)
         let probe = try ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-select_streams", "\(telemetry)", "-show_packets", "-show_data", "-of", "json", video],
@@ -57,6 +50,19 @@ public struct GPMFReference {
             Self.walk(bytes[...], into: &reading, scale: [])
             return reading
         }
+    }
+
+    /// The index of `video`'s `gpmd` stream, by ffprobe.
+    static func telemetryStream(of video: String) throws -> Int {
+        let streams = try ProcessRunner.run(
+            tool: "ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_tag_string", "-of", "json", video],
+            install: "apt-get install ffmpeg")
+        guard streams.status == 0,
+            let list = (try JSONSerialization.jsonObject(with: Data(streams.stdout.utf8)) as? [String: Any])?[
+                "streams"] as? [[String: Any]],
+            let telemetry = list.first(where: { $0["codec_tag_string"] as? String == "gpmd" })?["index"] as? Int
+        else { throw ReferenceError("ffprobe found no gpmd stream in \(video): \(streams.stderr)") }
+        return telemetry
     }
 
     /// ffprobe's hex dump (`00000000: 4445 5643 0001 17c4 …  DEVC....`): the eight 4-digit

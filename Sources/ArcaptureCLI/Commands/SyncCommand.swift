@@ -10,10 +10,15 @@ enum SyncCommand {
             Check how footage lines up with a GPS track. Before a long run, it prints the track's and the \
             footage's time spans, their overlap, and the interpolated pose at the first, middle and last frame.
             """,
-        usage: "--track FILE (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S] [--speed X] [--json]",
+        usage:
+            "[--track FILE] (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S] [--speed X] [--json]",
         arguments: [],
         options: [
-            .value("track", "FILE", help: "A GPX track or an NMEA log (chosen by content)."),
+            .value(
+                "track", "FILE",
+                help:
+                    "A GPX track, an NMEA log or a video with GoPro telemetry (chosen by content); by default the --footage video's own."
+            ),
             .value("footage", "PATH", help: "A video file, a Y4M file, an MJPEG stream or a folder of JPEGs."),
             .value("frames", "N", help: "Instead of --footage: this many frames (with --fps)."),
         ] + FootageTimeOptions.specs + PoseOptions.specs + [
@@ -41,20 +46,27 @@ enum SyncCommand {
         let parsed: ParsedArguments
         let time: FootageTimeOptions
         let pose: PoseOptions
+        let trackPath: String?
         do throws(UsageError) {
             parsed = try ArgumentParser.parse(arguments, spec: spec)
             time = try FootageTimeOptions(parsed)
             pose = try PoseOptions(parsed)
-            guard parsed.value("track") != nil else { throw UsageError("--track FILE is required") }
             guard (parsed.value("footage") == nil) != (parsed.value("frames") == nil) else {
                 throw UsageError("give the footage: --footage PATH, or --frames N with --fps")
+            }
+            // A video that carries its own GPS (GoPro's GPMF) is its own track, as for annotate.
+            trackPath =
+                parsed.value("track")
+                ?? parsed.value("footage").flatMap { EmbeddedTelemetry.hasTelemetry($0) ? $0 : nil }
+            guard trackPath != nil else {
+                throw UsageError("--track FILE is required (unless --footage is a video with its own GPS)")
             }
         } catch {
             Terminal.error(error.message)
             return .usage
         }
         do {
-            let track = try RecordedTrack.load(parsed.value("track") ?? "")
+            let track = try RecordedTrack.load(trackPath ?? "")
             for warning in track.warnings { Terminal.warning(warning) }
             if track.warningCount > track.warnings.count {
                 Terminal.warning("\(track.warningCount - track.warnings.count) more warnings not shown")

@@ -25,6 +25,9 @@ public struct OrientationSample: Hashable, Sendable {
         case sidecar
         /// An IMU read through Linux IIO.
         case imu
+        /// A drone's flight controller (the GoPro Karma's ATTD): the airframe's yaw, which the
+        /// camera's gimbal follows; the camera's pitch and roll are the gimbal's, not recorded.
+        case flightController = "flight-controller"
     }
 
     /// The UTC time of the measurement.

@@ -235,6 +235,47 @@ struct AnnotateVideoOutputTests {
         #expect(pitches.allSatisfy { $0 < -4 }, "\(pitches.max() ?? 0)")
     }
 
+    @Test("a Karma drone's video, no --track: each frame's pose is the drone's position and yaw at the frame's time")
+    func posesFromKarmaTelemetry() throws {
+        let directory = try PackagePaths.temporaryDirectory("video-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let video = try KarmaTelemetryVideo(from: Self.clip, in: directory)
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
+        let result = try Binary.run([
+            "annotate", video.path.path, "--pois", Self.carlsbad, "--hfov", "118", "--max-distance", "40000",
+            "--output", directory.appendingPathComponent("ride.mp4").path, "--sidecar", sidecar,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("(GLPI at 4.0 Hz, the Karma drone's"), "\(result.stderr)")
+        let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let times = try frameTimes(video.path.path).compactMap(Double.init)
+        #expect(records.count == 315 && times.count == 315)
+        // The video starts at boot time 100 (each packet's first sample is 100 s + its time), so a
+        // sample's time in the video is its boot time − 100; ATTD's are 6 ms before GLPI's.
+        let samples = video.packets.flatMap(\.samples).map { (time: $0.bootTime - 100, sample: $0) }
+        var compared = 0
+        for (record, time) in zip(records, times) {
+            guard let after = samples.firstIndex(where: { $0.time >= time }), after > 0 else { continue }
+            let (a, b) = (samples[after - 1], samples[after])
+            let fraction = (time - a.time) / (b.time - a.time)
+            let pose = try #require(record["pose"] as? [String: Double])
+            let latitude = a.sample.latitude + (b.sample.latitude - a.sample.latitude) * fraction
+            let longitude = a.sample.longitude + (b.sample.longitude - a.sample.longitude) * fraction
+            #expect(abs((pose["lat"] ?? 0) - latitude) < 1e-7, "frame at \(time) s")
+            #expect(abs((pose["lon"] ?? 0) - longitude) < 1e-7, "frame at \(time) s")
+            let yawFraction = (time + 0.006 - a.time) / (b.time - a.time)
+            let yaw = a.sample.yaw + (b.sample.yaw - a.sample.yaw) * yawFraction
+            #expect(abs((pose["heading_deg"] ?? 0) - (360 + yaw * 180 / .pi)) < 0.01, "frame at \(time) s")
+            #expect(
+                abs(pose["pitch_deg"] ?? 1) < 1e-6 && abs(pose["roll_deg"] ?? 1) < 1e-6,
+                "the gimbal's, not the airframe's")
+            compared += 1
+        }
+        #expect(compared > 300, "the frames within the samples")
+    }
+
     @Test("Matroska with Motion JPEG: every frame a JPEG at its time (ms), audio copied, data tracks named as left out")
     func mjpegInMatroska() throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")

@@ -6,6 +6,13 @@ import Testing
 /// against no gpsd at all.
 @Suite("arcapture location")
 struct LocationCommandTests {
+    /// UTC with milliseconds, as the JSON lines give times.
+    nonisolated(unsafe) static let iso8601: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+
     @Test("a recorded log plays at once: every fix and heading, as JSON lines")
     func recordedLog() throws {
         let result = try Binary.run(["location", PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"), "--json"])
@@ -36,6 +43,31 @@ struct LocationCommandTests {
         let first = try #require(reference.packets.first?.samples.first)
         #expect(abs((fixes.first?["lat"] as? Double ?? 0) - first[0]) < 1e-7)
         #expect(abs((fixes.first?["alt_hae_m"] as? Double ?? 0) - first[2]) < 1e-3, "above the ellipsoid")
+    }
+
+    @Test("a Karma drone's video: its flight controller's positions above sea level, its yaw as headings")
+    func karmaVideo() throws {
+        let directory = try PackagePaths.temporaryDirectory("location-karma")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let video = try KarmaTelemetryVideo(from: PackagePaths.sample("video/max-heromode.mp4"), in: directory)
+        let written = video.packets.flatMap(\.samples)
+        let result = try Binary.run(["location", video.path.path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let fixes = events.filter { $0["event"] as? String == "fix" }
+        let headings = events.filter { $0["event"] as? String == "heading" }
+        #expect(fixes.count == written.count && headings.count == written.count)
+        let first = try #require(written.first)
+        #expect(
+            fixes.first?["time"] as? String
+                == Self.iso8601.string(
+                    from: Date(timeIntervalSince1970: KarmaTelemetryVideo.clockOffset + first.bootTime)))
+        #expect(fixes.first?["alt_hae_m"] is NSNull, "not above the ellipsoid")
+        #expect(abs((fixes.first?["alt_msl_m"] as? Double ?? 0) - first.altitude) < 1e-3)
+        #expect(headings.allSatisfy { $0["origin"] as? String == "flight-controller" })
+        #expect(abs((headings.first?["heading_deg"] as? Double ?? 0) - (360 + first.yaw * 180 / .pi)) < 1e-3)
     }
 
     @Test("a video cut short, one without telemetry: 65 naming the file and what is wrong; a missing one 66")

@@ -54,6 +54,10 @@ struct SyncCommandTests {
         let clip = PackagePaths.sample("video/max-heromode.mp4")
         let result = try Binary.run(["sync", "--track", clip, "--footage", clip, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
+        // Without --track, the video's own GPS is the track: the same report.
+        let own = try Binary.run(["sync", "--footage", clip, "--json"])
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(own.stdout == result.stdout)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let footage = try #require(report["footage"] as? [String: Any])
         #expect(footage["kind"] as? String == "video")
@@ -147,6 +151,9 @@ struct SyncCommandTests {
         #expect(malformed.status == 65)
         #expect(malformed.stderr.contains("\(broken.path): line 4"))
 
+        let noTrack = try Binary.run(["sync", "--frames", "10", "--fps", "1"])
+        #expect(noTrack.status == 64)
+        #expect(noTrack.stderr.contains("--track FILE is required (unless --footage is a video with its own GPS)"))
         let noRate = try Binary.run(["sync", "--track", Self.visnjan, "--frames", "10"])
         #expect(noRate.status == 64)
         #expect(noRate.stderr.contains("--fps is required"))

@@ -17,6 +17,11 @@ import Foundation
 ///   image orientation (IORI), gives the camera's pitch and roll (``RecordedTrack/attitudes``),
 ///   timed like the GPS; its orientation since the recording began (CORI) gives its turns
 ///   (``CameraAttitude/yaw``), which the course anchors to north (``CameraTurnHeading``).
+/// - A HERO5 on a Karma drone records no GPS5 but the drone's flight controller's streams
+///   (``GPMFKarmaPayload``): the fused position (GLPI, else the receiver's GPRI) becomes the fixes,
+///   its altitude above sea level; the airframe's yaw (ATTD) the headings (``RecordedTrack/orientations``,
+///   which the gimbal follows); each sample's own boot time is turned into UTC by the controller's
+///   system time (SYST), and the clock is tied to the video as GPS9's is.
 public enum EmbeddedTelemetry {
     /// A consumer GPS receiver's user-equivalent range error, in metres: dilution of precision
     /// times this is the horizontal accuracy given to each fix (what the heading fade reads).
@@ -64,6 +69,7 @@ public enum EmbeddedTelemetry {
         }
         var payloads: [(time: Double, duration: Double?, gps: GPMFGPSPayload)] = []
         var attitudePayloads: [(time: Double, duration: Double?, attitude: GPMFAttitudePayload)] = []
+        var flights: [(time: Double, duration: Double?, karma: GPMFKarmaPayload)] = []
         var warnings: [String] = []
         var damaged = 0
         var count = 0
@@ -82,6 +88,7 @@ public enum EmbeddedTelemetry {
                         String(format: "\(path): telemetry at %.2f s: \(error); its camera attitude skipped", time))
                 }
                 if let gps = try GPMFGPSPayload.decode(items) { payloads.append((time, packet.duration, gps)) }
+                if let karma = try GPMFKarmaPayload.decode(items) { flights.append((time, packet.duration, karma)) }
             } catch {
                 damaged += 1
                 warnings.append(String(format: "\(path): telemetry at %.2f s: \(error); payload skipped", time))
@@ -92,7 +99,19 @@ public enum EmbeddedTelemetry {
                 file: path, location: "telemetry track \(stream.index)",
                 problem: "every one of its \(count) payloads is damaged (first: \(warnings.first ?? "?"))")
         }
+        // A HERO5 on a Karma drone records the drone's position instead of GPS5.
+        let flightClock = GPMFKarmaPayload.clockOffset(flights.map(\.karma))
+        if payloads.isEmpty {
+            payloads = flights.map { ($0.time, $0.duration, $0.karma.gps(clockOffset: flightClock)) }
+        }
         var track = track(file: path, payloads: payloads, payloadCount: count, damaged: damaged, warnings: warnings)
+        if let flightClock {
+            track.orientations = headings(flights.map(\.karma), clockOffset: flightClock)
+            if !track.orientations.isEmpty {
+                track.summary +=
+                    "; headings from the drone's yaw (ATTD, \(track.orientations.count) samples), which the camera's gimbal follows"
+            }
+        }
         let clock = clock(payloads)
         if let clock {
             track.attitudes = attitudes(attitudePayloads, clock: clock)
@@ -140,6 +159,17 @@ public enum EmbeddedTelemetry {
         let yaws = CameraTurns.yaws(
             gravity: samples.gravity, imageOrientation: samples.picture, cameraOrientation: samples.body)
         for index in result.indices { result[index].yaw = yaws[index] }
+        return result
+    }
+
+    /// A Karma's headings (its ATTD yaw), timed in UTC by `clockOffset`, in increasing time.
+    static func headings(_ payloads: [GPMFKarmaPayload], clockOffset: Double) -> [OrientationSample] {
+        var result: [OrientationSample] = []
+        for attitude in payloads.flatMap(\.attitudes) where attitude.heading.isFinite {
+            let time = Date(timeIntervalSince1970: clockOffset + attitude.bootTime)
+            if let last = result.last, time <= last.time { continue }
+            result.append(OrientationSample(time: time, heading: attitude.heading, origin: .flightController))
+        }
         return result
     }
 
@@ -193,9 +223,11 @@ public enum EmbeddedTelemetry {
                     withoutFix += 1
                     continue
                 }
+                let seaLevel = payload.gps.altitudeIsMeanSeaLevel
                 guard fix >= 2, sample.latitude != 0 || sample.longitude != 0,
                     let coordinate = GeodeticCoordinate(
-                        latitude: sample.latitude, longitude: sample.longitude, altitude: sample.altitude)
+                        latitude: sample.latitude, longitude: sample.longitude,
+                        altitude: seaLevel ? nil : sample.altitude)
                 else {
                     withoutFix += 1
                     continue
@@ -208,22 +240,32 @@ public enum EmbeddedTelemetry {
                 fixes.append(
                     LocationFix(
                         time: time, coordinate: coordinate, mode: fix >= 3 ? .threeD : .twoD,
-                        horizontalAccuracy: dilution.map { $0 * rangeError }, speed: sample.speed2D))
+                        altitudeMeanSeaLevel: seaLevel && sample.altitude.isFinite ? sample.altitude : nil,
+                        horizontalAccuracy: dilution.map { $0 * rangeError }, course: sample.course,
+                        speed: sample.speed2D))
             }
         }
         if backwards > 0 {
             warnings.append("\(file): \(backwards) GPS samples whose time did not move forward; skipped")
         }
+        let karma = key == "GLPI" || key == "GPRI"
         if payloads.isEmpty && damaged == 0 {
-            warnings.append("\(file): its telemetry track holds no GPS (no GPS5 or GPS9 in \(payloadCount) payloads)")
+            warnings.append(
+                "\(file): its telemetry track holds no GPS (no GPS5, GPS9 or Karma GLPI/GPRI in \(payloadCount) payloads)"
+            )
         } else if clock == nil && key == "GPS5" {
             warnings.append("\(file): no GPS time (GPSU) in its telemetry: the receiver never had the time")
+        } else if clock == nil && karma {
+            warnings.append("\(file): no system time (SYST) in its Karma telemetry: its positions cannot be timed")
         }
         var summary = "\(fixes.count) fixes from \(payloadCount) GPMF payloads (\(key)"
         if let first = fixes.first?.time, let last = fixes.last?.time, fixes.count > 1 {
             summary += String(format: " at %.1f Hz", Double(fixes.count - 1) / last.timeIntervalSince(first))
         }
-        summary += ", times from the GPS clock and the video's packet timing)"
+        summary +=
+            karma
+            ? ", the Karma drone's, altitude above sea level, times from its flight controller's clock (SYST))"
+            : ", times from the GPS clock and the video's packet timing)"
         if withoutFix > 0 { summary += "; \(withoutFix) samples without a fix" }
         if damaged > 0 { summary += "; \(damaged) damaged payloads skipped" }
         return RecordedTrack(

@@ -10,7 +10,8 @@ public struct GPMFGPSPayload: Sendable, Equatable {
         public var latitude: Double
         /// Degrees east.
         public var longitude: Double
-        /// Metres above the WGS84 ellipsoid (not the sea: GoPro's GPS reports the ellipsoid's).
+        /// Metres above the WGS84 ellipsoid (not the sea: GoPro's GPS reports the ellipsoid's), or
+        /// above mean sea level when the payload says so (``GPMFGPSPayload/altitudeIsMeanSeaLevel``).
         public var altitude: Double
         /// Ground speed, m/s.
         public var speed2D: Double
@@ -22,12 +23,16 @@ public struct GPMFGPSPayload: Sendable, Equatable {
         public var dilution: Double?
         /// The sample's own fix, 0 none, 2 2D, 3 3D (GPS9).
         public var fix: Int?
+        /// Course over ground in degrees, when the stream gives one (the Karma's).
+        public var course: Double?
     }
 
     /// The samples, in order.
     public var samples: [Sample] = []
-    /// `GPS5` or `GPS9`.
+    /// `GPS5` or `GPS9` (or `GLPI`, `GPRI` for a Karma's, see ``GPMFKarmaPayload``).
     public var key = "GPS5"
+    /// Whether the samples' altitude is above mean sea level (the Karma's) rather than the ellipsoid.
+    public var altitudeIsMeanSeaLevel = false
     /// The payload's GPS time (GPSU), which GoPro's documentation gives for the payload's first
     /// sample; the first payload of a file may repeat a stale one.
     public var utc: Date?
@@ -103,31 +108,17 @@ public struct GPMFGPSPayload: Sendable, Equatable {
     /// GPS9: latitude, longitude, altitude, 2D and 3D speed, days since 2000, seconds since
     /// midnight, dilution and fix, laid out as TYPE says (`lllllllSS`), each divided by its SCAL.
     private static func gps9(_ item: GPMFItem, scale: [Double], layout: String) throws(GPMFError) -> [Sample] {
-        let types = Array(layout.utf8)
-        let sizes = types.compactMap(GPMFItem.valueSize(of:))
-        guard types.count == 9, sizes.count == 9, sizes.reduce(0, +) == item.sampleSize else {
+        guard layout.utf8.count == 9 else {
             throw GPMFError(
-                offset: item.offset,
-                problem: "GPS9 samples of \(item.sampleSize) bytes do not match TYPE '\(layout)' (9 numeric fields)")
+                offset: item.offset, problem: "GPS9 samples do not match TYPE '\(layout)' (9 numeric fields)")
         }
-        let divisors = try divisors(scale, count: 9, offset: item.offset)
         let epoch = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
-        var samples: [Sample] = []
-        for index in 0..<item.repeatCount {
-            var position = index * item.sampleSize
-            var values: [Double] = []
-            for (field, type) in types.enumerated() {
-                let bytes = item.data[position..<position + sizes[field]]
-                values.append((GPMFItem.numbers(bytes, type: type).first ?? 0) / divisors[field])
-                position += sizes[field]
-            }
-            samples.append(
-                Sample(
-                    latitude: values[0], longitude: values[1], altitude: values[2], speed2D: values[3],
-                    speed3D: values[4], time: epoch.addingTimeInterval(values[5] * 86_400 + values[6]),
-                    dilution: values[7], fix: Int(values[8])))
+        return try item.structuredSamples(layout: layout, scale: scale, fields: 9).map { values in
+            Sample(
+                latitude: values[0], longitude: values[1], altitude: values[2], speed2D: values[3],
+                speed3D: values[4], time: epoch.addingTimeInterval(values[5] * 86_400 + values[6]),
+                dilution: values[7], fix: Int(values[8]))
         }
-        return samples
     }
 
     /// SCAL's divisors for `count` fields: one for all, or one each; none of them zero.

@@ -139,6 +139,46 @@ public struct GPMFItem: Sendable, Equatable {
         return values
     }
 
+    /// The samples of a structure item (type `?`, whose fields the stream's TYPE item lays out,
+    /// such as `lllllllSS` for GPS9), one array of values a sample, each divided by its SCAL
+    /// (`scale`: one for all fields, or one each).
+    ///
+    /// - Throws: ``GPMFError`` when TYPE has fewer than `fields` numeric fields, its fields do not
+    ///   add up to the sample size, or SCAL has the wrong count or a zero divisor.
+    public func structuredSamples(layout: String, scale: [Double], fields: Int) throws(GPMFError) -> [[Double]] {
+        let types = Array(layout.utf8)
+        let sizes = types.compactMap(Self.valueSize(of:))
+        guard types.count >= fields, sizes.count == types.count, sizes.reduce(0, +) == sampleSize else {
+            throw GPMFError(
+                offset: offset,
+                problem:
+                    "\(key) samples of \(sampleSize) bytes do not match TYPE '\(layout)' (\(fields) numeric fields or more)"
+            )
+        }
+        let divisors = scale.count == 1 ? Array(repeating: scale[0], count: types.count) : scale
+        guard divisors.count == types.count else {
+            throw GPMFError(
+                offset: offset, problem: "SCAL has \(scale.count) values for \(key)'s \(types.count) fields")
+        }
+        guard divisors.allSatisfy({ $0 != 0 && $0.isFinite }) else {
+            throw GPMFError(offset: offset, problem: "SCAL has a zero divisor for \(key)")
+        }
+        var samples: [[Double]] = []
+        samples.reserveCapacity(repeatCount)
+        for index in 0..<repeatCount {
+            var position = index * sampleSize
+            var values: [Double] = []
+            values.reserveCapacity(types.count)
+            for (field, type) in types.enumerated() {
+                let bytes = data[position..<position + sizes[field]]
+                values.append((Self.numbers(bytes, type: type).first ?? 0) / divisors[field])
+                position += sizes[field]
+            }
+            samples.append(values)
+        }
+        return samples
+    }
+
     /// The data as text (types `c` and `U`), without trailing NULs.
     public var text: String {
         String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
