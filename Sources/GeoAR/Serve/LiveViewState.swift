@@ -38,11 +38,15 @@ public struct LiveViewState: Sendable {
         public var placeholders: UInt64 = 0
         /// Frames left unprocessed while no one watched (`--idle-slowdown`).
         public var idleSkipped: Int = 0
+        /// The camera's JPEG frames drawn on by splicing (only the MCUs the overlay touches coded
+        /// again), those drawn on whole although splicing was on, and why the first of those was not
+        /// spliced.
+        public var splicing = SpliceCount()
 
         /// The counts, for a ``LiveViewModel`` of its own.
         public init(
             written: Int = 0, annotated: Int = 0, withoutPose: Int = 0, dropped: Int = 0, damaged: Int = 0,
-            published: UInt64 = 0, placeholders: UInt64 = 0, idleSkipped: Int = 0
+            published: UInt64 = 0, placeholders: UInt64 = 0, idleSkipped: Int = 0, splicing: SpliceCount = SpliceCount()
         ) {
             self.written = written
             self.annotated = annotated
@@ -52,6 +56,7 @@ public struct LiveViewState: Sendable {
             self.published = published
             self.placeholders = placeholders
             self.idleSkipped = idleSkipped
+            self.splicing = splicing
         }
     }
 
@@ -181,6 +186,8 @@ extension LiveViewState {
                 "written": frames.written, "annotated": frames.annotated, "without_pose": frames.withoutPose,
                 "dropped": frames.dropped, "damaged": frames.damaged, "published": frames.published,
                 "placeholders": frames.placeholders, "idle_skipped": frames.idleSkipped,
+                "spliced": frames.splicing.spliced, "not_spliced": frames.splicing.notSpliced,
+                "not_spliced_reason": value(frames.splicing.firstReason),
             ],
             "location": value(
                 location.map { location -> [String: Any] in
@@ -235,7 +242,7 @@ extension LiveViewState {
         frames = Frames(
             written: counts.written, annotated: counts.annotated, withoutPose: counts.withoutPose,
             dropped: counts.dropped, damaged: counts.damaged, published: broadcast.publishedCount,
-            placeholders: broadcast.placeholderCount, idleSkipped: counts.idleSkipped)
+            placeholders: broadcast.placeholderCount, idleSkipped: counts.idleSkipped, splicing: counts.splicing)
         let fix = view.latestFix
         location = Location(
             source: source, status: view.locationStatus?.description ?? "starting",

@@ -26,7 +26,9 @@ struct LiveSplicingTests {
         return try JPEGEncoder().encode(image, quality: 75, restartRows: restartRows)
     }
 
-    func run(splices: Bool) async throws -> (inputs: [[UInt8]], outputs: [[UInt8]], counts: LiveCapture.Counts?) {
+    func run(splices: Bool) async throws -> (
+        inputs: [[UInt8]], outputs: [[UInt8]], counts: LiveCapture.Counts?, state: [String: Any]
+    ) {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
         let recorder = ViewRecorder()
@@ -47,6 +49,12 @@ struct LiveSplicingTests {
             #expect(fixtures.emit(sequence: UInt32(sequence), bytes))
             #expect(waitUntil { fixtures.records().count == sequence + 1 })
         }
+        // What `serve`'s /state says of them, while the view runs.
+        let frames =
+            LiveViewState(
+                view: view, device: "/dev/video-scripted", source: "fixed", broadcast: FrameBroadcast(), clients: []
+            )
+            .jsonObject["frames"] as? [String: Any] ?? [:]
         await view.stop()
         let summary = await view.ended()
         let outputs = try (1...2).map { number in
@@ -54,15 +62,17 @@ struct LiveSplicingTests {
                 try Data(
                     contentsOf: fixtures.directory.appendingPathComponent(String(format: "frame-%03d.jpg", number))))
         }
-        return (inputs, outputs, summary.live)
+        return (inputs, outputs, summary.live, frames)
     }
 
     @Test("spliced: the camera's tables and untouched intervals; without markers, its untouched MCUs")
     func splicesLiveFrames() async throws {
-        let (inputs, outputs, counts) = try await run(splices: true)
+        let (inputs, outputs, counts, state) = try await run(splices: true)
         #expect(counts?.annotated == 2)
-        // Both counted as spliced, for the summary.
+        // Both counted as spliced, for the summary and for /state.
         #expect(counts?.splicing.spliced == 2 && counts?.splicing.notSpliced == 0, "\(String(describing: counts))")
+        #expect(state["spliced"] as? Int == 2 && state["not_spliced"] as? Int == 0, "\(state)")
+        #expect(state["not_spliced_reason"] is NSNull)
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let spliced = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(spliced.quantTables == input.quantTables, "the camera's quality (75), not --quality's 90")
@@ -102,10 +112,11 @@ struct LiveSplicingTests {
 
     @Test("with splicing off, a frame with restart markers is encoded whole at the configured quality")
     func splicingOff() async throws {
-        let (inputs, outputs, counts) = try await run(splices: false)
+        let (inputs, outputs, counts, state) = try await run(splices: false)
         #expect(counts?.annotated == 2)
         // Splicing off: neither spliced nor counted as refused.
         #expect(counts?.splicing == SpliceCount(), "\(String(describing: counts))")
+        #expect(state["spliced"] as? Int == 0 && state["not_spliced"] as? Int == 0, "\(state)")
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let output = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(output.quantTables != input.quantTables)
