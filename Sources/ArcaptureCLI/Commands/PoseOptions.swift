@@ -1,6 +1,7 @@
 import ARCompositor
 import CaptureKit
 import Foundation
+import GeoAR
 
 /// Where a recorded run's orientation comes from and how poses are interpolated: the options
 /// `sync` (and footage annotation) share.
@@ -70,43 +71,27 @@ struct PoseOptions: Sendable {
             maximumExtrapolation: try parsed.number("max-extrapolation", in: 0...3600) ?? 1)
     }
 
-    /// The timeline for `track`, and a phrase saying where its orientation comes from.
+    /// The timeline for `track`, and a phrase saying where its orientation comes from: as
+    /// footage annotation makes it (``TrackPoses``), or from the sidecar file.
     ///
     /// - Throws: ``InputFileError`` from the sidecar file.
     func timeline(for track: RecordedTrack) throws(InputFileError) -> (PoseTimeline, String) {
-        let input: OrientationInput
-        var description: String
-        var mount = self.mount
+        let choice: LivePoseTracker.OrientationChoice
         switch orientation {
-        case .fixed(let fixed):
-            input = .fixed(fixed, headingAccuracy: nil)
-            description = "fixed \(fixed.heading)°, pitch \(fixed.pitch)°, roll \(fixed.roll)°"
+        case .fixed(let fixed): choice = .fixed(fixed)
+        case .course: choice = .course
+        case .automatic: choice = .automatic
         case .sidecar(let path):
             let sidecar = try SidecarFile(contentsOf: path)
             for warning in sidecar.warnings { Terminal.warning(warning) }
-            input = .samples(sidecar.samples)
-            description = "\(sidecar.samples.count) samples from \(path)"
-        case .course,
-            .automatic where track.orientations.isEmpty:
-            let course = CourseOrientation(track: track, mount: mount)
-            input = course.input
-            mount = course.mount
-            if let note = course.note { Terminal.warning(note) }
-            description =
-                course.followsTurns
-                ? "the camera's own turns (CORI), anchored to north by the course over ground" : "course over ground"
-            if case .automatic = orientation { description += " (the track has no headings)" }
-            if !track.attitudes.isEmpty { description += ", pitch and roll from the camera's gravity vector" }
-        case .automatic:
-            input = .samples(track.orientations)
-            description = "the track's \(track.orientations.count) headings (\(track.orientations[0].origin.rawValue))"
+            let timeline = PoseTimeline(
+                positions: track.fixes, orientation: .samples(sidecar.samples), mount: mount, limits: limits,
+                assumedGeoidSeparation: geoidSeparation)
+            return (timeline, "\(sidecar.samples.count) samples from \(path)" + TrackPoses.describe(mount))
         }
-        let mountText =
-            self.mount == CameraMount() ? "" : ", camera mounted at yaw \(self.mount.yaw)°, pitch \(self.mount.pitch)°"
-        return (
-            PoseTimeline(
-                positions: track.fixes, orientation: input, mount: mount, limits: limits,
-                assumedGeoidSeparation: geoidSeparation), description + mountText
-        )
+        let poses = TrackPoses(
+            track: track, orientation: choice, mount: mount, limits: limits, geoidSeparation: geoidSeparation)
+        if let note = poses.note { Terminal.warning(note) }
+        return (poses.timeline, poses.orientationDescription)
     }
 }

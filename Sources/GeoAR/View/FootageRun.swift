@@ -103,22 +103,11 @@ final class FootageRun: @unchecked Sendable {
         messages: PipelineMessages
     ) -> Result<FootagePipeline.Poses, GeoARError> {
         if let recorded = source as? RecordedLocationSource {
-            let track = recorded.track
-            let orientation: OrientationInput
-            var mount = options.mount
-            switch options.orientation {
-            case .fixed(let fixed): orientation = .fixed(fixed, headingAccuracy: nil)
-            case .automatic where !track.orientations.isEmpty: orientation = .samples(track.orientations)
-            case .course, .automatic:
-                let course = CourseOrientation(track: track, mount: mount)
-                orientation = course.input
-                mount = course.mount
-                if let note = course.note { messages.warning(note) }
-            }
-            let timeline = PoseTimeline(
-                positions: track.fixes, orientation: orientation, mount: mount, limits: options.limits,
-                assumedGeoidSeparation: options.geoidSeparation)
-            return .success(.track(timeline, clock))
+            let poses = TrackPoses(
+                track: recorded.track, orientation: options.orientation, mount: options.mount, limits: options.limits,
+                geoidSeparation: options.geoidSeparation)
+            if let note = poses.note { messages.warning(note) }
+            return .success(.track(poses.timeline, clock))
         }
         if let fixed = source as? FixedLocationSource {
             let body: DeviceOrientation
