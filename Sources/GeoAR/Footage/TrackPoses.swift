@@ -8,7 +8,7 @@ import CaptureKit
 /// - ``LivePoseTracker/OrientationChoice/automatic``: the track's own headings when it has any
 ///   (NMEA HDT, a Karma drone's yaw), else as `.course`.
 /// - ``LivePoseTracker/OrientationChoice/course``: the direction of travel, or a camera's own turns
-///   anchored to north by it (GoPro's CORI; ``CourseOrientation``).
+///   anchored to north by it (GoPro's CORI; ARCompositor's `CourseOrientation`).
 public struct TrackPoses: Sendable {
     /// The poses over time.
     public var timeline: PoseTimeline
