@@ -86,8 +86,9 @@ public struct KarmaTelemetryVideo {
         try Data(bytes).write(to: path)
     }
 
-    /// One `DEVC` holding the four streams for `samples` (SYST at `systemTime`, when given).
-    public static func device(_ samples: [Sample], systemTime: Double?, damaged: Bool) -> [UInt8] {
+    /// One `DEVC` holding the four streams for `samples` (SYST at `systemTime`, when given; GLPI
+    /// unless `fused` is false).
+    public static func device(_ samples: [Sample], systemTime: Double?, damaged: Bool, fused: Bool = true) -> [UInt8] {
         func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e6).rounded()) }
         func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e3).rounded()) }
         func degrees(_ value: Double) -> Int64 { Int64((value * 1e7).rounded()) }
@@ -115,7 +116,7 @@ public struct KarmaTelemetryVideo {
                 field(milliseconds(sample.bootTime - 0.006), 4) + float(0.01) + float(-0.2) + float(Float(sample.yaw))
                     + float(0) + float(0) + float(0) + field(0, 1)
             })
-        var streams = position + raw + attitude
+        var streams = (fused ? position : []) + raw + attitude
         if let systemTime {
             streams += stream(
                 name: "System Time", type: "JJ", scale: [1_000_000, 1000], key: "SYST", size: 16,

@@ -102,4 +102,24 @@ struct KarmaTelemetryTests {
         #expect(try GPMFGPSPayload.decode(items) == nil, "no GPS5 or GPS9 in a Karma's payload")
         #expect(try GPMFKarmaPayload.decode(try GPMFItem.parse([])) == nil)
     }
+
+    @Test("without GLPI the receiver's own fixes (GPRI) serve: their time, fix, dilution, speed and course")
+    func receiverPositions() throws {
+        let sample = KarmaTelemetryVideo.Sample(bootTime: 5, latitude: 33.1, longitude: -117.3, altitude: 15.5, yaw: 0)
+        let items = try GPMFItem.parse(
+            KarmaTelemetryVideo.device([sample], systemTime: 4.5, damaged: false, fused: false))
+        let karma = try #require(try GPMFKarmaPayload.decode(items))
+        #expect(karma.positionKey == "GPRI")
+        let position = try #require(karma.positions.first)
+        #expect(abs(position.bootTime - 4.9) < 1e-9, "GPRI's own time, in microseconds")
+        #expect(abs(position.latitude - 33.1) < 1e-7 && abs(position.longitude + 117.3) < 1e-7)
+        #expect(abs(position.altitudeMeanSeaLevel - 15.5) < 1e-9)
+        #expect(position.fix == 3)
+        #expect(position.dilution == Double(KarmaTelemetryVideo.eph) / 100)
+        #expect(abs(position.speed - 3.35) < 1e-9 && abs((position.course ?? 0) - 333) < 1e-9)
+        let gps = karma.gps(clockOffset: GPMFKarmaPayload.clockOffset([karma]))
+        #expect(gps.key == "GPRI" && gps.altitudeIsMeanSeaLevel)
+        let time = try #require(gps.samples.first?.time).timeIntervalSince1970
+        #expect(abs(time - (KarmaTelemetryVideo.clockOffset + 4.9)) < 0.000_5)
+    }
 }
