@@ -43,9 +43,12 @@ public struct KarmaTelemetryVideo {
     /// Each telemetry packet's presentation time (by ffprobe) and its samples.
     public var packets: [(time: Double, samples: [Sample])] = []
 
-    /// Writes `karma.mp4` in `directory` from `clip`. Without `systemTime` no SYST is written; the
-    /// packet numbered `damaged`, if any, gets a GLPI whose TYPE does not match its samples.
-    public init(from clip: String, in directory: URL, systemTime: Bool = true, damaged: Int? = nil) throws {
+    /// Writes `karma.mp4` in `directory` from `clip`. Without `systemTime` no SYST is written; with
+    /// `unsetClock`, SYST says UTC 0 (a controller without GPS time); the packet numbered `damaged`,
+    /// if any, gets a GLPI whose TYPE does not match its samples.
+    public init(
+        from clip: String, in directory: URL, systemTime: Bool = true, unsetClock: Bool = false, damaged: Int? = nil
+    ) throws {
         path = directory.appendingPathComponent("karma.mp4")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
         let stream = try GPMFReference.telemetryStream(of: clip)
@@ -76,7 +79,8 @@ public struct KarmaTelemetryVideo {
             }
             packets.append((packet.time, samples))
             var payload = Self.device(
-                samples, systemTime: systemTime ? 100.5 + packet.time : nil, damaged: index == damaged)
+                samples, systemTime: systemTime ? 100.5 + packet.time : nil, damaged: index == damaged,
+                unsetClock: unsetClock)
             guard payload.count <= packet.size else {
                 throw GPMFReference.ReferenceError("\(payload.count) bytes of streams do not fit \(packet.size)")
             }
@@ -88,7 +92,9 @@ public struct KarmaTelemetryVideo {
 
     /// One `DEVC` holding the four streams for `samples` (SYST at `systemTime`, when given; GLPI
     /// unless `fused` is false).
-    public static func device(_ samples: [Sample], systemTime: Double?, damaged: Bool, fused: Bool = true) -> [UInt8] {
+    public static func device(
+        _ samples: [Sample], systemTime: Double?, damaged: Bool, fused: Bool = true, unsetClock: Bool = false
+    ) -> [UInt8] {
         func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e6).rounded()) }
         func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e3).rounded()) }
         func degrees(_ value: Double) -> Int64 { Int64((value * 1e7).rounded()) }
@@ -120,7 +126,10 @@ public struct KarmaTelemetryVideo {
         if let systemTime {
             streams += stream(
                 name: "System Time", type: "JJ", scale: [1_000_000, 1000], key: "SYST", size: 16,
-                samples: [field(microseconds(systemTime), 8) + field(milliseconds(systemTime + clockOffset), 8)])
+                samples: [
+                    field(microseconds(systemTime), 8)
+                        + field(unsetClock ? 0 : milliseconds(systemTime + clockOffset), 8)
+                ])
         }
         return item("DEVC", type: 0, size: 4, count: streams.count / 4, streams)
     }

@@ -60,11 +60,14 @@ struct KarmaTelemetryTests {
         }
     }
 
-    @Test("without SYST the positions cannot be timed: no fixes, and a warning says why")
-    func withoutSystemTime() throws {
+    @Test(
+        "without SYST, or with SYST before its clock was set (UTC 0), the positions cannot be timed: no fixes, and a warning says why",
+        arguments: [false, true])
+    func withoutSystemTime(unsetClock: Bool) throws {
         let directory = try PackagePaths.temporaryDirectory("karma")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let video = try KarmaTelemetryVideo(from: EmbeddedTelemetryTests.clip, in: directory, systemTime: false)
+        let video = try KarmaTelemetryVideo(
+            from: EmbeddedTelemetryTests.clip, in: directory, systemTime: unsetClock, unsetClock: unsetClock)
         let reading = try EmbeddedTelemetry.read(video.path.path)
         #expect(reading.track.fixes.isEmpty)
         #expect(reading.track.orientations.isEmpty)

@@ -52,6 +52,9 @@ public struct GPMFKarmaPayload: Sendable, Equatable {
 
     /// Below this ground speed (m/s) a drone's velocity gives no course.
     static let courseSpeed = 0.3
+    /// SYST times before this (2010-01-01, seconds since 1970) are a clock not yet set: the Karma
+    /// was sold from 2016.
+    static let earliestUTC = 1_262_304_000.0
 
     /// The positions: GLPI's, or GPRI's when the payload has no GLPI.
     public var positions: [Position] = []
@@ -88,10 +91,9 @@ public struct GPMFKarmaPayload: Sendable, Equatable {
                         payload.attitudes += try item.structuredSamples(layout: layout, scale: scale, fields: 4).map(
                             attitude)
                     case "SYST":
-                        payload.clockOffsets += try item.structuredSamples(layout: layout, scale: scale, fields: 2).map
-                        {
-                            $0[1] - $0[0]
-                        }
+                        // A controller without GPS time yet reports UTC 0 (1970): no offset from that.
+                        let times = try item.structuredSamples(layout: layout, scale: scale, fields: 2)
+                        payload.clockOffsets += times.filter { $0[1] >= earliestUTC }.map { $0[1] - $0[0] }
                     default: break
                     }
                 }
