@@ -96,7 +96,7 @@ public struct GPMFGPSPayload: Sendable, Equatable {
                 problem: "GPS5 samples are '\(GPMFItem.typeName(item.type))' of \(item.sampleSize) bytes, not 'l' of 20"
             )
         }
-        let divisors = try divisors(scale, count: 5, offset: item.offset)
+        let divisors = try item.divisors(scale, count: 5)
         let values = try item.numbers()
         return stride(from: 0, to: values.count - 4, by: 5).map { start in
             let value = { (field: Int) in values[start + field] / divisors[field] }
@@ -119,18 +119,6 @@ public struct GPMFGPSPayload: Sendable, Equatable {
                 speed3D: values[4], time: epoch.addingTimeInterval(values[5] * 86_400 + values[6]),
                 dilution: values[7], fix: Int(values[8]))
         }
-    }
-
-    /// SCAL's divisors for `count` fields: one for all, or one each; none of them zero.
-    private static func divisors(_ scale: [Double], count: Int, offset: Int) throws(GPMFError) -> [Double] {
-        let divisors = scale.count == 1 ? Array(repeating: scale[0], count: count) : scale
-        guard divisors.count == count else {
-            throw GPMFError(offset: offset, problem: "SCAL has \(scale.count) values for \(count) fields")
-        }
-        guard divisors.allSatisfy({ $0 != 0 && $0.isFinite }) else {
-            throw GPMFError(offset: offset, problem: "SCAL has a zero divisor")
-        }
-        return divisors
     }
 
     /// GPSU's `yymmddhhmmss.sss` as a UTC date.

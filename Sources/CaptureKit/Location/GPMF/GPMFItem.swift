@@ -155,14 +155,7 @@ public struct GPMFItem: Sendable, Equatable {
                     "\(key) samples of \(sampleSize) bytes do not match TYPE '\(layout)' (\(fields) numeric fields or more)"
             )
         }
-        let divisors = scale.count == 1 ? Array(repeating: scale[0], count: types.count) : scale
-        guard divisors.count == types.count else {
-            throw GPMFError(
-                offset: offset, problem: "SCAL has \(scale.count) values for \(key)'s \(types.count) fields")
-        }
-        guard divisors.allSatisfy({ $0 != 0 && $0.isFinite }) else {
-            throw GPMFError(offset: offset, problem: "SCAL has a zero divisor for \(key)")
-        }
+        let divisors = try divisors(scale, count: types.count)
         var samples: [[Double]] = []
         samples.reserveCapacity(repeatCount)
         for index in 0..<repeatCount {
@@ -177,6 +170,20 @@ public struct GPMFItem: Sendable, Equatable {
             samples.append(values)
         }
         return samples
+    }
+
+    /// SCAL's divisors for this item's `count` fields: one for all, or one each; none of them zero.
+    ///
+    /// - Throws: ``GPMFError`` at this item when SCAL has another count, or a zero.
+    func divisors(_ scale: [Double], count: Int) throws(GPMFError) -> [Double] {
+        let divisors = scale.count == 1 ? Array(repeating: scale[0], count: count) : scale
+        guard divisors.count == count else {
+            throw GPMFError(offset: offset, problem: "SCAL has \(scale.count) values for \(count) fields")
+        }
+        guard divisors.allSatisfy({ $0 != 0 && $0.isFinite }) else {
+            throw GPMFError(offset: offset, problem: "SCAL has a zero divisor")
+        }
+        return divisors
     }
 
     /// The data as text (types `c` and `U`), without trailing NULs.
