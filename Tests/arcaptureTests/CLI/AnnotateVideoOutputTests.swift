@@ -23,6 +23,16 @@ struct AnnotateVideoOutputTests {
             .filter { !$0.isEmpty }
     }
 
+    /// The two samples around `time` (the first at or after it, and the one before it) and where
+    /// `time` lies between them, 0…1; nil before the second sample or after the last.
+    static func bracket<Sample>(_ samples: [Sample], at time: Double, time sampleTime: (Sample) -> Double) -> (
+        a: Sample, b: Sample, fraction: Double
+    )? {
+        guard let after = samples.firstIndex(where: { sampleTime($0) >= time }), after > 0 else { return nil }
+        let (a, b) = (samples[after - 1], samples[after])
+        return (a, b, (time - sampleTime(a)) / (sampleTime(b) - sampleTime(a)))
+    }
+
     /// The packets of stream `map` (`0:a`, `0:3`) as ffmpeg's framemd5 lists them: each packet's
     /// timestamps, duration, size and MD5, without the stream number (it moves).
     private func packets(_ path: String, _ map: String) throws -> [String] {
@@ -110,9 +120,7 @@ struct AnnotateVideoOutputTests {
         }
         var compared = 0
         for (record, time) in zip(records, times) {
-            guard let after = samples.firstIndex(where: { $0.time >= time }), after > 0 else { continue }
-            let (a, b) = (samples[after - 1], samples[after])
-            let fraction = (time - a.time) / (b.time - a.time)
+            guard let (a, b, fraction) = Self.bracket(samples, at: time, time: \.time) else { continue }
             let pose = try #require(record["pose"] as? [String: Double])
             for (key, column) in [("lat", 0), ("lon", 1)] {
                 let expected = a.sample[column] + (b.sample[column] - a.sample[column]) * fraction
@@ -219,9 +227,7 @@ struct AnnotateVideoOutputTests {
         #expect(attitudes.count == 316, "GRAV samples in the clip")
         var differences: [Double] = []
         for (record, time) in zip(records, times) {
-            guard let after = attitudes.firstIndex(where: { $0.time >= time }), after > 0 else { continue }
-            let (a, b) = (attitudes[after - 1], attitudes[after])
-            let fraction = (time - a.time) / (b.time - a.time)
+            guard let (a, b, fraction) = bracket(attitudes, at: time, time: \.time) else { continue }
             let pose = try #require(record["pose"] as? [String: Double])
             let pitch = a.pitch + (b.pitch - a.pitch) * fraction
             let roll = a.roll + (b.roll - a.roll) * fraction
@@ -257,9 +263,7 @@ struct AnnotateVideoOutputTests {
         let samples = video.packets.flatMap(\.samples).map { (time: $0.bootTime - 100, sample: $0) }
         var compared = 0
         for (record, time) in zip(records, times) {
-            guard let after = samples.firstIndex(where: { $0.time >= time }), after > 0 else { continue }
-            let (a, b) = (samples[after - 1], samples[after])
-            let fraction = (time - a.time) / (b.time - a.time)
+            guard let (a, b, fraction) = Self.bracket(samples, at: time, time: \.time) else { continue }
             let pose = try #require(record["pose"] as? [String: Double])
             let latitude = a.sample.latitude + (b.sample.latitude - a.sample.latitude) * fraction
             let longitude = a.sample.longitude + (b.sample.longitude - a.sample.longitude) * fraction
