@@ -122,7 +122,7 @@ enum AnnotateFootage {
         cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double),
         interrupted: @escaping @Sendable () -> Bool
     ) throws(InputFileError) -> ExitStatus {
-        let reader = try FootageReader(path: input)
+        let reader = try FootageReader(path: input, decoderThreads: destination.decoderThreads)
         // A video written from a video keeps its other streams: their packets are kept from the
         // first one on, before any frame is read.
         let videoSource = try destination.videoFormat.flatMap { format throws(InputFileError) in

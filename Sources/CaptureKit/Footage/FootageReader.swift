@@ -36,6 +36,9 @@ public final class FootageReader {
                 frameRate: $0.frameRate, frameCount: $0.frameCount, codec: $0.stream.codecName)
         }
     }
+    /// For a video file, the threads libavcodec decodes it with (what it chose, when left to
+    /// choose); nil for other footage.
+    public var decoderThreads: Int? { decoder?.threads }
     private var decoder: VideoDecoder?
     /// For a video file: the container's `creation_time`, when it has one (see
     /// ``FootageInfo/metadataStart``).
@@ -52,9 +55,16 @@ public final class FootageReader {
     /// Opens `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file or an MJPEG stream (by content),
     /// or `-` for a Y4M or MJPEG stream on stdin.
     ///
+    /// - Parameters:
+    ///   - path: the footage, or `-` for stdin.
+    ///   - decoderThreads: for a video file, the threads libavcodec decodes it with; 0 (the
+    ///     default) lets it pick (one per core and one more), fastest when nothing else needs the
+    ///     cores. Each of its threads holds frames of its own (about 20 MB more at 1080p), so one
+    ///     is better when an encoder's own threads already use the cores (see
+    ///     ``decoderThreads``).
     /// - Throws: ``InputFileError`` when it is missing, unreadable, none of these, or its Y4M
     ///   header is wrong (with the problem).
-    public init(path: String) throws(InputFileError) {
+    public init(path: String, decoderThreads: Int = 0) throws(InputFileError) {
         self.path = path
         let name = path == "-" ? "stdin" : path
         self.name = name
@@ -73,7 +83,7 @@ public final class FootageReader {
         }
         // A video file: FFmpeg reads it.
         if path != "-", Self.isVideoFile(path) {
-            decoder = try VideoDecoder(container: MediaContainer(path: path))
+            decoder = try VideoDecoder(container: MediaContainer(path: path), threads: decoderThreads)
             kind = .video
             y4mHeader = nil
             return

@@ -147,6 +147,16 @@ public enum FootageDestination: Equatable, Sendable {
         }
     }
 
+    /// The threads a video file read for this destination is decoded with, for CaptureKit's
+    /// `FootageReader(path:decoderThreads:)`: one when libx264 encodes the output, whose own frame
+    /// threads already keep every core busy (libavcodec's decoder threads then only contend with
+    /// them, and each holds frames: measured at 1080p, 22 MB less at the peak and no slower); 0,
+    /// libavcodec's choice, for everything else, where decoding is most of the work.
+    public var decoderThreads: Int {
+        if case .videoFile(_, _, let encoding) = self, encoding.codecName == "h264" { return 1 }
+        return 0
+    }
+
     /// The container, when a video file is written.
     public var videoFormat: VideoContainerFormat? {
         if case .videoFile(_, let format, _) = self { return format }

@@ -45,7 +45,7 @@ final class FootageRun: @unchecked Sendable {
         }
         let reader: FootageReader
         do {
-            reader = try FootageReader(path: path)
+            reader = try FootageReader(path: path, decoderThreads: destination.decoderThreads)
         } catch {
             return (nil, .footage(error))
         }

@@ -197,4 +197,37 @@ struct VideoFootageTests {
         #expect(offset == expected.count, "the planes hold as many samples as ffmpeg's")
         #expect(largest <= tolerance, "a sample \(largest) levels from ffmpeg's")
     }
+
+    /// Every frame's time and planes, as one list of strings and bytes.
+    private func everything(_ path: String, decoderThreads: Int) throws -> (threads: Int?, frames: [String]) {
+        let reader = try FootageReader(path: path, decoderThreads: decoderThreads)
+        var frames: [String] = []
+        while var frame = reader.next() {
+            guard let image = frame.takePlanes() else { continue }
+            let samples = image.planes.map { plane in
+                (0..<plane.height).flatMap { row in
+                    plane.bytes[(row * plane.stride)..<(row * plane.stride + plane.width)]
+                }
+            }
+            frames.append("\(frame.presentationTime ?? -1) \(samples.hashValue) \(samples.map(\.count))")
+            reader.pool.give(image)
+        }
+        return (reader.decoderThreads, frames)
+    }
+
+    @Test(
+        "the decoder's threads as asked (one, two, or libavcodec's choice), the same frames from each",
+        arguments: [1, 2])
+    func decoderThreads(threads: Int) throws {
+        let chosen = try everything(Self.clip, decoderThreads: 0)
+        let asked = try everything(Self.clip, decoderThreads: threads)
+        #expect(asked.threads == threads)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(
+            chosen.threads ?? 0 >= min(cores, 2),
+            "libavcodec left to choose decodes with a thread per core or more, not \(chosen.threads ?? 0)")
+        #expect(asked.frames.count == 315)
+        #expect(asked.frames == chosen.frames, "every frame's time and samples alike")
+        #expect(try FootageReader(path: PackagePaths.sample("frames")).decoderThreads == nil, "a folder has no decoder")
+    }
 }

@@ -51,6 +51,8 @@ final class VideoDecoder {
     let frameCount: Int
     /// The container's `creation_time`, read when the decoder opened.
     let creationTime: Date?
+    /// The threads libavcodec decodes with (what it chose, when asked to choose).
+    let threads: Int
     /// Damage met so far, each naming its time.
     private(set) var notes: [String] = []
     /// Packets the decoder refused.
@@ -68,11 +70,12 @@ final class VideoDecoder {
     /// Notes kept about damage; the rest are only counted.
     static let noteLimit = 5
 
-    /// Opens a decoder for the first video stream of `container`.
+    /// Opens a decoder for the first video stream of `container`, with `threads` of its own (0:
+    /// libavcodec picks).
     ///
     /// - Throws: ``InputFileError/malformed(file:location:problem:)`` when the file has no video
     ///   stream, no decoder for its codec, or a pixel format arcapture does not draw on yet.
-    init(container: MediaContainer) throws(InputFileError) {
+    init(container: MediaContainer, threads requested: Int = 0) throws(InputFileError) {
         self.container = container
         creationTime = container.creationTime
         let path = container.path
@@ -131,9 +134,11 @@ final class VideoDecoder {
             throw .unreadable(file: path, reason: "out of memory for FFmpeg's decoder")
         }
         var status = avcodec_parameters_to_context(codec, parameters)
-        // Threads: the decoder's own (libavcodec picks how many), beside the annotator's workers.
-        codec.pointee.thread_count = 0
+        // Threads: the decoder's own (0: libavcodec picks, one per core and one more), beside the
+        // annotator's workers. Each of its frame threads holds frames of its own.
+        codec.pointee.thread_count = Int32(clamping: max(0, requested))
         if status >= 0 { status = avcodec_open2(codec, decoder, nil) }
+        threads = Int(codec.pointee.thread_count)
         guard status >= 0 else {
             throw .malformed(
                 file: path, location: "stream \(found.index)",
