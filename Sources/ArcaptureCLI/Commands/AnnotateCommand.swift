@@ -159,7 +159,7 @@ enum AnnotateCommand {
         }
         let toStandardOutput = settings.output == "-"  // `-` is stdout, as for footage
         if toStandardOutput { signal(SIGPIPE, SIG_IGN) }  // a closed reader is an EPIPE to handle
-        if !toStandardOutput && FileManager.default.fileExists(atPath: settings.output) && !parsed.flag("force") {
+        if !toStandardOutput && OutputPathKind(path: settings.output).isReplaced && !parsed.flag("force") {
             Terminal.error("\(settings.output) exists; use --force to overwrite it")
             return .cannotCreate
         }

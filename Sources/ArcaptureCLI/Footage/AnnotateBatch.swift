@@ -112,7 +112,7 @@ enum AnnotateBatch {
         _ row: BatchManifest.Row, common: [String], force: Bool, child: Locked<Process?>
     ) -> BatchReport.Entry {
         let started = Date()
-        if FileManager.default.fileExists(atPath: row.output) && !force {
+        if OutputPathKind(path: row.output).isReplaced && !force {
             return BatchReport.Entry(
                 row: row, status: .skipped, exitStatus: nil, seconds: 0, message: "\(row.output) exists")
         }
@@ -159,8 +159,9 @@ enum AnnotateBatch {
             // An output exists only for a row that is done: a stopped annotate keeps the frames
             // before Ctrl-C, and one whose frames all missed the track (1) keeps them unannotated,
             // either of which a later run would skip as finished. The file is this row's own (a
-            // row whose output existed was skipped, unless --force).
-            try? FileManager.default.removeItem(atPath: row.output)
+            // row whose output existed was skipped, unless --force). Only a file: a row written
+            // to a device or a pipe (`/dev/null`) leaves nothing to remove, and the node is not ours.
+            if OutputPathKind(path: row.output) == .file { try? FileManager.default.removeItem(atPath: row.output) }
         }
         let message = process.terminationReason == .uncaughtSignal ? "ended by signal \(status)" : lastProblem
         return BatchReport.Entry(

@@ -86,7 +86,7 @@ enum AnnotateFootage {
         // Found out before any work; a numbered frame's name is known only when it is written
         // (the sink refuses it then, and stops the run there, without --force).
         for path in [output, parsed.value("sidecar")].compactMap({ $0 }) where path != "-" {
-            if FileManager.default.fileExists(atPath: path), !parsed.flag("force") {
+            if OutputPathKind(path: path).isReplaced, !parsed.flag("force") {
                 Terminal.error("\(path) exists; use --force to overwrite it")
                 return .cannotCreate
             }

@@ -10,13 +10,25 @@ import Foundation
 /// A writer made with `replacing: false` never replaces a file that exists when it commits (one
 /// made since the run started included): its commit fails instead, and the file is left as it was.
 ///
+/// A destination that is a device or a pipe (`/dev/null`, a FIFO: see ``OutputPathKind``) is
+/// written straight into instead: it has no whole to appear, and renaming over it would turn the
+/// node into a regular file. A symbolic link to a file is followed: the file it names is replaced,
+/// the link kept.
+///
 /// - Important: Not thread-safe; one writer belongs to one queue.
 public final class AtomicFileWriter {
     /// The file that appears on ``commit()``.
     public let destination: String
     /// Whether ``commit()`` may replace an existing file at ``destination`` (`--force`).
     public let replacing: Bool
+    /// Where the data goes until ``commit()``: a hidden twin of ``target``, or the destination
+    /// itself when it is written in place.
     private let temporary: String
+    /// The file the twin is renamed over: the destination, or the file a symbolic link there names.
+    private let target: String
+    /// Whether the destination is a device or a pipe, written straight into (nothing renamed, and
+    /// nothing ever removed: the node is not ours).
+    private let inPlace: Bool
     /// The temporary file's descriptor. Written with write(2) and flushed with fsync(2) rather than
     /// through `FileHandle`, whose errors do not say an I/O error from any other failure.
     private let descriptor: Int32
@@ -28,7 +40,8 @@ public final class AtomicFileWriter {
     private static let writebackStep = 8 << 20
 
     /// The temporary file, for a writer that writes it by name (FFmpeg's muxer opens and seeks
-    /// it itself); ``commit()`` flushes and renames it all the same.
+    /// it itself); ``commit()`` flushes and renames it all the same. For a destination written in
+    /// place (a device, a pipe), the destination itself.
     public var temporaryPath: String { temporary }
 
     /// Creates the temporary file next to `destination`.
@@ -43,16 +56,34 @@ public final class AtomicFileWriter {
     public init(destination: String, replacing: Bool = true, creatingFolders: Bool = false) throws(OutputError) {
         self.destination = destination
         self.replacing = replacing
-        let url = URL(fileURLWithPath: destination)
+        // Found now rather than at the commit, after the work: a folder cannot be replaced.
+        switch OutputPathKind(path: destination) {
+        case .folder:
+            throw OutputError(path: destination, reason: "it is a folder; name a file (in it, or elsewhere)")
+        case .unusable(let what):
+            throw OutputError(path: destination, reason: "it is \(what), not a file; name a file")
+        case .stream:
+            let opened = SystemCall.retryingInterrupts("open") { open(destination, O_WRONLY | O_CLOEXEC) }
+            guard case .success(let fd) = opened else {
+                if case .failure(let error) = opened {
+                    throw OutputError(
+                        path: destination,
+                        reason: "cannot open it for writing (\(String(cString: strerror(error.errno.rawValue))))")
+                }
+                throw OutputError(path: destination, reason: "cannot open it for writing")
+            }
+            (temporary, target, inPlace, descriptor) = (destination, destination, true, fd)
+            return
+        case .absent, .file:
+            break
+        }
+        inPlace = false
+        target = Self.linkedFile(destination) ?? destination
+        let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path
         // The folder as the user wrote it, for messages.
         let named = Self.parent(of: destination) ?? "."
         temporary = "\(directory)/.\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp"
-        // Found now rather than at the commit, after the work: a folder cannot be replaced.
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
-            throw OutputError(path: destination, reason: "it is a folder; name a file (in it, or elsewhere)")
-        }
         // open(2) rather than FileManager.createFile, whose errno after a failure is not promised.
         var descriptor = Self.create(temporary)
         if descriptor.failure == ENOENT && creatingFolders {
@@ -73,6 +104,16 @@ public final class AtomicFileWriter {
         if !finished { discard() }
     }
 
+    /// The file a symbolic link at `path` names, when it is one to a file that exists; else nil.
+    private static func linkedFile(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else {
+            return nil
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether a file can be created where `destination` names one, tried before any work so that
     /// a run whose output cannot be written says so at once (a folder the user may not write, a
     /// read-only file system) instead of after opening the camera or drawing the first frame.
@@ -83,6 +124,14 @@ public final class AtomicFileWriter {
     ///
     /// - Throws: ``OutputError`` (``OutputError/Kind/create``) saying why not.
     public static func checkCanCreate(_ destination: String) throws(OutputError) {
+        if OutputPathKind(path: destination) == .stream {
+            // Opened only to write: a FIFO's open would wait for its reader.
+            guard access(destination, W_OK) == 0 else {
+                throw OutputError(
+                    path: destination, reason: "cannot write to it (\(String(cString: strerror(errno))))")
+            }
+            return
+        }
         var folder = parent(of: destination) ?? "."
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
@@ -192,13 +241,18 @@ public final class AtomicFileWriter {
     public func commit() throws(OutputError) {
         guard !finished else { return }
         finished = true
+        if inPlace {
+            // A device or a pipe: what was written is where it goes (fsync(2) says EINVAL to both).
+            _ = SystemCall.once("close") { close(descriptor) }
+            return
+        }
         // fsync(2) is where a disk that fails or fills under delayed allocation first says so.
         if case .failure(let error) = SystemCall.retryingInterrupts("fsync", { fsync(descriptor) }) {
             _ = close(descriptor)
             unlink(temporary)
             throw OutputError(path: destination, writing: error.errno.rawValue, atomic: true)
         }
-        let failure = replacing ? (rename(temporary, destination) == 0 ? nil : errno) : placeWithoutReplacing()
+        let failure = replacing ? (rename(temporary, target) == 0 ? nil : errno) : placeWithoutReplacing()
         if failure == nil {
             if cfs_is_fat(descriptor) {
                 // FAT (a USB stick, an SD card) has no atomic rename: the new directory entry gets
@@ -213,7 +267,7 @@ public final class AtomicFileWriter {
                 // Flushed again under its new name, then the folder, for the name itself (ext4
                 // keeps a rename only once its journal commits). Best effort, as above.
                 _ = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
-                Self.syncFolder(of: destination)
+                Self.syncFolder(of: target)
             }
         }
         // close(2) is not retried (on Linux the descriptor is gone even when it reports EINTR),
@@ -250,14 +304,14 @@ public final class AtomicFileWriter {
     /// On filesystems without hard links (FAT on a USB stick) the name is checked first, then
     /// renamed to. Returns the failure's errno.
     private func placeWithoutReplacing() -> Int32? {
-        if link(temporary, destination) == 0 {
+        if link(temporary, target) == 0 {
             unlink(temporary)
             return nil
         }
         let failure = errno
         guard failure == EPERM || failure == ENOTSUP || failure == EOPNOTSUPP else { return failure }
-        if access(destination, F_OK) == 0 { return EEXIST }
-        return rename(temporary, destination) == 0 ? nil : errno
+        if access(target, F_OK) == 0 { return EEXIST }
+        return rename(temporary, target) == 0 ? nil : errno
     }
 
     /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
@@ -283,6 +337,6 @@ public final class AtomicFileWriter {
         guard !finished else { return }
         finished = true
         _ = close(descriptor)
-        unlink(temporary)
+        if !inPlace { unlink(temporary) }
     }
 }

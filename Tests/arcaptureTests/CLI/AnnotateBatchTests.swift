@@ -96,6 +96,28 @@ struct AnnotateBatchTests {
         #expect(try dates() == before, "the outputs done are left as they were")
     }
 
+    @Test(
+        "a row written to a device (/dev/null, a run for its speed) is never skipped as done, nor removed when it fails"
+    )
+    func deviceOutputs() async throws {
+        let (folder, _) = try fleet(1)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let null = DeviceNodes.null(in: folder)
+        let device = try #require(DeviceNodes.node(null))
+        for (options, summary) in [
+            ("", "1 done, 0 skipped"), ("", "1 done, 0 skipped"), ("--max-markers -3", "0 done, 0 skipped"),
+        ] {
+            let manifest = folder.appendingPathComponent("to-null.csv").path
+            try "footage,track,output,options\nclip0.mjpeg,track.gpx,\(null),\(options)\n".write(
+                toFile: manifest, atomically: true, encoding: .utf8)
+            let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + Self.common) }
+            #expect(run.status == (options.isEmpty ? 0 : 1), "\(run.stderr)")
+            #expect(run.stderr.contains("batch: \(summary)"), "\(run.stderr)")
+            let after = DeviceNodes.node(null)
+            #expect(after?.type == S_IFCHR && after?.device == device.device, "still the device")
+        }
+    }
+
     @Test("--shard K/N: three shards do disjoint rows whose outputs, together, are byte-identical to one run's")
     func shards() async throws {
         let (folder, manifest) = try fleet(6)

@@ -288,6 +288,48 @@ struct AnnotateFootageTests {
         #expect(made.filter { $0.hasPrefix("f-") && $0.hasSuffix(".jpg") }.count == 48, "\(made)")
     }
 
+    @Test(
+        "--output to a device (a run for its speed) or a FIFO a player reads: written into without --force, the node kept; the FIFO's reader gets the file's bytes"
+    )
+    func deviceAndPipeOutputs() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("footage/harbour.mjpeg")
+        let null = DeviceNodes.null(in: directory)
+        let device = try #require(DeviceNodes.node(null))
+        for format in ["mjpeg", "y4m", "mp4"] {
+            let run = try Binary.run(["annotate", clip] + Self.harbour + ["--output", null, "--format", format])
+            #expect(run.status == 0, "\(format): \(run.stderr)")
+            let after = DeviceNodes.node(null)
+            #expect(after?.type == S_IFCHR && after?.device == device.device, "\(format): still the device")
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "null" }.isEmpty,
+            "no twin left beside the device")
+
+        // A FIFO read by cat into a file: the same bytes as the run written to a file.
+        let file = directory.appendingPathComponent("file.mjpeg").path
+        let written = try Binary.run(["annotate", clip] + Self.harbour + ["--output", file])
+        #expect(written.status == 0, "\(written.stderr)")
+        let pipe = directory.appendingPathComponent("pipe").path
+        let copied = directory.appendingPathComponent("copied.mjpeg").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let cat = Process()
+        cat.executableURL = URL(fileURLWithPath: "/bin/sh")
+        cat.arguments = ["-c", "exec cat \"$0\" > \"$1\"", pipe, copied]
+        try cat.run()
+        let piped = try Binary.run(["annotate", clip] + Self.harbour + ["--output", pipe])
+        // A run that failed before opening the FIFO would leave cat waiting for a writer: this
+        // writer, opened and closed at once, ends it (after a run that wrote, cat has ended).
+        let release = open(pipe, O_WRONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
+        cat.waitUntilExit()
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(cat.terminationStatus == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copied)) == Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(DeviceNodes.node(pipe)?.type == S_IFIFO)
+    }
+
     @Test("numbered frames and the sidecar already there are not overwritten without --force (73); with it they are")
     func existingOutputsKept() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
