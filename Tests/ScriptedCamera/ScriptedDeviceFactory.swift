@@ -30,16 +30,25 @@
         return device
     }
 
+    /// The frame timeout of a session under test that is not about stalls: an hour, so that it
+    /// never fires.
+    ///
+    /// A scripted device sends frames when the test says so, and a test's task can wait minutes
+    /// for a thread of the cooperative pool when the suite runs in parallel on two cores: Swift
+    /// Testing runs synchronous tests on that pool too, and many block theirs on child processes
+    /// (ffmpeg, the arcapture binary). The default 5 s timeout fired between two frames of tests
+    /// that were not about stalls; then 120 s did too, under AddressSanitizer in CI (2026-12-04:
+    /// trivial tests reported 196 s, and three tests found their session failed for want of a frame
+    /// before their task ran again to send the first). A test that waits for frames bounds its own
+    /// wait (its recorder's, on a clock the pool does not delay); the stall test sets its own.
+    public static let patientFrameTimeout: Duration = .seconds(3600)
+
     /// A session whose devices come from this factory.
     public func makeSession(devicePath: String = "/dev/video-scripted") -> CaptureSession {
         let session = CaptureSession(
             openDriver: { path, libv4l2 throws(SystemCallError) in try self.open(path, libv4l2) },
             probe: AccessProbe(open: { path throws(SystemCallError) in try self.open(path, false) }))
-        // A scripted device sends frames when the test says so, and a test task can wait seconds
-        // for a thread when the suite runs in parallel on two cores (other tests block theirs on
-        // child processes): the default 5 s stall timeout then fired between two frames of a test
-        // that was not about stalls. The stall test sets its own.
-        session.configuration = CaptureConfiguration(devicePath: devicePath, frameTimeout: .seconds(120))
+        session.configuration = CaptureConfiguration(devicePath: devicePath, frameTimeout: Self.patientFrameTimeout)
         return session
     }
 }

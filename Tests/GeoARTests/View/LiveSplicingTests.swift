@@ -37,7 +37,7 @@ struct LiveSplicingTests {
             CaptureConfiguration(
                 devicePath: "/dev/video-scripted",
                 format: FormatRequest(pixelFormat: .mjpeg, size: FrameSize(width: 640, height: 480)),
-                frameTimeout: .seconds(120)))
+                frameTimeout: ScriptedDeviceFactory.patientFrameTimeout))
         configuration.splices = splices
         let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
         recorder.attach(to: view)

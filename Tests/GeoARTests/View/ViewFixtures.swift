@@ -39,7 +39,9 @@ struct ViewFixtures {
         -> GeoARConfiguration
     {
         var configuration = GeoARConfiguration(
-            source: .camera(CaptureConfiguration(devicePath: "/dev/video-scripted", frameTimeout: .seconds(120))),
+            source: .camera(
+                CaptureConfiguration(
+                    devicePath: "/dev/video-scripted", frameTimeout: ScriptedDeviceFactory.patientFrameTimeout)),
             output: .live(
                 .files(OutputTemplate(pattern: directory.appendingPathComponent("frame-%03n.jpg").path)),
                 LiveCaptureSettings(devices: ["/dev/video-scripted"]), jsonLog: nil),
