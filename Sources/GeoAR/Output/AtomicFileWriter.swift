@@ -63,17 +63,13 @@ public final class AtomicFileWriter {
         case .unusable(let what):
             throw OutputError(path: destination, reason: "it is \(what), not a file; name a file")
         case .stream:
-            let opened = SystemCall.retryingInterrupts("open") { open(destination, O_WRONLY | O_CLOEXEC) }
-            guard case .success(let fd) = opened else {
-                if case .failure(let error) = opened {
-                    throw OutputError(
-                        path: destination,
-                        reason: "cannot open it for writing (\(String(cString: strerror(error.errno.rawValue))))")
-                }
-                throw OutputError(path: destination, reason: "cannot open it for writing")
+            switch SystemCall.retryingInterrupts("open", { open(destination, O_WRONLY | O_CLOEXEC) }) {
+            case .success(let fd):
+                (temporary, target, inPlace, descriptor) = (destination, destination, true, fd)
+                return
+            case .failure(let error):
+                throw OutputError(path: destination, reason: "cannot open it for writing (\(error.errno))")
             }
-            (temporary, target, inPlace, descriptor) = (destination, destination, true, fd)
-            return
         case .absent, .file:
             break
         }
