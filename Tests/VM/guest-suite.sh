@@ -19,19 +19,21 @@ run devices-json cam devices --json
 run devices-text cam devices
 
 # --- The smoke test on two sizes and two pixel formats, raw ioctls, plus automatic choice.
-# The guest is emulated (TCG, one vCPU) and shares the host's cores: when the host is busy it falls
-# behind vivid at high rates, and vivid then skips frames, which the check rightly reports. So the
-# scenarios that expect a pass run at rates the guest keeps up with however loaded the host is
-# (10 fps and below: 100 ms or more per frame, against tens of ms of work), and the ones about
-# rates or drops look at what the report says of them, not at a fast machine's figures.
+# The guest is emulated (TCG, one vCPU) and shares the host's cores: when the host is busy it can
+# fall behind vivid, at any rate, and vivid then skips frames, which the check rightly reports. So
+# no test expects a pass on the guest's pace: the ones about the check's verdicts assert that drops
+# and rate follow the report's own figures (vivid stamps frames by sequence, so the rate counting
+# drops is the applied one at any pace), and the ones about something else run pace-free.
 run check-yuyv-640x480 cam check --format YUYV --size 640x480 --fps 10 --frames 15 --json --junit $R/check-yuyv.junit.xml
 run check-nv12-1280x720 cam check --format NV12 --size 1280x720 --fps 5 --frames 8 --json
 run check-auto-320x180 cam check --size 320x180 --frames 15 --json
-run check-text cam check --size 640x360 --fps 10 --frames 10
+# Pace-free (--max-drops, --fps-tolerance 100): these are about the report, libv4l2 and the path,
+# not about whether the emulated guest keeps up, which the host's load decides.
+run check-text cam check --size 640x360 --fps 10 --frames 10 --max-drops 1000 --fps-tolerance 100
 
 # --- libv4l2's path, and a stable by-path link as the device.
-run check-libv4l2 cam check --libv4l2 --format RGB3 --size 640x480 --fps 10 --frames 10 --json
-run check-by-path cam check --device /dev/v4l/by-path/platform-vivid.0-video-index0 --frames 10 --fps 10 --size 640x480 --json
+run check-libv4l2 cam check --libv4l2 --format RGB3 --size 640x480 --fps 10 --frames 10 --json --max-drops 1000 --fps-tolerance 100
+run check-by-path cam check --device /dev/v4l/by-path/platform-vivid.0-video-index0 --frames 10 --fps 10 --size 640x480 --json --max-drops 1000 --fps-tolerance 100
 
 # --- A pixel format the driver does not have (vivid substitutes one instead of failing).
 run check-mjpeg-absent cam check --format MJPG --frames 5 --json

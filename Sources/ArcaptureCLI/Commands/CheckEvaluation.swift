@@ -148,13 +148,22 @@ struct CheckEvaluation: Sendable {
                 detail += " (each a JPEG that decodes to \(format.size))"
             } else {
                 detail +=
-                    " (\(records.count - structureOnly) decoded to \(format.size); \(structureOnly) checked for structure only: the decoder fell behind the camera)"
+                    " (\(records.filter(\.decoded).count) decoded to \(format.size); \(structureOnly) checked for structure only: the decoder fell behind the camera)"
             }
         }
         if let problem = records.first(where: { $0.problem != nil }) {
             detail += "; first invalid: frame \(problem.sequence): \(problem.problem ?? "")"
         }
         return CheckItem("frames", analysis.invalid == 0 ? .pass : .fail, detail)
+    }
+
+    /// How many frames were decoded in full: nil unless the format is compressed. A frame the
+    /// session rejected as damaged counts as neither decoded nor structure-only.
+    private var decodedCount: Int? {
+        guard let format = negotiated?.format, format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg else {
+            return nil
+        }
+        return records.filter(\.decoded).count
     }
 
     /// The exit status: the blocking error's class, 130 when interrupted, 1 when a check failed.
@@ -205,6 +214,7 @@ struct CheckEvaluation: Sendable {
                 invalid: analysis.invalid, dropped: analysis.dropped, firstSequence: Nullable(analysis.firstSequence),
                 lastSequence: Nullable(analysis.lastSequence),
                 bytesPerFrame: Nullable(records.first(where: { $0.problem == nil })?.bytesUsed),
+                decoded: Nullable(decodedCount), structureOnly: records.filter(\.structureOnly).count,
                 problems: records.filter { $0.problem != nil }.prefix(20).map {
                     CheckReport.FrameProblem(sequence: $0.sequence, problem: $0.problem ?? "")
                 }),

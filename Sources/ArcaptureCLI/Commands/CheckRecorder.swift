@@ -48,10 +48,23 @@ final class CheckRecorder: Sendable {
     private let validationQueue = DispatchQueue(label: "arcapture.check-validation")
     /// The decoder, created on first use; touched only on `validationQueue`.
     private let decoder = Locked<JPEGDecoder?>(nil)
+    /// Why a compressed frame fails, or nil; nil here means libjpeg-turbo's decode (the tests give
+    /// one they hold up, to show that a stalled decoder never holds up the frames).
+    private let validation: (@Sendable ([UInt8], FrameSize) -> String?)?
 
     /// Creates a recorder that completes after `target` frames, writing delivered frames to `writer`.
-    init(target: Int, writer: sending AtomicFileWriter?) {
+    ///
+    /// - Parameters:
+    ///   - target: How many frames end the run.
+    ///   - writer: Where delivered frames are written (`--stream-to`), or nil.
+    ///   - validation: Why a compressed frame is invalid, or nil when it is valid; run on the
+    ///     validation queue. Nil: decoded with libjpeg-turbo to the negotiated size.
+    init(
+        target: Int, writer: sending AtomicFileWriter?,
+        validation: (@Sendable ([UInt8], FrameSize) -> String?)? = nil
+    ) {
         self.target = target
+        self.validation = validation
         state = Locked(State(writer: writer))
     }
 
@@ -79,13 +92,13 @@ final class CheckRecorder: Sendable {
                 FrameRecord(
                     sequence: frame.sequence, droppedBefore: frame.droppedBefore,
                     timestampNanoseconds: frame.timestampNanoseconds, bytesUsed: frame.data.count, problem: problem,
-                    structureOnly: compressed && !decodes))
+                    structureOnly: compressed && !decodes, decoded: decodes))
             if decodes {
                 state.decodesPending += 1
                 let index = state.records.count - 1
                 let (data, size) = (frame.data, format.size)
                 validationQueue.async { [self] in
-                    let problem = decodeProblem(data, size: size)
+                    let problem = validation.map { $0(data, size) } ?? decodeProblem(data, size: size)
                     self.state.withLock { state in
                         state.records[index].problem = problem
                         state.decodesPending -= 1

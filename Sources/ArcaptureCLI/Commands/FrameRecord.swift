@@ -14,4 +14,6 @@ struct FrameRecord: Equatable, Sendable {
     /// An MJPEG frame taken on the session's structure check alone, not decoded: the decoder was
     /// behind (see `CheckRecorder.decodeBacklog`).
     var structureOnly = false
+    /// An MJPEG frame handed to the decoder (its `problem` is the decoder's verdict).
+    var decoded = false
 }

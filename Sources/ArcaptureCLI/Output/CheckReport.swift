@@ -47,6 +47,10 @@ struct CheckReport: Encodable, Sendable {
         let firstSequence: Nullable<UInt32>
         let lastSequence: Nullable<UInt32>
         let bytesPerFrame: Nullable<Int>
+        /// Compressed frames decoded in full (null for a raw format).
+        let decoded: Nullable<Int>
+        /// Compressed frames checked for their structure alone, the decoder being behind the camera.
+        let structureOnly: Int
         /// The first 20 invalid frames.
         let problems: [FrameProblem]
     }

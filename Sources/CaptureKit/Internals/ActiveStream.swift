@@ -12,7 +12,9 @@ final class ActiveStream {
     /// filled after it.
     let streamOnNanoseconds: Int64
     /// CLOCK_REALTIME minus CLOCK_MONOTONIC, read once when the stream started, to map V4L2
-    /// timestamps to wall-clock time without following later clock steps.
+    /// timestamps to wall-clock time without following later clock steps. Read as a pair of its
+    /// own: against `streamOnNanoseconds` it would carry the time `VIDIOC_STREAMON` took (a UVC
+    /// camera's can take a few hundred milliseconds), and every frame's time would be that late.
     let realtimeOffsetNanoseconds: Int64
     var readinessWatcher: ReadinessWatcher?
     var stallTimer: (any DispatchSourceTimer)?
@@ -30,7 +32,7 @@ final class ActiveStream {
         self.negotiated = negotiated
         self.buffers = buffers
         self.streamOnNanoseconds = streamOnNanoseconds
-        realtimeOffsetNanoseconds = MonotonicClock.realtimeNanoseconds() - streamOnNanoseconds
+        realtimeOffsetNanoseconds = MonotonicClock.realtimeOffsetNanoseconds()
     }
 
     /// Whether a dequeued buffer was filled before this stream started, so holds no frame of it.

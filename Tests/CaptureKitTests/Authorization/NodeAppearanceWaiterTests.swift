@@ -25,8 +25,9 @@ struct NodeAppearanceWaiterTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let node = directory.appendingPathComponent("by-id/usb-camera-video-index0").path
         let waiter = try #require(NodeAppearanceWaiter())
-        let started = ContinuousClock.now
-        let deadline = started.advanced(by: .seconds(30))
+        // An hour: a grant can only come from seeing the node (the suite's time limit ends a wait
+        // that would last until the deadline), whatever the machine's speed.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(3600))
         // Threads of their own: a loaded test run can keep Dispatch's global workers busy for long.
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.3)
@@ -40,8 +41,7 @@ struct NodeAppearanceWaiterTests {
                 continuation.resume(returning: waiter.waitUntilAuthorized(node, deadline: deadline, probe: Self.probe))
             }
         }
-        #expect(granted)
-        #expect(started.duration(to: .now) < .seconds(15), "woken by inotify, well before the 30 s deadline")
+        #expect(granted, "woken by inotify, long before the deadline")
     }
 
     @Test("a node that never appears gives false at the deadline")
@@ -64,12 +64,16 @@ struct NodeAppearanceWaiterTests {
             Thread.sleep(forTimeInterval: 0.2)
             waiter.cancel()
         }
-        let started = ContinuousClock.now
-        let granted = waiter.waitUntilAuthorized(
-            directory.appendingPathComponent("video0").path, deadline: .now.advanced(by: .seconds(30)),
-            probe: Self.probe)
+        // An hour's deadline: only the cancel can end this wait within the suite's time limit.
+        let path = directory.appendingPathComponent("video0").path
+        let granted = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: waiter.waitUntilAuthorized(
+                        path, deadline: .now.advanced(by: .seconds(3600)), probe: Self.probe))
+            }
+        }
         #expect(!granted)
-        #expect(started.duration(to: .now) < .seconds(15))
     }
 
     @Test("requestAccess answers at once when the state is already settled")

@@ -36,6 +36,10 @@ struct CaptureSessionTests {
 
     @Test("frames arrive with their bytes, sequence, drops and wall-clock time")
     func framesAndDrops() async throws {
+        // The clocks around the stream: CLOCK_REALTIME read between two CLOCK_MONOTONIC readings.
+        let (monotonicBefore, realtime, monotonicAfter) = (
+            MonotonicClock.nanoseconds(), MonotonicClock.realtimeNanoseconds(), MonotonicClock.nanoseconds()
+        )
         let coordinate = try #require(GeodeticCoordinate(latitude: 60.17, longitude: 24.94))
         let running = try await RunningSession.start(location: FixedLocationSource(coordinate)) { session in
             session.configuration.format = FormatRequest(
@@ -47,6 +51,7 @@ struct CaptureSessionTests {
         #expect(device.emit(first, sequence: 10))
         #expect(device.emit(second, sequence: 13))  // 11 and 12 were dropped
         let events = try await recorder.wait { $0.frames.count == 2 }
+        let monotonicEnd = MonotonicClock.nanoseconds()
         await session.stop()
         #expect(events.frames[0].data == first)
         #expect(events.frames[1].data == second)
@@ -56,10 +61,18 @@ struct CaptureSessionTests {
         #expect(session.statistics.framesDelivered == 2)
         let spacing = events.frames[1].captureDate.timeIntervalSince(events.frames[0].captureDate)
         #expect(abs(spacing - 0.1) < 0.001, "wall-clock times keep the driver's spacing (3 frame times)")
-        // The first frame's CLOCK_MONOTONIC timestamp, mapped to wall-clock time, lies as far before
-        // now as it lies before the monotonic clock's now.
-        let age = Double(MonotonicClock.nanoseconds() - events.frames[0].timestampNanoseconds) / 1e9
-        #expect(abs(events.frames[0].captureDate.timeIntervalSinceNow + age) < 1)
+        // The first frame's CLOCK_MONOTONIC timestamp is mapped by CLOCK_REALTIME minus
+        // CLOCK_MONOTONIC, which the session read while the stream started: between this test's
+        // readings above and the frames' arrival. The true offset lies within the test's pair; the
+        // session's, within as much again as the time from those readings to the frames (at any
+        // speed: a slow machine widens the bound with the time it took).
+        let window = monotonicEnd - monotonicAfter
+        let low = realtime - monotonicAfter - window
+        let high = realtime - monotonicBefore + window
+        let mapped = Int64((events.frames[0].captureDate.timeIntervalSince1970 * 1e9).rounded())
+        let offset = mapped - events.frames[0].timestampNanoseconds
+        // A Date holds about 0.2 µs at today's epoch; a microsecond's slack covers its rounding.
+        #expect(offset >= low - 1000 && offset <= high + 1000, "offset \(offset) ns outside \(low)...\(high)")
     }
 
     @Test("sequence numbers that wrap past 2^32 count no drop")

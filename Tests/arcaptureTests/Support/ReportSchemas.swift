@@ -44,6 +44,8 @@ struct CheckDocument: Decodable {
         let firstSequence: Int?
         let lastSequence: Int?
         let bytesPerFrame: Int?
+        let decoded: Int?
+        let structureOnly: Int
         let problems: [FrameProblem]
     }
     struct Timing: Decodable {
