@@ -117,12 +117,20 @@ enum AnnotateCommand {
             return .usage
         }
         if mode == .footage { return await AnnotateFootage.run(parsed, input: input) }
-        // The image first: its size is the frame's.
-        var image: YCbCrImage
+        return annotatePhoto(input, parsed: parsed)
+    }
+
+    /// One photo: GeoAR's footage job over a folder of one (as each photo of a folder is drawn),
+    /// for `--position` (else its EXIF geotag); the layout and the route reported on stderr.
+    private static func annotatePhoto(_ input: String, parsed given: ParsedArguments) -> ExitStatus {
+        var parsed = given
+        // The header first: its size (upright) is the frame's for the camera.
         let bytes: [UInt8]
+        var size: FrameSize
         do {
             bytes = try Array(InputFile.read(input))
-            image = try JPEGDecoder().decode(bytes)
+            let header = try bytes.withUnsafeBytes { raw in try JPEGDecoder().readHeader(raw) }
+            size = FrameSize(width: UInt32(header.width), height: UInt32(header.height))
         } catch let error as InputFileError {
             Terminal.error(error.description)
             return error.cannotBeOpened ? .noInput : .dataError
@@ -132,12 +140,11 @@ enum AnnotateCommand {
         }
         // Drawn on the upright picture (the field of view is the upright one's), written upright,
         // with the photo's EXIF kept and its orientation reset.
-        let exif = EXIFSegment(inJPEG: bytes)
-        if let orientation = exif?.orientation, orientation != .up {
-            image = image.turnedUpright(orientation)
+        if let orientation = EXIFSegment(inJPEG: bytes)?.orientation, orientation != .up {
+            if orientation.swapsAxes { size = FrameSize(width: size.height, height: size.width) }
             Terminal.note(
                 "note: \(input) is stored turned (EXIF orientation \(orientation.rawValue)); it is drawn on and written "
-                    + "upright, \(image.width)x\(image.height)")
+                    + "upright, \(size.width)x\(size.height)")
         }
         if parsed.value("position") == nil {
             guard let tag = EXIFReader.geotag(inJPEG: bytes) else {
@@ -150,8 +157,7 @@ enum AnnotateCommand {
         let options: ProjectOptions
         let settings: AnnotateSettings
         do throws(UsageError) {
-            options = try ProjectOptions(
-                parsed, imageSize: FrameSize(width: UInt32(image.width), height: UInt32(image.height)))
+            options = try ProjectOptions(parsed, imageSize: size)
             settings = try AnnotateSettings(parsed, input: input)
         } catch {
             Terminal.error(error.message)
@@ -163,67 +169,97 @@ enum AnnotateCommand {
             Terminal.error("\(settings.output) exists; use --force to overwrite it")
             return .cannotCreate
         }
-        do {
-            let (file, camera, _) = try options.project()
+        guard
+            let position = GeodeticCoordinate(
+                latitude: options.latitude, longitude: options.longitude, altitude: options.altitude)
+        else {
+            Terminal.error("--position is not a place on Earth: \(options.latitude), \(options.longitude)")
+            return .usage
+        }
+        let job: FootageJob
+        let route: NavigationRoute?
+        let units: DistanceUnits
+        do throws(InputFileError) {
+            let file = try GeoJSONFile(contentsOf: options.poisFile)
             ProjectCommand.report(file: file, ground: options.groundAltitude, options: options)
-            var styleFile = try settings.loadStyle()
-            SelectedPOIs.resolve(&styleFile, among: file.pointsOfInterest)
-            let route = try settings.loadRoute()
-            if let failed = FontCheck.check(styleFile.style) { return failed }
-            let annotator: FrameAnnotator
-            do {
-                annotator = try FrameAnnotator(
-                    pointsOfInterest: file.pointsOfInterest, route: route, style: styleFile.style,
-                    layout: styleFile.layout, banner: settings.banner ?? styleFile.banner)
-            } catch {
-                Terminal.error(error.description)
-                return error.isMissing ? .noInput : .dataError
-            }
-            var annotated = settings.subsampling.map { image.resampled(to: $0) } ?? image
-            let pose = DevicePose(
-                latitude: options.latitude, longitude: options.longitude, altitude: options.altitude,
-                orientation: options.orientation)
-            let time = settings.time ?? EXIFReader.captureTime(inJPEG: bytes)?.date
-            let drawn = annotator.annotate(
-                &annotated, pose: pose, camera: camera, groundAltitude: options.groundAltitude, time: time,
-                speed: settings.speed)
-            var jpeg: [UInt8]
-            do {
-                jpeg = try JPEGEncoder().encode(
-                    annotated, quality: settings.quality, restartRows: settings.jpeg.restartRows)
-                if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
-            } catch {
-                Terminal.error("cannot encode the annotated image: \(error)")
-                return .failure
-            }
-            if toStandardOutput {
-                do {
-                    try CaptureOutputWriter.writeToStandardOutput(jpeg)
-                } catch {
-                    // A reader that stopped early (`| head -c`) had what it wanted.
-                    if case .readerClosed = error { return .ok }
-                    Terminal.error(error.description)
-                    return .ioError
-                }
-                report(drawn, route: route, units: styleFile.layout.units)
-                return .ok
-            }
-            do {
-                let writer = try AtomicFileWriter(
-                    destination: settings.output, replacing: parsed.flag("force"), creatingFolders: true)
-                try writer.write(jpeg)
-                try writer.commit()
-            } catch {
-                Terminal.error(error.description)
-                return ExitStatus(error)
-            }
-            report(drawn, route: route, units: styleFile.layout.units)
-            Terminal.out(settings.output)
-            return .ok
+            _ = try options.camera()  // a calibration that does not load is said before any work
+            var style = try settings.loadStyle()
+            SelectedPOIs.resolve(&style, among: file.pointsOfInterest)
+            route = try settings.loadRoute()
+            units = style.layout.units
+            job = photoJob(
+                input, at: position, options: options, settings: settings, force: parsed.flag("force"),
+                map: MapData(
+                    pointsOfInterest: file.pointsOfInterest, route: route, style: style,
+                    banner: settings.banner ?? style.banner))
         } catch {
             Terminal.error(error.description)
             return error.cannotBeOpened ? .noInput : .dataError
         }
+        let prepared: PreparedFootageJob
+        do {
+            prepared = try job.prepare(messages: .terminal)
+        } catch {
+            return AnnotateFootage.refuse(error)
+        }
+        let drawn = Locked<FrameAnnotation?>(nil)
+        let damage = Locked<String?>(nil)
+        let summary = prepared.run(
+            onWarning: { warning in damage.withLock { $0 = warning } },
+            drawnObserver: { _, annotation in drawn.withLock { $0 = annotation } })
+        switch summary.ending {
+        case .readerClosed:
+            return .ok  // a reader that stopped early (`| head -c`) had what it wanted
+        case .failed(let failure):
+            Terminal.error(failure.description)
+            return failure.cannotCreate ? .cannotCreate : .ioError
+        case .completed, .interrupted:
+            break
+        }
+        guard let annotation = drawn.withLock({ $0 }), summary.progress.written == 1 else {
+            // "frame 0 (photo.jpg): cannot be decoded (…); skipped": the decoder's words.
+            let why = damage.withLock { $0 }.flatMap { $0.firstRange(of: "cannot be decoded (") }.map { range in
+                String(damage.withLock { $0 ?? "" }[range.upperBound...].dropLast("); skipped".count))
+            }
+            Terminal.error("\(input): not a JPEG image arcapture can read (\(why ?? "it does not decode"))")
+            return .dataError
+        }
+        report(annotation, route: route, units: units)
+        if !toStandardOutput { Terminal.out(settings.output) }
+        return .ok
+    }
+
+    /// The footage job that draws one photo: its pose fixed (the options', or its geotag put in
+    /// their place), its time `--time` or its EXIF time, written to `--output` or stdout.
+    private static func photoJob(
+        _ input: String, at position: GeodeticCoordinate, options: ProjectOptions, settings: AnnotateSettings,
+        force: Bool, map: MapData
+    ) -> FootageJob {
+        // A name is a template's pattern: its own '%' are literal.
+        let output: FootageDestination =
+            settings.output == "-"
+            ? .mjpegStream
+            : .files(OutputTemplate(pattern: settings.output.replacingOccurrences(of: "%", with: "%%")))
+        var job = FootageJob(
+            input: input,
+            // --time stands for the photo's time (frame 0 of a clock that starts there).
+            timing: settings.time.map { FootageTiming(start: .given($0), framesPerSecond: 1) } ?? FootageTiming(),
+            poses: FootagePosePlan(
+                positions: .fixed(position), orientation: .fixed(options.orientation)),
+            map: map,
+            camera: CameraGeometry(
+                calibrationFile: options.cameraFile, horizontalFieldOfView: options.horizontalFieldOfView ?? 70,
+                // POIs without an altitude stand on the ground: --poi-altitude, else below the device.
+                heightAboveGround: options.altitude - options.groundAltitude),
+            output: output, workers: 1)
+        job.isSinglePhoto = true
+        job.quality = settings.quality
+        job.restartRows = settings.jpeg.restartRows
+        job.splices = settings.jpeg.splices
+        job.subsampling = settings.subsampling
+        job.groundSpeed = settings.speed
+        job.replacing = force
+        return job
     }
 
     /// Puts a photo's geotag where `--position` (and, without one given, `--orientation`) would

@@ -1,30 +1,12 @@
 import CaptureKit
 import Foundation
+import GeoAR
 
-/// How frame times are found for recorded footage: `--start`, `--offset`, `--speed`, `--fps`.
+/// How frame times are found for recorded footage: `--start`, `--offset`, `--speed`, `--fps`, read
+/// into GeoAR's ``FootageTiming`` (which decides the clock) and its errors said in these flags.
 struct FootageTimeOptions: Sendable {
-    /// Where the first frame's time comes from.
-    enum Start: Sendable, Equatable {
-        /// The footage's metadata, else the track's first fix (the default).
-        case automatic
-        /// The footage's metadata; an error when it has none.
-        case metadata
-        /// The track's first fix.
-        case firstFix
-        /// A time the user gives.
-        case given(Date)
-    }
-
-    var start: Start = .automatic
-
-    /// The start time given with `--start TIME`, if one was.
-    var explicitStart: Date? {
-        if case .given(let date) = start { return date }
-        return nil
-    }
-    var offset = 0.0
-    var speed = 1.0
-    var framesPerSecond: Double?
+    /// The timing the options give.
+    var timing = FootageTiming()
 
     static let specs: [OptionSpec] = [
         .value(
@@ -40,56 +22,46 @@ struct FootageTimeOptions: Sendable {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         if let text = parsed.value("start") {
             switch text {
-            case "metadata": start = .metadata
-            case "first-fix": start = .firstFix
+            case "metadata": timing.start = .metadata
+            case "first-fix": timing.start = .firstFix
             default:
                 guard let date = UTCTime.parse(text) else {
                     throw UsageError(
                         "--start must be an ISO 8601 time such as 2020-12-18T06:16:00Z, 'metadata' or 'first-fix', not '\(text)'"
                     )
                 }
-                start = .given(date)
+                timing.start = .given(date)
             }
         }
-        offset = try parsed.number("offset", in: -1e9...1e9) ?? 0
-        speed = try parsed.number("speed", in: 0.001...100_000) ?? 1
-        framesPerSecond = try parsed.number("fps", in: 0.001...10_000)
+        timing.offset = try parsed.number("offset", in: -1e9...1e9) ?? 0
+        timing.speed = try parsed.number("speed", in: 0.001...100_000) ?? 1
+        timing.framesPerSecond = try parsed.number("fps", in: 0.001...10_000)
     }
 
     /// The clock for footage described by `info` against `track`, and a phrase saying where its
-    /// start came from.
+    /// start came from (`--start` when given).
     func clock(footage info: FootageInfo?, track: RecordedTrack) throws(UsageError) -> (FootageClock, String) {
-        guard let rate = framesPerSecond ?? info?.framesPerSecond else {
-            throw UsageError(
-                "--fps is required: \(info.map { "\($0.kind.rawValue) footage" } ?? "--frames") states no frame rate")
+        do {
+            let (clock, origin) = try timing.clock(footage: info, track: track)
+            return (clock, Self.phrase(origin))
+        } catch {
+            throw Self.usageError(error)
         }
-        let metadata = info?.metadataStart
-        let first = track.fixes.first?.time ?? Date(timeIntervalSince1970: 0)
-        let startTime: Date
-        let origin: String
-        switch start {
-        case .given(let date):
-            (startTime, origin) = (date, "--start")
-        case .firstFix:
-            (startTime, origin) = (first, "the track's first fix")
-        case .metadata, .automatic:
-            if let metadata {
-                startTime = metadata.date
-                origin =
-                    info?.kind == .video
-                    ? (info?.hasGPSClock == true
-                        ? "the video's GPS clock (its GPMF telemetry)"
-                        : "the video's creation_time (cameras often write local time there: check the overlap)")
-                    : metadata.hasTimeZone
-                        ? "the footage's EXIF time" : "the footage's EXIF time, which has no time zone: read as UTC"
-            } else if start == .metadata {
-                throw UsageError(
-                    "--start metadata: \(info?.path ?? "the footage") has no capture time in its metadata; give --start TIME or first-fix"
-                )
-            } else {
-                (startTime, origin) = (first, "the track's first fix (the footage has no time in its metadata)")
-            }
+    }
+
+    /// Where a clock came from, in the command line's words.
+    static func phrase(_ origin: ClockOrigin) -> String {
+        origin == .given ? "--start" : origin.description
+    }
+
+    /// A timing error as the flags that fix it say it.
+    static func usageError(_ error: FootageTimingError) -> UsageError {
+        switch error {
+        case .noFrameRate(let kind):
+            UsageError("--fps is required: \(kind.map { "\($0.rawValue) footage" } ?? "--frames") states no frame rate")
+        case .noMetadataTime(let footage):
+            UsageError(
+                "--start metadata: \(footage) has no capture time in its metadata; give --start TIME or first-fix")
         }
-        return (FootageClock(start: startTime, framesPerSecond: rate, offset: offset, speed: speed), origin)
     }
 }

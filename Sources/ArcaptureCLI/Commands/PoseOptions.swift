@@ -71,27 +71,27 @@ struct PoseOptions: Sendable {
             maximumExtrapolation: try parsed.number("max-extrapolation", in: 0...3600) ?? 1)
     }
 
-    /// The timeline for `track`, and a phrase saying where its orientation comes from: as
-    /// footage annotation makes it (``TrackPoses``), or from the sidecar file.
+    /// The plan for footage whose positions come from `positions`: GeoAR's, which decides the
+    /// poses for `annotate`, `sync` and a footage view alike.
+    func plan(_ positions: FootagePosePlan.Positions) -> FootagePosePlan {
+        let planned: FootagePosePlan.Orientation
+        switch orientation {
+        case .fixed(let fixed): planned = .fixed(fixed)
+        case .course: planned = .course
+        case .automatic: planned = .automatic
+        case .sidecar(let path): planned = .sidecar(path: path)
+        }
+        return FootagePosePlan(
+            positions: positions, orientation: planned, mount: mount, limits: limits, geoidSeparation: geoidSeparation)
+    }
+
+    /// The timeline for `track` as the plan makes it, and a phrase saying where its orientation
+    /// comes from; the plan's warnings go to stderr.
     ///
     /// - Throws: ``InputFileError`` from the sidecar file.
     func timeline(for track: RecordedTrack) throws(InputFileError) -> (PoseTimeline, String) {
-        let choice: LivePoseTracker.OrientationChoice
-        switch orientation {
-        case .fixed(let fixed): choice = .fixed(fixed)
-        case .course: choice = .course
-        case .automatic: choice = .automatic
-        case .sidecar(let path):
-            let sidecar = try SidecarFile(contentsOf: path)
-            for warning in sidecar.warnings { Terminal.warning(warning) }
-            let timeline = PoseTimeline(
-                positions: track.fixes, orientation: .samples(sidecar.samples), mount: mount, limits: limits,
-                assumedGeoidSeparation: geoidSeparation)
-            return (timeline, "\(sidecar.samples.count) samples from \(path)" + TrackPoses.describe(mount))
-        }
-        let poses = TrackPoses(
-            track: track, orientation: choice, mount: mount, limits: limits, geoidSeparation: geoidSeparation)
-        if let note = poses.note { Terminal.warning(note) }
-        return (poses.timeline, poses.orientationDescription)
+        let found = try plan(.track(track)).timeline(for: track)
+        for warning in found.warnings { Terminal.warning(warning) }
+        return (found.timeline, found.orientation)
     }
 }

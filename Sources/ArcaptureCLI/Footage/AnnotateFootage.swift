@@ -122,150 +122,59 @@ enum AnnotateFootage {
         cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double),
         interrupted: @escaping @Sendable () -> Bool
     ) throws(InputFileError) -> ExitStatus {
-        let reader = try FootageReader(path: input, decoderThreads: destination.decoderThreads)
-        // A video written from a video keeps its other streams: their packets are kept from the
-        // first one on, before any frame is read.
-        let videoSource = try destination.videoFormat.flatMap { format throws(InputFileError) in
-            try reader.copyStreams(into: format)
-        }
-        for note in videoSource?.notCopied ?? [] { Terminal.warning("\(input): not copied: \(note)") }
-        // Footage is described from what the reader sees, not probed ahead (probing would read a
-        // whole file first): the first frame gives the EXIF start, a Y4M file's size its frame count.
-        let first = reader.next()
-        guard first != nil || reader.truncatedFrames > 0 else {
-            // A Y4M header with nothing after it: an empty output with status 0 would say all went well.
-            for note in reader.notes { Terminal.warning(note) }
-            throw .malformed(file: input == "-" ? "stdin" : input, location: nil, problem: "no frames to annotate")
-        }
-        // A video's own GPS (GoPro's GPMF) times it: its start on the GPS clock is its metadata.
-        let embedded =
-            reader.kind == .video && EmbeddedTelemetry.hasTelemetry(input) ? try EmbeddedTelemetry.read(input) : nil
-        var info = describe(input, reader: reader, first: first)
-        // Without one, the container's creation time (often local time labelled UTC; the report
-        // says the start came from it).
-        if let start = embedded?.videoStart ?? reader.videoCreationTime {
-            info.metadataStart = EXIFReader.CaptureTime(date: start, hasTimeZone: true)
-            info.hasGPSClock = embedded?.videoStart != nil
-        }
+        // The map data: the POIs (with what their file held that is not one), the style with its
+        // selection resolved, the route.
         let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
         for note in pois.pointOfInterestNotes(file: parsed.value("pois") ?? "") { Terminal.warning(note) }
         var style = try settingsOptions.loadStyle()
         SelectedPOIs.resolve(&style, among: pois.pointsOfInterest)
         let route = try settingsOptions.loadRoute()
-        // Poses: a track and the footage clock, one fixed pose (a camera on a mast), or each photo's
-        // own geotag.
-        let poses: FootagePipeline.Poses
+        // Positions: one fixed place (a camera on a mast), a track, or the footage's own.
+        let positions: FootagePosePlan.Positions
         if let positionText = parsed.value("position") {
             guard parsed.value("track") == nil else {
                 Terminal.error("--position and --track are alternatives: one fixed pose, or a track to follow")
                 return .usage
             }
-            guard let position = GeodeticCoordinate(parsing: positionText), let altitude = position.altitude else {
+            guard let position = GeodeticCoordinate(parsing: positionText), position.altitude != nil else {
                 Terminal.error(
                     "--position must be LAT,LON,ALT (metres above the WGS84 ellipsoid), not '\(positionText)'")
                 return .usage
             }
-            let body: DeviceOrientation
-            if case .fixed(let fixed) = poseOptions.orientation {
-                body = fixed
-            } else {
-                body = DeviceOrientation(heading: 0, pitch: 0, roll: 0)
-            }
-            let pose = DevicePose(
-                latitude: position.latitude, longitude: position.longitude, altitude: altitude,
-                orientation: poseOptions.mount.cameraOrientation(body: body))
-            // Frames are timed (for the banner and file names) when the footage says how.
-            let rate = time.framesPerSecond ?? info.framesPerSecond
-            let start = time.explicitStart ?? info.metadataStart?.date
-            poses = .fixed(pose, rate.flatMap { fps in start.map { FootageClock(start: $0, framesPerSecond: fps) } })
-            Terminal.note(
-                "note: one fixed pose for every frame: \(positionText), heading \(body.heading)°, pitch \(body.pitch)°, roll \(body.roll)°"
-            )
-        } else if let trackPath = parsed.value("track") ?? (embedded != nil ? input : nil) {
-            let track =
-                trackPath == input && embedded != nil
-                ? embedded?.track ?? RecordedTrack(file: input, fixes: [])
-                : try RecordedTrack.load(trackPath)
-            if parsed.value("track") == nil {
-                Terminal.note("note: poses from \(input)'s own GPS: \(track.summary)")
-            }
-            for warning in track.warnings.prefix(5) { Terminal.warning(warning) }
-            let clock: FootageClock
-            do {
-                clock = try time.clock(footage: info, track: track).0
-            } catch {
-                Terminal.error(error.message)
-                return .usage
-            }
-            poses = .track(try poseOptions.timeline(for: track).0, clock)
-            if !parsed.flag("pass-through"),
-                let miss = TrackMiss(
-                    clock: clock, frames: info.frameCount, exact: reader.kind != .mjpeg, track: track,
-                    limits: poseOptions.limits)
-            {
-                // Refused before any work: written, it would be the footage as it came.
-                Terminal.error(
-                    miss.description + ", so none would be annotated: check --start and --offset ('arcapture sync' "
-                        + "finds the offset), or add --pass-through to write them unannotated; nothing was written")
-                return .failure
-            }
-        } else if reader.kind == .jpegFolder {
-            poses = .geotags(geoidSeparation: poseOptions.geoidSeparation)
-        } else if reader.kind == .video {
-            Terminal.error(
-                "give --track FILE: \(input) carries no GPS of its own (no GPMF telemetry track), and only such a "
-                    + "video or a folder of geotagged photos annotates without one")
-            return .usage
+            positions = .fixed(position)
+        } else if let trackPath = parsed.value("track") {
+            positions = .track(try RecordedTrack.load(trackPath))
         } else {
-            Terminal.error("give --track FILE: only a folder of geotagged photos annotates without one")
-            return .usage
+            positions = .footage
         }
+        var job = FootageJob(
+            input: input, timing: time.timing, poses: poseOptions.plan(positions),
+            map: MapData(
+                pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
+                banner: settingsOptions.banner ?? style.banner),
+            camera: CameraGeometry(
+                calibrationFile: parsed.value("camera"), horizontalFieldOfView: cameraSetup.horizontalFieldOfView,
+                heightAboveGround: cameraSetup.heightAboveGround),
+            output: destination, sidecar: parsed.value("sidecar"), workers: workers)
+        job.quality = settingsOptions.quality
+        job.restartRows = settingsOptions.jpeg.restartRows
+        job.splices = settingsOptions.jpeg.splices
+        job.minimap = parsed.flag("minimap") ? MapRenderer.Options() : nil
+        job.replacing = parsed.flag("force")
+        job.passesThroughUnposed = parsed.flag("pass-through")
+        let prepared: PreparedFootageJob
         do {
-            try destination.checkNames(framesEvery: poses.frameInterval)
+            prepared = try job.prepare(messages: .terminal)
         } catch {
-            Terminal.error(error.description)
-            return .usage
+            return refuse(error)
         }
-        // A calibration that does not fit the footage's frames is refused now, not found out frame
-        // by frame (frames it cannot describe would pass through unannotated).
-        if let cameraPath = parsed.value("camera"), let size = firstFrameSize(reader: reader, first: first) {
-            _ = try CameraModel(cameraInfoFile: cameraPath, frameSize: size)
-        }
-        if let failed = FontCheck.check(style.style) { return failed }
-        var settings = AnnotationSettings(
-            pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
-            banner: settingsOptions.banner ?? style.banner, cameraFile: parsed.value("camera"),
-            horizontalFieldOfView: cameraSetup.horizontalFieldOfView, heightAboveGround: cameraSetup.heightAboveGround,
-            quality: settingsOptions.quality, destination: destination, keepsRecords: parsed.value("sidecar") != nil,
-            inputRange: (reader.y4mHeader?.isFullRange ?? reader.video?.isFullRange ?? true) ? .full : .limited,
-            minimap: parsed.flag("minimap") ? MapRenderer.Options() : nil)
-        settings.restartRows = settingsOptions.jpeg.restartRows
-        settings.splices = settingsOptions.jpeg.splices
-        let rate =
-            reader.y4mHeader.map { $0.frameRate } ?? (time.framesPerSecond == nil ? reader.video?.frameRate : nil)
-            ?? Self.rate(time.framesPerSecond ?? info.framesPerSecond ?? 30)
-        let sink: FootageSink
-        do {
-            sink = try FootageSink(
-                destination: destination, frameRate: rate,
-                fullRange: reader.y4mHeader?.isFullRange ?? reader.video?.isFullRange ?? true,
-                sidecar: parsed.value("sidecar"),
-                // Only Y4M and video frames are read into again.
-                pool: reader.kind == .y4m || reader.kind == .video ? reader.pool : nil,
-                replacing: parsed.flag("force"), videoSource: videoSource)
-        } catch {
-            Terminal.error(error.description)
-            return ExitStatus(error)
-        }
-        let pipeline = FootagePipeline(
-            reader: reader, first: first, settings: settings, poses: poses, route: route, sink: sink, workers: workers)
         let started = ContinuousClock.now
         // Progress on a terminal: frames done of the total, the rate, the time left, what was skipped.
-        let total = info.frameCount
-        let approximate = reader.kind == .mjpeg ? "≈" : ""
+        let total = prepared.info.frameCount
+        let approximate = prepared.isFrameCountEstimated ? "≈" : ""
         let progress = ProgressLine()
         progress.start {
-            let done = pipeline.progress
+            let done = prepared.progress
             let rate = Double(done.finished) / max(seconds(started.duration(to: .now)), 1e-9)
             let left = rate > 0 ? Double(max(0, total - done.finished)) / rate : 0
             let position =
@@ -275,9 +184,9 @@ enum AnnotateFootage {
                 : String(format: "frame %d  %.1f fps", done.finished, rate)
             return position + "  \(done.passedThrough) without a pose  \(done.corrupt) damaged"
         }
-        let summary = pipeline.run(isInterrupted: interrupted, onWarning: { Terminal.warning($0) })
+        let summary = prepared.run(isInterrupted: interrupted, onWarning: { Terminal.warning($0) })
         progress.stop()
-        for note in summary.notes + sink.videoNotes { Terminal.warning(note) }
+        for note in summary.notes + prepared.videoNotes { Terminal.warning(note) }
         let final = summary.progress
         switch summary.ending {
         case .readerClosed:
@@ -301,7 +210,7 @@ enum AnnotateFootage {
                 + String(format: "%.1f s, %.1f fps, ", summary.seconds, Double(final.read) / max(summary.seconds, 1e-9))
                 + (workers == 1 ? "1 worker" : "\(workers) workers"))
         if output != "-" { Terminal.out(output) }
-        if case .track = poses, final.read > 0, final.annotated == 0, summary.ending == .completed,
+        if prepared.posesFromTrack, final.read > 0, final.annotated == 0, summary.ending == .completed,
             !parsed.flag("pass-through")
         {
             Terminal.error(
@@ -315,6 +224,40 @@ enum AnnotateFootage {
             return .interrupted
         }
         return .ok
+    }
+
+    /// Says why the job cannot run, in the options that fix it, and gives the exit status.
+    static func refuse(_ error: FootageJobError) -> ExitStatus {
+        switch error {
+        case .input(let input):
+            Terminal.error(input.description)
+            return input.cannotBeOpened ? .noInput : .dataError
+        case .timing(let timing):
+            Terminal.error(FootageTimeOptions.usageError(timing).message)
+            return .usage
+        case .noPositions(let footage, let kind):
+            Terminal.error(
+                kind == .video
+                    ? "give --track FILE: \(footage) carries no GPS of its own (no GPMF telemetry track), and only such a "
+                        + "video or a folder of geotagged photos annotates without one"
+                    : "give --track FILE: only a folder of geotagged photos annotates without one")
+            return .usage
+        case .trackMissed(let miss):
+            // Refused before any work: written, it would be the footage as it came.
+            Terminal.error(
+                miss.description + ", so none would be annotated: check --start and --offset ('arcapture sync' "
+                    + "finds the offset), or add --pass-through to write them unannotated; nothing was written")
+            return .failure
+        case .destination(let destination):
+            Terminal.error(destination.description)
+            return .usage
+        case .font(let font):
+            Terminal.error(font.description)
+            return font.isMissing ? .noInput : .dataError
+        case .output(let output):
+            Terminal.error(output.description)
+            return ExitStatus(output)
+        }
     }
 
     /// `--codec`, `--crf`, `--preset` and `--x264-params`, when any is given: how a video file is
@@ -343,48 +286,5 @@ enum AnnotateFootage {
             return .mjpeg(quality: quality)
         default: throw UsageError("--codec must be h264 or mjpeg, not '\(codec ?? "")'")
         }
-    }
-
-    /// The first frame's size: the Y4M header's, or the first JPEG's.
-    private static func firstFrameSize(reader: FootageReader, first: FootageFrame?) -> (width: Int, height: Int)? {
-        if let header = reader.y4mHeader { return (header.width, header.height) }
-        guard case .jpeg(let bytes) = first?.content, let decoder = try? JPEGDecoder() else { return nil }
-        let header = bytes.withUnsafeBytes { raw in try? decoder.readHeader(raw) }
-        return header.map { ($0.width, $0.height) }
-    }
-
-    /// What the footage is, for its clock and progress, from what the reader has seen: a folder's
-    /// listing, a stream's first frame (and a Y4M file's size).
-    private static func describe(_ input: String, reader: FootageReader, first: FootageFrame?) -> FootageInfo {
-        var frames = reader.folderFileCount ?? 0
-        if let header = reader.y4mHeader, let frameBytes = header.frameByteCount, input != "-",
-            let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
-        {
-            frames = (size - header.length) / (frameBytes + 6)  // "FRAME\n" before each frame
-        } else if reader.kind == .mjpeg, input != "-", case .jpeg(let bytes) = first?.content, !bytes.isEmpty,
-            let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
-        {
-            // An estimate from the first frame's size (progress says "≈"): counting exactly would
-            // mean reading the whole file before starting.
-            frames = max(1, Int((Double(size) / Double(bytes.count)).rounded()))
-        }
-        // A folder's photos come with their EXIF time read; a stream's first JPEG is read here.
-        var start = first?.captureTime
-        if start == nil, reader.kind == .mjpeg, case .jpeg(let bytes) = first?.content {
-            start = EXIFReader.captureTime(inJPEG: bytes)
-        }
-        if let video = reader.video { frames = video.frameCount }
-        return FootageInfo(
-            path: input == "-" ? "stdin" : input, kind: reader.kind, frameCount: frames,
-            framesPerSecond: reader.y4mHeader?.framesPerSecond ?? reader.video?.framesPerSecond,
-            width: reader.y4mHeader?.width ?? reader.video?.width,
-            height: reader.y4mHeader?.height ?? reader.video?.height,
-            metadataStart: start, notes: [])
-    }
-
-    /// A frame rate as a fraction (29.97 → 30000:1001).
-    private static func rate(_ fps: Double) -> (numerator: Int, denominator: Int) {
-        let thousandths = Int((fps * 1000).rounded())
-        return thousandths % 1000 == 0 ? (thousandths / 1000, 1) : (thousandths, 1000)
     }
 }

@@ -118,6 +118,27 @@ public final class FootageReader {
         }
     }
 
+    /// Opens one photo as a folder of one: its frame carries its name, EXIF time and geotag, as a
+    /// folder's photos do, so that it is drawn on upright and written with its EXIF, as they are.
+    ///
+    /// - Throws: ``InputFileError`` when it is missing or a folder.
+    public init(photo: String) throws(InputFileError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: photo, isDirectory: &isDirectory) else {
+            throw .missing(file: photo)
+        }
+        guard !isDirectory.boolValue else {
+            throw .unreadable(file: photo, reason: "a folder, not a photo")
+        }
+        let url = URL(fileURLWithPath: photo)
+        path = url.deletingLastPathComponent().path
+        name = photo
+        files = [url.lastPathComponent]
+        folderFileCount = 1
+        kind = .jpegFolder
+        y4mHeader = nil
+    }
+
     /// For a video file, keeps its other streams (audio, telemetry) that `format` can hold for a
     /// video written from it, and describes them; nil for other footage. Call before the first
     /// frame is read.

@@ -19,11 +19,11 @@ import Foundation
 /// let summary = pipeline.run()
 /// ```
 ///
-/// - Important: ``run(isInterrupted:onWarning:)`` runs on the caller's thread and returns when the
+/// - Important: ``run(isInterrupted:onWarning:frameObserver:mapData:centreObserver:drawnObserver:)`` runs on the caller's thread and returns when the
 ///   footage is done; ``progress`` may be read from any thread meanwhile.
 ///
 /// `@unchecked Sendable`: the reader and the first frame are used only by the thread in
-/// ``run(isInterrupted:onWarning:)``; the counts the workers' deliveries update are in a `Locked`.
+/// ``run(isInterrupted:onWarning:frameObserver:mapData:centreObserver:drawnObserver:)``; the counts the workers' deliveries update are in a `Locked`.
 public final class FootagePipeline: @unchecked Sendable {
     /// Where each frame's pose comes from.
     public enum Poses: Sendable {
@@ -87,7 +87,7 @@ public final class FootagePipeline: @unchecked Sendable {
         public var cannotCreate: Bool
     }
 
-    /// A frame about to be drawn, in frame order, for ``init(reader:first:settings:poses:route:sink:workers:frameObserver:mapData:centreObserver:)``'s
+    /// A frame about to be drawn, in frame order, for ``run(isInterrupted:onWarning:frameObserver:mapData:centreObserver:drawnObserver:)``'s
     /// observer.
     public struct FrameInfo: Sendable {
         /// The frame's number, from 0.
@@ -124,9 +124,6 @@ public final class FootagePipeline: @unchecked Sendable {
     private let route: NavigationRoute?
     private let sink: FootageSink
     private let workers: Int
-    private let frameObserver: (@Sendable (FrameInfo) -> Set<String>?)?
-    private let mapData: (@Sendable () -> MapDataSnapshot?)?
-    private let centreObserver: (@Sendable (_ frame: Int, _ id: String) -> Void)?
     private let state = Locked(State())
 
     private struct State {
@@ -135,7 +132,7 @@ public final class FootagePipeline: @unchecked Sendable {
         var readerClosed = false
     }
 
-    /// Creates a pipeline; nothing is read until ``run(isInterrupted:onWarning:)``.
+    /// Creates a pipeline; nothing is read until ``run(isInterrupted:onWarning:frameObserver:mapData:centreObserver:drawnObserver:)``.
     ///
     /// - Parameters:
     ///   - reader: the footage.
@@ -145,26 +142,10 @@ public final class FootagePipeline: @unchecked Sendable {
     ///   - route: the route to follow, in frame order.
     ///   - sink: where frames and sidecar records go.
     ///   - workers: frames drawn in parallel (1 or more).
-    ///   - frameObserver: told of each frame before it is drawn, in frame order, on the reading
-    ///     thread; what it returns is selected in that frame (a view's selection).
-    ///   - mapData: asked before each frame, in frame order, on the reading thread: map data to
-    ///     draw from that frame on in place of the settings' POIs, route, style and banner (an
-    ///     ``ARSession``'s, which can change while footage runs). When its `layoutVersion` changes
-    ///     the route is followed from its start again (if ``AnnotationSettings/followsRoute``).
-    ///     Which frame first shows a change depends on when it is made; nil keeps the settings'.
-    ///   - centreObserver: with ``AnnotationSettings/selectsCenter``, told of the marker drawn
-    ///     nearest each frame's centre (the frame's number and the POI's id), in frame order, as
-    ///     frames are written.
     public init(
         reader: FootageReader, first: FootageFrame? = nil, settings: AnnotationSettings, poses: Poses,
-        route: NavigationRoute?, sink: FootageSink, workers: Int,
-        frameObserver: (@Sendable (FrameInfo) -> Set<String>?)? = nil,
-        mapData: (@Sendable () -> MapDataSnapshot?)? = nil,
-        centreObserver: (@Sendable (_ frame: Int, _ id: String) -> Void)? = nil
+        route: NavigationRoute?, sink: FootageSink, workers: Int
     ) {
-        self.centreObserver = centreObserver
-        self.frameObserver = frameObserver
-        self.mapData = mapData
         self.reader = reader
         self.first = first
         self.settings = settings
@@ -183,14 +164,31 @@ public final class FootagePipeline: @unchecked Sendable {
     ///   - isInterrupted: asked before each frame is read; true stops reading (Ctrl-C). The frames
     ///     in flight are finished and the output, whole, holds every frame up to there.
     ///   - onWarning: damaged frames, one call each (on a worker's delivery, in frame order).
+    ///   - frameObserver: told of each frame before it is drawn, in frame order, on the reading
+    ///     thread; what it returns is selected in that frame (a view's selection).
+    ///   - mapData: asked before each frame, in frame order, on the reading thread: map data to
+    ///     draw from that frame on in place of the settings' POIs, route, style and banner (an
+    ///     ``ARSession``'s, which can change while footage runs). When its `layoutVersion` changes
+    ///     the route is followed from its start again (if ``AnnotationSettings/followsRoute``).
+    ///     Which frame first shows a change depends on when it is made; nil keeps the settings'.
+    ///   - centreObserver: with ``AnnotationSettings/selectsCenter``, told of the marker drawn
+    ///     nearest each frame's centre (the frame's number and the POI's id), in frame order, as
+    ///     frames are written.
+    ///   - drawnObserver: told of what was drawn on each annotated frame (its markers, labels and
+    ///     navigation), in frame order, as frames are written.
     /// - Returns: how it ended and what was done.
     public func run(
         isInterrupted: @escaping @Sendable () -> Bool = { false },
-        onWarning: @escaping @Sendable (String) -> Void = { _ in }
+        onWarning: @escaping @Sendable (String) -> Void = { _ in },
+        frameObserver: (@Sendable (FrameInfo) -> Set<String>?)? = nil,
+        mapData: (@Sendable () -> MapDataSnapshot?)? = nil,
+        centreObserver: (@Sendable (_ frame: Int, _ id: String) -> Void)? = nil,
+        drawnObserver: (@Sendable (_ frame: Int, _ drawn: FrameAnnotation) -> Void)? = nil
     ) -> Summary {
         let started = ContinuousClock.now
         let pipeline = makeOrderedPipeline(
-            capacity: reader.kind == .y4m || reader.kind == .video ? workers + 1 : workers * 2, onWarning: onWarning)
+            capacity: reader.kind == .y4m || reader.kind == .video ? workers + 1 : workers * 2, onWarning: onWarning,
+            centreObserver: centreObserver, drawnObserver: drawnObserver)
         var navigator = route.map { RouteNavigator(route: $0) }
         var previous: (pose: DevicePose, time: Date)?
         var track: [SIMD2<Double>] = []
@@ -215,7 +213,7 @@ public final class FootagePipeline: @unchecked Sendable {
                 layoutVersion = map.layoutVersion
             }
             let (frameTime, pose, headingAccuracy) = lookUp(frame)
-            var speed: Double?
+            var speed = settings.groundSpeed
             if let pose, let previous, let frameTime, frameTime > previous.time {
                 let moved = LocalFrame(
                     latitude: previous.pose.latitude, longitude: previous.pose.longitude, altitude: 0
@@ -292,10 +290,12 @@ public final class FootagePipeline: @unchecked Sendable {
         }
     }
 
-    private func makeOrderedPipeline(capacity: Int, onWarning: @escaping @Sendable (String) -> Void)
-        -> OrderedPipeline<AnnotationJob, AnnotationResult>
-    {
-        let (settings, sink, centreObserver) = (self.settings, self.sink, self.centreObserver)
+    private func makeOrderedPipeline(
+        capacity: Int, onWarning: @escaping @Sendable (String) -> Void,
+        centreObserver: (@Sendable (_ frame: Int, _ id: String) -> Void)?,
+        drawnObserver: (@Sendable (_ frame: Int, _ drawn: FrameAnnotation) -> Void)?
+    ) -> OrderedPipeline<AnnotationJob, AnnotationResult> {
+        let (settings, sink) = (self.settings, self.sink)
         return OrderedPipeline<AnnotationJob, AnnotationResult>(
             // Frames in flight: two per worker for JPEG (a few hundred kB each), one more than the
             // workers for Y4M (megabytes each: 4 MB at 1080p 4:2:2; the writer holds the extra one).
@@ -316,7 +316,8 @@ public final class FootagePipeline: @unchecked Sendable {
                     let name = skipped.file.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
                     onWarning("frame \(sequence)\(name): cannot be decoded (\(why)); skipped")
                     record = skipped
-                case .frame(let frame, let annotated, let written, let time, let centre, let timing, let splice):
+                case .frame(
+                    let frame, let annotated, let written, let time, let centre, let timing, let splice, let drawn):
                     do throws(FrameWriteError) {
                         // A file name's strftime conversions use the frame's time, else the time
                         // of writing (a photo without an EXIF time), as fswebcam's do.
@@ -345,6 +346,7 @@ public final class FootagePipeline: @unchecked Sendable {
                     }
                     record = written
                     if let centre { centreObserver?(sequence, centre) }
+                    if let drawn { drawnObserver?(sequence, drawn) }
                 }
                 do throws(OutputError) {
                     try sink.record(record)

@@ -50,6 +50,12 @@ public struct AnnotationSettings: Sendable {
     /// Whether each drawn frame's marker nearest the centre is found, for a footage pipeline's
     /// `centreObserver` (a view's select-centre).
     public var selectsCenter = false
+    /// The chroma subsampling JPEGs are encoded with, nil for the input's (frames are then encoded
+    /// whole, never spliced).
+    public var subsampling: ChromaSubsampling?
+    /// The ground speed in m/s for frames whose speed the poses do not give (one photo, a fixed
+    /// pose), for the navigation panel's time left; nil for none.
+    public var groundSpeed: Double?
 
     /// Creates settings.
     public init(

@@ -26,7 +26,10 @@ final class AnnotationWorker {
         decoder = try? JPEGDecoder()
         encoder = try? JPEGEncoder()
         // A map view covers every row, and planes out need every row decoded.
-        splicing = settings.splices && !settings.destination.wantsPlanes && !settings.mapOnly ? SplicedDrawing() : nil
+        // Another subsampling than the input's needs every sample decoded and encoded again.
+        splicing =
+            settings.splices && !settings.destination.wantsPlanes && !settings.mapOnly && settings.subsampling == nil
+            ? SplicedDrawing() : nil
         map = MapData(
             pointsOfInterest: settings.pointsOfInterest, route: settings.route, style: settings.style,
             banner: nil)
@@ -81,7 +84,7 @@ final class AnnotationWorker {
                 splice = .whole("photos turned upright by their EXIF orientation")
             } else if let splicing, job.pose != nil {
                 // Only the MCUs drawn on are decoded and encoded again (EXIF kept).
-                var drawn = (annotated: false, centre: String?.none)
+                var drawn = (annotated: false, centre: String?.none, drawn: FrameAnnotation?.none)
                 var splicedRecord = record
                 let spliced = splicing.draw(bytes, annotator: annotator, map: minimap) { image in
                     splicedRecord = record  // drawn twice: the record of the last drawing
@@ -91,7 +94,7 @@ final class AnnotationWorker {
                 case .spliced(let jpeg):
                     return .frame(
                         .jpeg(jpeg), annotated: drawn.annotated, record: splicedRecord, time: job.time,
-                        centre: drawn.centre, timing: FrameTiming(of: job.frame), splice: .spliced)
+                        centre: drawn.centre, timing: FrameTiming(of: job.frame), splice: .spliced, drawn: drawn.drawn)
                 case .damaged(let why): return corrupt(why, record)
                 case .notSpliced(let why): splice = .whole(why)
                 }
@@ -120,14 +123,19 @@ final class AnnotationWorker {
             // Moved out (the property lets go of the planes), so drawing does not copy them.
             image = decoded
             decoded = Self.placeholder
+            // Drawn in the layout it is written in: each primitive's colour lands on the chroma
+            // samples as they are written, not averaged afterwards.
+            if let subsampling = settings.subsampling, subsampling != image.subsampling {
+                image = image.resampled(to: subsampling)
+            }
         } else {
             return corrupt("the frame holds nothing", record)
         }
-        let (annotated, centre) = drawOverlay(on: &image, job: job, record: &record)
+        let (annotated, centre, drawn) = drawOverlay(on: &image, job: job, record: &record)
         if settings.destination.wantsPlanes {
             return .frame(
                 .planes(image), annotated: annotated, record: record, time: job.time, centre: centre,
-                timing: FrameTiming(of: job.frame))
+                timing: FrameTiming(of: job.frame), drawn: drawn)
         }
         guard let encoder else { return corrupt("the JPEG encoder could not be created", record) }
         defer { decoded = image }  // the planes are decoded into again for the next frame
@@ -136,7 +144,7 @@ final class AnnotationWorker {
             if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
             return .frame(
                 .jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre,
-                timing: FrameTiming(of: job.frame), splice: splice)
+                timing: FrameTiming(of: job.frame), splice: splice, drawn: drawn)
         } catch {
             return corrupt("cannot encode: \(error)", record)
         }
@@ -145,10 +153,11 @@ final class AnnotationWorker {
     /// Draws the overlay for `job` (nothing without a pose): whether it did, and the marker nearest
     /// the centre when the settings ask for it.
     private func drawOverlay(on image: inout YCbCrImage, job: borrowing AnnotationJob, record: inout SidecarRecord)
-        -> (annotated: Bool, centre: String?)
+        -> (annotated: Bool, centre: String?, drawn: FrameAnnotation?)
     {
         var annotated = false
         var centre: String?
+        var annotation: FrameAnnotation?
         if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
             annotator.layoutOptions.selected = map.style.layout.selected.union(job.selected ?? [])
             if settings.mapOnly, let minimap {
@@ -163,6 +172,7 @@ final class AnnotationWorker {
                     &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
                     route: map.route, navigation: job.navigation, time: job.time, speed: job.speed,
                     frame: job.frame.index, headingAccuracy: job.headingAccuracy)
+                annotation = drawn
                 if settings.keepsRecords { record.add(drawn, units: map.style.layout.units) }
                 if settings.selectsCenter {
                     centre = ViewFrameStage.nearestToCentre(drawn.layout, width: image.width, height: image.height)
@@ -175,7 +185,7 @@ final class AnnotationWorker {
             }
             annotated = true
         }
-        return (annotated, centre)
+        return (annotated, centre, annotation)
     }
 
     private static let placeholder = YCbCrImage(width: 16, height: 16, subsampling: .s420)

@@ -2,24 +2,23 @@ import ARCompositor
 import CaptureKit
 import Foundation
 
-/// A footage view's pipeline, once its location source is assigned: the footage opened, each
-/// frame posed from the source (a recorded track looked up at the frame's time, or a fixed
-/// position), drawn with the session's map data as it stands when the frame is read and the
-/// view's selection (an AR overlay with an optional minimap, or for a map view the plan view over
-/// the whole frame), written in order.
+/// A footage view's run, once its location source is assigned: the view's configuration, its
+/// session's map data and its location source made into a ``FootageJob`` (the one `arcapture
+/// annotate` runs), run with the view's observers: the session's map data as it stands when each
+/// frame is read, the view's selection, its navigation and position handlers.
 ///
 /// - Important: ``run()`` runs on a thread of its own.
 final class FootageRun: @unchecked Sendable {
     private weak var view: GeoARView?
     private let path: String
-    private let clock: FootageClock
+    private let timing: FootageTiming
     private let source: any LocationSource
     private let stop: StopRequest
 
-    init(view: GeoARView, path: String, clock: FootageClock, source: any LocationSource, stop: StopRequest) {
+    init(view: GeoARView, path: String, timing: FootageTiming, source: any LocationSource, stop: StopRequest) {
         self.view = view
         self.path = path
-        self.clock = clock
+        self.timing = timing
         self.source = source
         self.stop = stop
     }
@@ -33,51 +32,49 @@ final class FootageRun: @unchecked Sendable {
                 nil, .configuration("footage is written to a footage output (files, an MJPEG or Y4M file, or stdout)")
             )
         }
-        let poses: FootagePipeline.Poses
-        switch Self.poses(from: source, options: configuration.pose, clock: clock, messages: configuration.messages) {
-        case .success(let found): poses = found
+        let positions: FootagePosePlan.Positions
+        switch Self.positions(from: source) {
+        case .success(let found): positions = found
         case .failure(let error): return (nil, error)
         }
-        do {
-            try destination.checkNames(framesEvery: poses.frameInterval)
-        } catch {
-            return (nil, .configuration(error.description))
+        let options = configuration.pose
+        let orientation: FootagePosePlan.Orientation
+        switch options.orientation {
+        case .automatic: orientation = .automatic
+        case .course: orientation = .course
+        case .fixed(let fixed): orientation = .fixed(fixed)
         }
-        let reader: FootageReader
-        do {
-            reader = try FootageReader(path: path, decoderThreads: destination.decoderThreads)
-        } catch {
-            return (nil, .footage(error))
-        }
-        let first = reader.next()
         // A map view shows the navigation its session's AR view works out, as live.
         let isMap = view.kind == .map
-        let follows = configuration.navigates && !isMap
-        let route = follows ? map.data.route : nil
-        var settings = AnnotationSettings(
-            pointsOfInterest: map.data.pointsOfInterest, route: map.data.route, style: map.data.style,
-            banner: map.data.banner, cameraFile: configuration.camera.calibrationFile,
-            horizontalFieldOfView: configuration.camera.horizontalFieldOfView,
-            heightAboveGround: configuration.camera.heightAboveGround, quality: configuration.quality,
-            destination: destination, keepsRecords: configuration.sidecar != nil,
-            inputRange: reader.y4mHeader.map { $0.isFullRange ? .full : .limited } ?? .full,
-            minimap: configuration.minimap)
-        settings.mapOnly = isMap
-        settings.restartRows = configuration.restartRows
-        settings.splices = configuration.splices
-        settings.followsRoute = follows
-        settings.selectsCenter = configuration.selectsCenter && !isMap
-        let sink: FootageSink
+        var job = FootageJob(
+            input: path, timing: timing,
+            poses: FootagePosePlan(
+                positions: positions, orientation: orientation, mount: options.mount, limits: options.limits,
+                geoidSeparation: options.geoidSeparation),
+            map: map.data, camera: configuration.camera, output: destination, sidecar: configuration.sidecar,
+            workers: workers)
+        job.quality = configuration.quality
+        job.restartRows = configuration.restartRows
+        job.splices = configuration.splices
+        job.minimap = configuration.minimap
+        job.replacing = configuration.replacing
+        job.mapOnly = isMap
+        job.followsRoute = configuration.navigates
+        job.selectsCenter = configuration.selectsCenter
+        // A view draws what its track allows: frames without a pose pass through, as a camera
+        // view's do while the fix is missing.
+        job.passesThroughUnposed = true
+        let prepared: PreparedFootageJob
         do {
-            sink = try FootageSink(
-                destination: destination, frameRate: reader.y4mHeader?.frameRate ?? Self.rate(clock.framesPerSecond),
-                fullRange: reader.y4mHeader?.isFullRange ?? true, sidecar: configuration.sidecar,
-                pool: reader.kind == .y4m ? reader.pool : nil, replacing: configuration.replacing)
+            prepared = try job.prepare(messages: configuration.messages)
         } catch {
-            return (nil, .output(error))
+            return (nil, Self.viewError(error))
         }
-        let pipeline = FootagePipeline(
-            reader: reader, first: first, settings: settings, poses: poses, route: route, sink: sink, workers: workers,
+        view.setPhase(.running)
+        let stop = self.stop
+        let messages = configuration.messages
+        let summary = prepared.run(
+            isInterrupted: { stop.isRequested }, onWarning: { messages.warning($0) },
             frameObserver: { [weak view] info in
                 guard let view else { return nil }
                 view.navigationChanged(isMap ? view.session.navigationInfo : info.navigation)
@@ -87,50 +84,29 @@ final class FootageRun: @unchecked Sendable {
             // The session's map data as it stands at each frame: changes are drawn from the next
             // frame read, as a camera view's are.
             mapData: { [weak view] in view?.session.mapDataSnapshot },
-            // --select-center: the POI nearest the centre of each frame written is the view's
-            // selection, written back through its binding, as a camera view's is.
+            // The POI nearest the centre of each frame written is the view's selection, written
+            // back through its binding, as a camera view's is.
             centreObserver: { [weak view] _, id in view?.viewSelected([id]) })
-        view.setPhase(.running)
-        let stop = self.stop
-        let messages = configuration.messages
-        return (pipeline.run(isInterrupted: { stop.isRequested }, onWarning: { messages.warning($0) }), nil)
+        for note in prepared.videoNotes { messages.warning(note) }
+        return (summary, nil)
     }
 
-    /// Poses from a recorded track (its fixes on a timeline, the heading as the options say) or a
-    /// fixed position.
-    static func poses(
-        from source: any LocationSource, options: LivePoseTracker.Options, clock: FootageClock,
-        messages: PipelineMessages
-    ) -> Result<FootagePipeline.Poses, GeoARError> {
-        if let recorded = source as? RecordedLocationSource {
-            let poses = TrackPoses(
-                track: recorded.track, orientation: options.orientation, mount: options.mount, limits: options.limits,
-                geoidSeparation: options.geoidSeparation)
-            if let note = poses.note { messages.warning(note) }
-            return .success(.track(poses.timeline, clock))
-        }
-        if let fixed = source as? FixedLocationSource {
-            let body: DeviceOrientation
-            if case .fixed(let orientation) = options.orientation {
-                body = orientation
-            } else {
-                return .failure(
-                    .configuration("a fixed position needs a fixed orientation too (heading, pitch, roll)"))
-            }
-            let coordinate = fixed.coordinate
-            let pose = DevicePose(
-                latitude: coordinate.latitude, longitude: coordinate.longitude, altitude: coordinate.altitude ?? 0,
-                orientation: options.mount.cameraOrientation(body: body))
-            return .success(.fixed(pose, clock))
-        }
+    /// Positions from a recorded track (its fixes looked up at each frame's time) or a fixed
+    /// position.
+    static func positions(from source: any LocationSource) -> Result<FootagePosePlan.Positions, GeoARError> {
+        if let recorded = source as? RecordedLocationSource { return .success(.track(recorded.track)) }
+        if let fixed = source as? FixedLocationSource { return .success(.fixed(fixed.coordinate)) }
         return .failure(
             .configuration(
                 "footage takes a recorded track (RecordedLocationSource) or a fixed position as its location source"))
     }
 
-    /// A frame rate as a fraction (29.97 → 30000:1001).
-    static func rate(_ fps: Double) -> (numerator: Int, denominator: Int) {
-        let thousandths = Int((fps * 1000).rounded())
-        return thousandths % 1000 == 0 ? (thousandths / 1000, 1) : (thousandths, 1000)
+    /// A job's refusal as the view reports it.
+    static func viewError(_ error: FootageJobError) -> GeoARError {
+        switch error {
+        case .input(let input): .footage(input)
+        case .output(let output): .output(output)
+        default: .configuration(error.description)
+        }
     }
 }

@@ -9,10 +9,17 @@ public struct GeoARConfiguration: Sendable {
     public enum Source: Sendable {
         /// A V4L2 camera, opened when a location source is assigned.
         case camera(CaptureConfiguration)
-        /// Recorded footage (MJPEG, Y4M, a folder of JPEGs, `-` for stdin), each frame timed by
-        /// the clock; read when a location source is assigned (a recorded track, whose positions
-        /// are looked up at each frame's time, or a fixed position).
-        case footage(path: String, clock: FootageClock)
+        /// Recorded footage (a video file, MJPEG, Y4M, a folder of JPEGs, `-` for stdin), each
+        /// frame timed as `timing` says (by default from the footage's own metadata: a video's GPS
+        /// clock, its container's time, a JPEG's EXIF time); read when a location source is
+        /// assigned (a recorded track, whose positions are looked up at each frame's time, or a
+        /// fixed position). It runs as a ``FootageJob``, the one `arcapture annotate` runs.
+        case footage(path: String, timing: FootageTiming)
+
+        /// Recorded footage, each frame timed by `clock`.
+        public static func footage(path: String, clock: FootageClock) -> Source {
+            .footage(path: path, timing: FootageTiming(clock))
+        }
     }
 
     /// Where annotated frames go.

@@ -1,0 +1,88 @@
+import CaptureKit
+import Foundation
+
+/// How footage's frames are timed: where the first frame's time comes from, and the offset, speed
+/// and rate that make every other frame's. The one place a footage job, `sync` and a footage view
+/// decide a frame's time.
+///
+/// Frame *i* is taken at `start + i / fps × speed + offset` (a video's frames: at `start +
+/// presentation time × speed + offset`), as `FootageClock` computes it.
+public struct FootageTiming: Sendable, Equatable {
+    /// Where the first frame's time comes from.
+    public enum Start: Sendable, Equatable {
+        /// The footage's metadata (a video's GPS clock, else its container time; a JPEG's EXIF
+        /// time), else the track's first fix.
+        case automatic
+        /// The footage's metadata; an error when it has none.
+        case metadata
+        /// The track's first fix.
+        case firstFix
+        /// This time.
+        case given(Date)
+    }
+
+    /// Where the first frame's time comes from.
+    public var start: Start
+    /// Seconds added to every frame's time (positive: the camera's clock was behind).
+    public var offset: Double
+    /// Real seconds per second of footage (10 for a 10× time-lapse).
+    public var speed: Double
+    /// Frames per second, when the footage states none or states it wrongly; nil: the footage's.
+    public var framesPerSecond: Double?
+
+    /// Creates a timing.
+    public init(start: Start = .automatic, offset: Double = 0, speed: Double = 1, framesPerSecond: Double? = nil) {
+        self.start = start
+        self.offset = offset
+        self.speed = speed
+        self.framesPerSecond = framesPerSecond
+    }
+
+    /// The timing that gives exactly `clock`.
+    public init(_ clock: FootageClock) {
+        self.init(
+            start: .given(clock.start), offset: clock.offset, speed: clock.speed, framesPerSecond: clock.framesPerSecond
+        )
+    }
+
+    /// The start time given, if one was.
+    public var givenStart: Date? {
+        if case .given(let date) = start { return date }
+        return nil
+    }
+
+    /// The clock for footage described by `info` (nil: frames alone, with no footage) against
+    /// `track`, and where its start came from.
+    ///
+    /// - Throws: ``FootageTimingError`` when no frame rate is known, or the metadata was asked
+    ///   for and has no time.
+    public func clock(footage info: FootageInfo?, track: RecordedTrack?) throws(FootageTimingError) -> (
+        FootageClock, ClockOrigin
+    ) {
+        guard let rate = framesPerSecond ?? info?.framesPerSecond else {
+            throw .noFrameRate(kind: info?.kind)
+        }
+        let first = track?.fixes.first?.time ?? Date(timeIntervalSince1970: 0)
+        let startTime: Date
+        let origin: ClockOrigin
+        switch start {
+        case .given(let date):
+            (startTime, origin) = (date, .given)
+        case .firstFix:
+            (startTime, origin) = (first, .firstFix)
+        case .metadata, .automatic:
+            if let metadata = info?.metadataStart {
+                startTime = metadata.date
+                origin =
+                    info?.kind == .video
+                    ? (info?.hasGPSClock == true ? .gpsClock : .containerTime)
+                    : .exif(hasTimeZone: metadata.hasTimeZone)
+            } else if start == .metadata {
+                throw .noMetadataTime(footage: info?.path ?? "the footage")
+            } else {
+                (startTime, origin) = (first, .firstFixForLackOfMetadata)
+            }
+        }
+        return (FootageClock(start: startTime, framesPerSecond: rate, offset: offset, speed: speed), origin)
+    }
+}

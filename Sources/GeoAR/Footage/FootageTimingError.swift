@@ -1,0 +1,20 @@
+import CaptureKit
+
+/// Why footage's frames cannot be timed.
+public enum FootageTimingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Neither the footage nor the timing states a frame rate (an MJPEG stream, a folder of
+    /// JPEGs): the kind of footage, nil for frames without footage.
+    case noFrameRate(kind: FootageInfo.Kind?)
+    /// The start was to come from the footage's metadata, which has no capture time.
+    case noMetadataTime(footage: String)
+
+    /// One line for the user, in the library's terms (a command line says which option fixes it).
+    public var description: String {
+        switch self {
+        case .noFrameRate(let kind):
+            "a frame rate is needed: \(kind.map { "\($0.rawValue) footage" } ?? "frames alone") state none"
+        case .noMetadataTime(let footage):
+            "\(footage) has no capture time in its metadata: give the first frame's time, or take the track's first fix"
+        }
+    }
+}

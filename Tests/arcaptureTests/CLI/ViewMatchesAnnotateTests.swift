@@ -1,0 +1,189 @@
+import ARCompositor
+import CaptureKit
+import Dispatch
+import Foundation
+import GeoAR
+import TestSupport
+import Testing
+
+/// One footage job: a ``GeoARView`` over footage and `arcapture annotate` with the same inputs
+/// write the same bytes, frame times and poses included (the sidecars), a video's audio and
+/// telemetry tracks included. Before the job was one, the view's own assembly drew a video's
+/// limited range as full, copied no audio or telemetry and took no time from a video's GPS.
+@Suite("The view and annotate run one footage job", .serialized, .timeLimit(.minutes(10)))
+struct ViewMatchesAnnotateTests {
+    static let carlsbad = PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson")
+
+    /// Runs a footage view with `configuration` over `session`, `source` assigned once it has
+    /// loaded, to its end; returns how it ended.
+    static func runView(
+        session: ARSession, configuration: GeoARConfiguration,
+        source: @escaping @Sendable () throws -> any LocationSource
+    ) async throws -> GeoARView.Summary {
+        let view = GeoAR(session: session, configuration: configuration)
+            .onLoaded { view in view.locationManager.locationSource = try? source() }
+            .present()
+        return await view.ended()
+    }
+
+    /// Records an issue unless the view's file holds annotate's bytes.
+    static func expectSame(
+        _ view: String, _ annotate: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let (viewBytes, annotateBytes) = (
+            try Data(contentsOf: URL(fileURLWithPath: view)), try Data(contentsOf: URL(fileURLWithPath: annotate))
+        )
+        #expect(
+            viewBytes == annotateBytes,
+            "\(view) (\(viewBytes.count) bytes) is not \(annotate) (\(annotateBytes.count))",
+            sourceLocation: sourceLocation)
+    }
+
+    static func ffprobeStreams(_ path: String) throws -> [String] {
+        try ProcessRunner.run(
+            tool: "ffprobe",
+            ["-v", "error", "-show_entries", "stream=codec_type,codec_tag_string", "-of", "csv=p=0", path],
+            install: "apt-get install ffmpeg"
+        ).stdout.split(separator: "\n").map(String.init)
+    }
+
+    static func configuration(
+        source: GeoARConfiguration.Source, output: FootageDestination, sidecar: String, camera: CameraGeometry,
+        orientation: LivePoseTracker.OrientationChoice
+    ) -> GeoARConfiguration {
+        GeoARConfiguration(
+            source: source, output: .footage(output, workers: 2), sidecar: sidecar, replacing: false, camera: camera,
+            pose: LivePoseTracker.Options(orientation: orientation),
+            handlerQueue: DispatchQueue(label: "view-matches-annotate"), messages: .silent)
+    }
+
+    @Test("a GoPro MP4 from its own GPS: the same MP4 (audio and GPMF copied) and the same sidecar")
+    func goProVideo() async throws {
+        let directory = try PackagePaths.temporaryDirectory("one-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let cli = directory.appendingPathComponent("cli.mp4").path
+        let run = try await OffPool.run {
+            try Binary.run([
+                "annotate", clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course", "--max-distance",
+                "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
+            ])
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("315 frames in, 315 out (315 annotated"), "\(run.stderr)")
+
+        var style = OverlayStyleFile()
+        style.layout.maximumDistance = 40000
+        let session = ARSession(
+            mapData: MapData(
+                pointsOfInterest: try GeoJSONFile(contentsOf: Self.carlsbad).pointsOfInterest, style: style))
+        let viewOutput = directory.appendingPathComponent("view.mp4").path
+        let summary = try await Self.runView(
+            session: session,
+            configuration: Self.configuration(
+                source: .footage(path: clip, timing: FootageTiming()),
+                output: .videoFile(viewOutput, .mp4, .standard), sidecar: viewOutput + ".jsonl",
+                camera: CameraGeometry(horizontalFieldOfView: 118), orientation: .course),
+            source: { RecordedLocationSource(track: try RecordedTrack.load(clip), pace: .frameDriven) })
+        #expect(summary.footage?.progress.annotated == 315, "\(summary.ending)")
+        let streams = try Self.ffprobeStreams(viewOutput)
+        #expect(streams.contains("audio,mp4a") && streams.contains("data,gpmd"), "\(streams)")
+        try Self.expectSame(viewOutput, cli)
+        try Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+    }
+
+    @Test("a limited-range Y4M at a fixed pose: the same limited-range Y4M")
+    func limitedRangeY4M() async throws {
+        let directory = try PackagePaths.temporaryDirectory("one-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("clip.y4m").path
+        _ = try await OffPool.run {
+            try ProcessRunner.run(
+                tool: "ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "12", "-pix_fmt",
+                    "yuv420p", "-color_range", "tv", "-strict", "-1", "-y", clip,
+                ], install: "apt-get install ffmpeg")
+        }
+        let head = String(decoding: try Data(contentsOf: URL(fileURLWithPath: clip)).prefix(80), as: UTF8.self)
+        try #require(head.contains("XCOLORRANGE=LIMITED"), "\(head)")
+        let pois = directory.appendingPathComponent("pois.geojson").path
+        try Data(
+            """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","id":"a","properties":{"name":"Alpha"},"geometry":{"type":"Point","coordinates":[24.94,60.171796,20]}},
+            {"type":"Feature","id":"b","properties":{"name":"Bravo"},"geometry":{"type":"Point","coordinates":[24.941,60.171796,20]}}]}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: pois))
+        let cli = directory.appendingPathComponent("cli.y4m").path
+        let run = try await OffPool.run {
+            try Binary.run([
+                "annotate", clip, "--pois", pois, "--hfov", "60", "--position", "60.17,24.94,20", "--orientation",
+                "0,0,0", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
+            ])
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("12 frames in, 12 out (12 annotated"), "\(run.stderr)")
+
+        let session = ARSession(mapData: MapData(pointsOfInterest: try GeoJSONFile(contentsOf: pois).pointsOfInterest))
+        let viewOutput = directory.appendingPathComponent("view.y4m").path
+        let position = try #require(GeodeticCoordinate(latitude: 60.17, longitude: 24.94, altitude: 20))
+        let summary = try await Self.runView(
+            session: session,
+            configuration: Self.configuration(
+                source: .footage(path: clip, timing: FootageTiming()), output: .y4mFile(viewOutput),
+                sidecar: viewOutput + ".jsonl", camera: CameraGeometry(horizontalFieldOfView: 60),
+                orientation: .fixed(DeviceOrientation(heading: 0, pitch: 0, roll: 0))),
+            source: { FixedLocationSource(position) })
+        #expect(summary.footage?.progress.annotated == 12, "\(summary.ending)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: viewOutput))
+        #expect(String(decoding: written.prefix(80), as: UTF8.self).contains("XCOLORRANGE=LIMITED"))
+        try Self.expectSame(viewOutput, cli)
+        try Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+    }
+
+    @Test("a folder of JPEGs along a GPX track: the same JPEG files")
+    func jpegFolder() async throws {
+        let directory = try PackagePaths.temporaryDirectory("one-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let frames = MJPEGBytes.split(
+            Array(try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("footage/harbour.mjpeg")))))
+        try #require(frames.count == 48)
+        for (index, frame) in frames.prefix(16).enumerated() {
+            try Data(frame).write(to: folder.appendingPathComponent(String(format: "f%03d.jpg", index)))
+        }
+        let (track, calibration, pois) = (
+            PackagePaths.sample("footage/harbour.gpx"), PackagePaths.sample("footage/harbour-camera.yaml"),
+            PackagePaths.sample("pois/helsinki_center_osm_pois.geojson")
+        )
+        let cliFolder = directory.appendingPathComponent("cli").path
+        let run = try await OffPool.run {
+            try Binary.run([
+                "annotate", folder.path, "--pois", pois, "--track", track, "--fps", "8", "--start",
+                "2022-08-14T11:12:32Z", "--camera", calibration, "--height-above-ground", "3", "--heading-from-course",
+                "--workers", "2", "--output", cliFolder + "/%03n.jpg", "--sidecar", cliFolder + "/frames.jsonl",
+            ])
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("16 frames in, 16 out (16 annotated"), "\(run.stderr)")
+
+        let session = ARSession(mapData: MapData(pointsOfInterest: try GeoJSONFile(contentsOf: pois).pointsOfInterest))
+        let viewFolder = directory.appendingPathComponent("view").path
+        let start = try #require(UTCTime.parse("2022-08-14T11:12:32Z"))
+        let summary = try await Self.runView(
+            session: session,
+            configuration: Self.configuration(
+                source: .footage(path: folder.path, clock: FootageClock(start: start, framesPerSecond: 8)),
+                output: .files(OutputTemplate(pattern: viewFolder + "/%03n.jpg")),
+                sidecar: viewFolder + "/frames.jsonl",
+                camera: CameraGeometry(calibrationFile: calibration, heightAboveGround: 3), orientation: .course),
+            source: { RecordedLocationSource(track: try RecordedTrack.load(track), pace: .frameDriven) })
+        #expect(summary.footage?.progress.annotated == 16, "\(summary.ending)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: cliFolder).sorted()
+        #expect(names.count == 17)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: viewFolder).sorted() == names)
+        for name in names { try Self.expectSame(viewFolder + "/" + name, cliFolder + "/" + name) }
+    }
+}
