@@ -10,9 +10,14 @@ let package = Package(
     name: "arcapture",
     products: [
         .executable(name: "arcapture", targets: ["arcapture"]),
+        .library(name: "ArcaptureCore", targets: ["ArcaptureCore"]),
+        .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "JPEGKit", targets: ["JPEGKit"]),
+        .library(name: "Footage", targets: ["Footage"]),
         .library(name: "CaptureKit", targets: ["CaptureKit"]),
         .library(name: "ARCompositor", targets: ["ARCompositor"]),
         .library(name: "GeoAR", targets: ["GeoAR"]),
+        .library(name: "LiveViewHTTP", targets: ["LiveViewHTTP"]),
     ],
     targets: [
         // C shims: request codes, FourCCs and wrappers for variadic calls.
@@ -36,43 +41,107 @@ let package = Package(
             name: "CFFmpeg",
             linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
 
-        .target(name: "CaptureKit", dependencies: ["CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg"]),
-        .target(name: "ARCompositor", dependencies: ["CaptureKit", "CYAML", "CFreeType", "CRasterKernels"]),
+        // The modules, in dependency order (docs/architecture.md; Tests/arcaptureTests/ModuleGraphTests
+        // holds them to it). The core: the syscall choke point, Errno, Locked, input files, time,
+        // frame sizes and planes, JPEG markers. No C library but libc.
+        .target(name: "ArcaptureCore"),
+        // Location and pose: fixes and their sources (gpsd, NMEA, GPX, a fixed place, a replayed
+        // track), GPMF payloads, heading estimation, IIO sensors.
+        .target(name: "Positioning", dependencies: ["ArcaptureCore"]),
+        // JPEG: libjpeg-turbo's codec, the splicer and restart scans (libjpeg), EXIF.
+        .target(name: "JPEGKit", dependencies: ["ArcaptureCore", "CTurboJPEG", "CLibJPEG"]),
+        // Footage and media: the readers (MJPEG, Y4M, folders, pipes, video through FFmpeg), the video
+        // writer and stream copy, a video's telemetry extracted from its container.
+        .target(name: "Footage", dependencies: ["ArcaptureCore", "Positioning", "JPEGKit", "CFFmpeg"]),
+        // V4L2 capture only: devices, formats, controls, authorization, the session (which streams
+        // once a location source is assigned), the loopback output.
+        .target(name: "CaptureKit", dependencies: ["ArcaptureCore", "Positioning", "CV4L2"]),
+        // Geodesy, camera models, projection, layout and rasterising: no V4L2, JPEG or FFmpeg.
+        .target(
+            name: "ARCompositor",
+            dependencies: ["ArcaptureCore", "Positioning", "CYAML", "CFreeType", "CRasterKernels"]),
         // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
-        .target(name: "GeoAR", dependencies: ["CaptureKit", "ARCompositor", "CFileSystem", "CMicroHTTPD"]),
+        .target(
+            name: "GeoAR",
+            dependencies: [
+                "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "CFileSystem",
+            ]),
+        // `serve`'s HTTP server (libmicrohttpd): the page, the stream, /state and events.
+        .target(
+            name: "LiveViewHTTP",
+            dependencies: ["ArcaptureCore", "JPEGKit", "CaptureKit", "ARCompositor", "GeoAR", "CMicroHTTPD"]),
         // C shim: statfs and syncfs, which Swift's Glibc module does not export (FAT's durability).
         .target(name: "CFileSystem"),
         // The command line: parses arguments, builds pipelines from GeoAR, prints reports. A library
         // so that the fuzz harnesses reach its argument parsing; the executable is its `main`.
-        .target(name: "ArcaptureCLI", dependencies: ["CaptureKit", "ARCompositor", "GeoAR"]),
+        .target(
+            name: "ArcaptureCLI",
+            dependencies: [
+                "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "GeoAR",
+                "LiveViewHTTP",
+            ]),
         .executableTarget(name: "arcapture", dependencies: ["ArcaptureCLI"]),
         // Benchmarks: `swift run -c release arcapture-bench`.
         .executableTarget(
-            name: "arcapture-bench", dependencies: ["CaptureKit", "ARCompositor", "GeoAR", "ScriptedCamera"],
+            name: "arcapture-bench",
+            dependencies: [
+                "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "GeoAR",
+                "LiveViewHTTP",
+                "ScriptedCamera",
+            ],
             path: "bench",
             exclude: ["count-allocations.sh", "footage", "serve"]),
 
-        // Helpers shared by the test targets (running programs, gpsfake, paths; pseudo-terminals in C).
+        // Helpers shared by the test targets (running programs, gpsfake, paths, fixtures;
+        // pseudo-terminals in C). Fixtures are read from the source tree by path.
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
-        .target(name: "TestSupport", dependencies: ["CTestSupport", "CaptureKit"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["CTestSupport", "ArcaptureCore", "Positioning"],
+            path: "Tests/TestSupport",
+            exclude: ["Fixtures"]),
         // A scripted fake V4L2 device for unit tests of sessions and views (through CaptureKit's
-        // testing seam, `@_spi(Testing)`): formats and faults no virtual driver offers.
-        .target(name: "ScriptedCamera", dependencies: ["CaptureKit"], path: "Tests/ScriptedCamera"),
+        // testing seam, `@_spi(Testing)`): formats and faults no virtual driver offers; and a
+        // session started over it, recorded.
+        .target(
+            name: "ScriptedCamera", dependencies: ["ArcaptureCore", "Positioning", "CaptureKit"],
+            path: "Tests/ScriptedCamera"),
+        // One test target per library, and arcaptureTests, which runs the built binary.
+        .testTarget(name: "ArcaptureCoreTests", dependencies: ["ArcaptureCore", "TestSupport"]),
+        .testTarget(name: "PositioningTests", dependencies: ["ArcaptureCore", "Positioning", "TestSupport"]),
+        .testTarget(name: "JPEGKitTests", dependencies: ["ArcaptureCore", "JPEGKit", "TestSupport"]),
+        .testTarget(
+            name: "FootageTests", dependencies: ["ArcaptureCore", "Positioning", "JPEGKit", "Footage", "TestSupport"]),
         .testTarget(
             name: "CaptureKitTests",
-            dependencies: ["CaptureKit", "CV4L2", "TestSupport", "ScriptedCamera"],
-            resources: [.copy("Fixtures")]
-        ),
+            // JPEGKit: frames are checked with a decoder (the library itself holds none).
+            dependencies: [
+                "ArcaptureCore", "Positioning", "JPEGKit", "CaptureKit", "CV4L2", "TestSupport", "ScriptedCamera",
+            ]),
         .testTarget(
             name: "ARCompositorTests",
-            dependencies: ["ARCompositor", "TestSupport"],
+            // JPEGKit: the spliced-overlay tests draw on frames the splicer decodes (the library links none).
+            dependencies: ["ArcaptureCore", "Positioning", "JPEGKit", "ARCompositor", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "GeoARTests", dependencies: ["GeoAR", "CaptureKit", "ARCompositor", "TestSupport", "ScriptedCamera"]),
+            name: "GeoARTests",
+            dependencies: [
+                "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "GeoAR",
+                "TestSupport",
+                "ScriptedCamera",
+            ]),
+        .testTarget(
+            name: "LiveViewHTTPTests",
+            dependencies: [
+                "ArcaptureCore", "JPEGKit", "CaptureKit", "ARCompositor", "GeoAR", "LiveViewHTTP", "TestSupport",
+                "ScriptedCamera",
+            ]),
         .testTarget(
             name: "arcaptureTests",
-            dependencies: ["arcapture", "ArcaptureCLI", "CaptureKit", "ARCompositor", "GeoAR", "TestSupport"],
+            dependencies: [
+                "arcapture", "ArcaptureCLI", "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit",
+                "ARCompositor", "GeoAR", "LiveViewHTTP", "TestSupport",
+            ],
             // Reference images, read from the source tree by path (and regenerated there).
             exclude: ["References"]),
     ],
@@ -84,7 +153,12 @@ let package = Package(
 if Context.environment["ARCAPTURE_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
-            name: "arcapture-fuzz", dependencies: ["CaptureKit", "ARCompositor", "GeoAR", "ArcaptureCLI"], path: "fuzz",
+            name: "arcapture-fuzz",
+            dependencies: [
+                "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "GeoAR",
+                "LiveViewHTTP",
+                "ArcaptureCLI",
+            ], path: "fuzz",
             exclude: ["corpus", "regressions"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }

@@ -1,7 +1,10 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 @_spi(Testing) import GeoAR
+import Positioning
 @_spi(Testing) import ScriptedCamera
 
 /// The live path, measured: frames from the scripted camera at 30 fps, posed, annotated by a

@@ -1,6 +1,8 @@
+import ArcaptureCore
 import CaptureKit
 import Foundation
 import GeoAR
+import LiveViewHTTP
 
 /// `arcapture-bench --serve`: the live view server alone, as `arcapture serve` runs it after the
 /// pipeline has encoded a frame once: 1280x720 JPEGs published at 30 fps to 0, 1, 10 and 50

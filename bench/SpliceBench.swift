@@ -1,6 +1,8 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
+import JPEGKit
 
 /// `arcapture-bench --splice`: annotating 4:2:2 MJPEG that has a restart marker every MCU row (as
 /// many UVC webcams send it) by splicing, against limit (a), libjpeg-turbo decoding and encoding

@@ -1,6 +1,8 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
+import JPEGKit
 
 // arcapture's benchmark: what the geometry costs next to the JPEG work every annotated frame does.
 //

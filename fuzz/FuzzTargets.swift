@@ -6,15 +6,17 @@
 // discards the result: the finding is a crash, a trap, a leak or a hang, never a wrong value
 // (the test suites check values). One exception, jpeg-splice: a spliced frame libjpeg-turbo cannot
 // read, made from one it can, is a damaged output frame, and traps.
-import ARCompositor
-import CaptureKit
 import Foundation
-import GeoAR
 
 @testable import ARCompositor
 @testable import ArcaptureCLI
+@testable import ArcaptureCore
 @testable import CaptureKit
+@testable import Footage
 @testable import GeoAR
+@testable import JPEGKit
+@testable import LiveViewHTTP
+@testable import Positioning
 
 /// The harnesses by name, each taking the fuzzer's bytes.
 let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
@@ -64,18 +66,18 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         guard let items = try? GPMFItem.parse(bytes) else { return }
         for item in items { _ = try? item.numbers() }
         if let gps = try? GPMFGPSPayload.decode(items) {
-            _ = EmbeddedTelemetry.track(
+            _ = GPMFTrackBuilder.track(
                 file: "fuzz.mp4", payloads: [(0, 1, gps), (1, nil, gps)], payloadCount: 2, damaged: 0, warnings: [])
         }
         if let karma = try? GPMFKarmaPayload.decode(items) {
             let offset = GPMFKarmaPayload.clockOffset([karma])
-            _ = EmbeddedTelemetry.track(
+            _ = GPMFTrackBuilder.track(
                 file: "fuzz.mp4", payloads: [(0, 1, karma.gps(clockOffset: offset))], payloadCount: 1, damaged: 0,
                 warnings: [])
-            _ = EmbeddedTelemetry.headings([karma], clockOffset: offset ?? 0)
+            _ = GPMFTrackBuilder.headings([karma], clockOffset: offset ?? 0)
         }
         if let attitude = try? GPMFAttitudePayload.decode(items) {
-            _ = EmbeddedTelemetry.attitudes([(0, 1, attitude), (1, nil, attitude)], clock: 1e9)
+            _ = GPMFTrackBuilder.attitudes([(0, 1, attitude), (1, nil, attitude)], clock: 1e9)
         }
     },
     "y4m": { bytes in

@@ -1,8 +1,9 @@
-import CaptureKit
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ARCompositor
+@testable import ArcaptureCore
 
 @Suite("Camera models and calibration files")
 struct CameraModelTests {

@@ -1,8 +1,8 @@
-import CaptureKit
 import Foundation
 import Testing
 
 @testable import ARCompositor
+@testable import Positioning
 
 /// The course's headings with a camera's own attitude, and what becomes of the mount.
 @Suite("course orientation with a measured attitude")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The independent expectations in Fixtures/expected-projection.json (made by make-expected.py

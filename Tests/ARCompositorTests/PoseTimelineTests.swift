@@ -1,9 +1,9 @@
-import CaptureKit
 import Foundation
 import TestSupport
 import Testing
 
 @testable import ARCompositor
+@testable import Positioning
 
 /// Interpolation at frame time against hand-computed cases.
 @Suite("Pose at frame time")

@@ -2,6 +2,8 @@ import CaptureKit
 import GeoAR
 import Testing
 
+@testable import Footage
+
 @Suite("Footage destinations")
 struct FootageDestinationTests {
     @Test(

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import GeoAR
+@testable import Positioning
 
 /// What a live capture does with frames that come while it is still writing one: it keeps at most
 /// ``LiveCaptureSettings/maxWaitingFrames``, dropping the oldest. The writer is held on its own

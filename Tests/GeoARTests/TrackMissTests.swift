@@ -3,7 +3,9 @@ import CaptureKit
 import Foundation
 import Testing
 
+@testable import Footage
 @testable import GeoAR
+@testable import Positioning
 
 @Suite("Footage that misses its track")
 struct TrackMissTests {

@@ -1,3 +1,4 @@
+import ArcaptureCore
 @_spi(Testing) import CaptureKit
 
 /// Opens ``ScriptedVideoDevice``s for a session under test, and remembers each one (and whether it

@@ -1,3 +1,4 @@
+import ArcaptureCore
 @_spi(Testing) import CaptureKit
 import Foundation
 import Glibc

@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 /// Collects what a program writes to a pipe as it writes it, so a test can wait for a line (with

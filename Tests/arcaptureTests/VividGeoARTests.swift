@@ -4,6 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
+
 /// Live annotated capture end to end against real parts: vivid as the camera in the VM, a real
 /// gpsd on the host fed by gpsfake replaying a boat's log (samples/nmea/bundg_zeus_9.log), stopped
 /// and started again mid-run (the scenario is in Tests/VM/guest-suite.sh, in the same boot).

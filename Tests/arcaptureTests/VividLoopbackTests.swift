@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import CaptureKit
+@testable import JPEGKit
 
 /// MJPEG capture from a real driver: v4l2loopback in the VM (Tests/VM/guest-loopback.sh), fed by
 /// an independent writer with the kinds of frame USB webcams send. Files and streams are checked

@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import JPEGKit
+
 /// `arcapture serve` on vivid in the VM (the scenario in Tests/VM/guest-suite.sh): the whole live
 /// pipeline to HTTP clients (busybox wget in the guest), with the buoys ahead of a fixed position.
 @Suite("arcapture serve on vivid in a VM", .serialized, .timeLimit(.minutes(20)))

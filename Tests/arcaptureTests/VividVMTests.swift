@@ -2,6 +2,8 @@ import Foundation
 import FoundationXML
 import Testing
 
+@testable import ArcaptureCLI
+
 /// arcapture against Linux's real vivid driver, in a QEMU VM (Tests/VM). One boot runs every
 /// scenario (Tests/VM/guest-suite.sh); each test asserts on the figures its scenario reported.
 @Suite("vivid in a VM", .serialized, .timeLimit(.minutes(20)))

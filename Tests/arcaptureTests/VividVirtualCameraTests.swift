@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCLI
+
 /// `capture --output v4l2:NODE`: arcapture as a virtual camera, written to v4l2loopback in the VM
 /// (Tests/VM/guest-loopback.sh) and read back by two independent consumers: v4l2-ctl, then ffmpeg
 /// (the host's, run in the guest from the host's /usr), which copies the packets it reads.

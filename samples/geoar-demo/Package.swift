@@ -14,6 +14,9 @@ let package = Package(
                 .product(name: "GeoAR", package: "arcapture"),
                 .product(name: "CaptureKit", package: "arcapture"),
                 .product(name: "ARCompositor", package: "arcapture"),
+                .product(name: "Positioning", package: "arcapture"),
+                .product(name: "Footage", package: "arcapture"),
+                .product(name: "ArcaptureCore", package: "arcapture"),
             ])
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,3 @@
-import CaptureKit
 import Foundation
 
 /// A point in Earth-centred, Earth-fixed coordinates (metres), the bridge between WGS84 positions

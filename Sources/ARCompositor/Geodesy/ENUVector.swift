@@ -1,5 +1,5 @@
-import CaptureKit
 import Foundation
+import Positioning
 
 /// A displacement in the local East-North-Up frame at the device, in metres.
 public struct ENUVector: Hashable, Sendable {

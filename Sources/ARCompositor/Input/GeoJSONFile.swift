@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 
 /// The points of interest and routes in a GeoJSON file (RFC 7946), read as users' real files have
 /// them: a FeatureCollection, a single Feature or a bare geometry.

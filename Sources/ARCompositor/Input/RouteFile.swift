@@ -1,5 +1,6 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
+import Positioning
 
 /// Reads a route to follow from a GPX or GeoJSON file.
 public enum RouteFile {

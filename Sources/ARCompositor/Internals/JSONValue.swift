@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 /// A JSON document as values, decoded strictly (a number is never a Bool and a string is never a

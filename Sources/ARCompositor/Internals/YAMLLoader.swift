@@ -1,5 +1,5 @@
+import ArcaptureCore
 internal import CYAML
-import CaptureKit
 import Foundation
 
 /// Loads the first YAML document of a text with libyaml (a real parser, not a line splitter:

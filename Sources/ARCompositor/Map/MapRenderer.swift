@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 /// Draws a plan view of the session's world into a rectangle of a frame, with the same painter and

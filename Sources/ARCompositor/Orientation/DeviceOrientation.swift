@@ -1,5 +1,5 @@
-import CaptureKit
 import Foundation
+import Positioning
 
 /// Where the camera points: heading, pitch and roll in degrees, as the geometry spec defines them.
 ///

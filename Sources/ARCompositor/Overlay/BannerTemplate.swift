@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 /// The information banner's text, from a template with tokens, as fswebcam's `--title`/`--info`

@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 extension Compositor {

@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 /// Draws a ``MarkerLayout`` onto a YCbCr frame: markers, labels with plates, halos and leader

@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 /// The whole overlay for a stream of frames: POIs laid out and drawn, the route followed and drawn

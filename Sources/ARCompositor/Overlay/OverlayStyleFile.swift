@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 import Foundation
 
 /// A style file: how the overlay looks, which layers are drawn, units and the banner, in JSON.

@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 
 /// Sprites kept between frames (labels, markers, the panel repeat frame after frame), within a
 /// byte budget over hours of footage whose labels keep changing, and shared by the compositors of

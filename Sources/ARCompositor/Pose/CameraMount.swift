@@ -1,4 +1,4 @@
-import CaptureKit
+import Positioning
 
 /// How the camera sits on whatever carries the orientation sensor (a car's course, a receiver's
 /// antenna baseline, an IMU): yaw, pitch and roll of the camera relative to that body.

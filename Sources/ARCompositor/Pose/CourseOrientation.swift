@@ -1,10 +1,10 @@
-import CaptureKit
+import Positioning
 
 /// The orientation a recorded track gives a camera that cannot tell north: the heading from the
 /// direction of travel, and, when the camera measured gravity itself (a GoPro's GRAV), its own
 /// pitch and roll at each of those headings' times; when it also recorded its own turns (CORI),
 /// the heading follows them between fixes, anchored to north by the course
-/// (CaptureKit's `CameraTurnHeading`), at every attitude's time.
+/// (Positioning's `CameraTurnHeading`), at every attitude's time.
 ///
 /// A camera that measures its attitude needs no mount pitch or roll: its gravity vector already
 /// says how it sits. Only the mount's yaw (a camera facing backwards) still applies, to the

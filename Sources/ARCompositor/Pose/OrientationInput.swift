@@ -1,4 +1,4 @@
-import CaptureKit
+import Positioning
 
 /// Where a ``PoseTimeline``'s orientations come from.
 public enum OrientationInput: Sendable {

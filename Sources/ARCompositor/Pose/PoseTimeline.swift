@@ -1,5 +1,5 @@
-import CaptureKit
 import Foundation
+import Positioning
 
 /// Positions and orientations over time, and the pose at any frame's time.
 ///

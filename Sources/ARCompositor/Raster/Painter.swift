@@ -1,5 +1,5 @@
+import ArcaptureCore
 import CRasterKernels
-import CaptureKit
 
 /// Draws shapes onto a planar YCbCr frame in its own layout (4:4:4, 4:2:2, 4:2:0, grey), with no
 /// RGB round trip.
@@ -31,7 +31,7 @@ public final class Painter {
     var bandHeight = 32
 
     /// Called with the rows and columns of a frame a drawing is about to read and change, before
-    /// it touches them. A spliced JPEG frame (CaptureKit's `JPEGSplicer`) decodes only the MCUs
+    /// it touches them. A spliced JPEG frame (JPEGKit's `JPEGSplicer`) decodes only the MCUs
     /// drawn on, here. The region is whole chroma cells, within the frame; nil (the default): every
     /// pixel is there.
     public var willChange: ((_ rows: Range<Int>, _ columns: Range<Int>, inout YCbCrImage) -> Void)?

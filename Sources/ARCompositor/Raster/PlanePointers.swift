@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 
 /// A frame's planes as pointers, for the painter's kernels; `cb` and `cr` are nil on grey frames.
 /// Valid only inside ``withPlanes(of:_:)``.
@@ -9,7 +9,7 @@ struct PlanePointers {
     let lumaStride: Int
     let chromaStride: Int
 
-    /// Runs `body` with pointers to `image`'s planes (``YCbCrImage/withPlanePointers(_:)``, which
+    /// Runs `body` with pointers to `image`'s planes (`YCbCrImage/withPlanePointers(_:)`, which
     /// moves their storage out for the call: nothing is copied).
     static func withPlanes(of image: inout YCbCrImage, _ body: (PlanePointers) -> Void) {
         let hasChroma = image.planes.count == 3

@@ -1,4 +1,4 @@
-import CaptureKit
+import ArcaptureCore
 
 /// A frame in packed YUYV 4:2:2 (V4L2's `YUYV`, what most USB webcams send uncompressed): each
 /// pair of pixels is four bytes, Y0 Cb Y1 Cr.

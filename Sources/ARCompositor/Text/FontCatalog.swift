@@ -1,5 +1,5 @@
+import ArcaptureCore
 import CFreeType
-import CaptureKit
 import Foundation
 
 /// fontconfig for the whole process: finds font files by name and by the characters they cover.

@@ -1,5 +1,8 @@
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
+import Positioning
 
 /// A location source named on the command line: `LAT,LON[,ALT]`, `gpsd://[HOST[:PORT]]`, a serial
 /// port (`/dev/ttyACM0`, `/dev/ttyUSB0@4800`), or a recorded GPX or NMEA file.
@@ -51,7 +54,7 @@ enum LocationArgument: Sendable, Equatable {
         case .serial(let path, let baudRate):
             return NMEASerialLocationSource(path: path, baudRate: baudRate) ?? NoPositionSource()
         case .file(let path):
-            var track = try RecordedTrack.load(path)
+            var track = try TrackFile.load(path)
             for warning in track.warnings { Terminal.warning(warning) }
             if let poseSidecar {
                 let sidecar = try SidecarFile(contentsOf: poseSidecar)

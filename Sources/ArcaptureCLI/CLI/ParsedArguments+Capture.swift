@@ -1,4 +1,6 @@
+import ArcaptureCore
 import CaptureKit
+import Positioning
 
 extension ParsedArguments {
     /// `--format`, `--size`, `--fps` and `--libv4l2`, the options every command that opens a camera

@@ -1,7 +1,11 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 import GeoAR
+import JPEGKit
+import Positioning
 
 /// `arcapture annotate IMAGE.jpg`: draw points of interest on one photo for an explicit pose.
 enum AnnotateCommand {

@@ -1,6 +1,9 @@
+import ArcaptureCore
 import CaptureKit
 import Foundation
 import GeoAR
+import LiveViewHTTP
+import Positioning
 
 /// `arcapture capture`: stills, time-lapses and streams from a camera.
 enum CaptureCommand {

@@ -1,4 +1,5 @@
 import CaptureKit
+import Positioning
 
 /// `arcapture check`'s options, parsed and validated.
 struct CheckOptions: Equatable, Sendable {

@@ -1,6 +1,8 @@
+import ArcaptureCore
 import CaptureKit
 import Dispatch
 import GeoAR
+import JPEGKit
 
 /// Collects what `check` needs while a session streams: a record per frame (valid or rejected), the
 /// negotiated format, and how the run ended. A raw frame must fill its format's size (checked as

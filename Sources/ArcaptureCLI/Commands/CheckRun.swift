@@ -1,6 +1,7 @@
 import CaptureKit
 import Foundation
 import GeoAR
+import Positioning
 
 /// One `arcapture check`, from authorization to the printed report.
 struct CheckRun: Sendable {

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// `--wait`: waits for an absent camera, unless the command is interrupted first.

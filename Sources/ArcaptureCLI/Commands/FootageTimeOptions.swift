@@ -1,6 +1,9 @@
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 import GeoAR
+import Positioning
 
 /// How frame times are found for recorded footage: `--start`, `--offset`, `--speed`, `--fps`, read
 /// into GeoAR's ``FootageTiming`` (which decides the clock) and its errors said in these flags.

@@ -1,7 +1,9 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
 import GeoAR
+import Positioning
 
 /// What `capture` draws on live frames and how each frame is posed: the overlay, camera and pose
 /// options, parsed and validated, and turned into the GeoAR view's session and settings.

@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import Positioning
 import Synchronization
 
 /// `arcapture location`: watch a location source and print what it says, as `gpspipe` and `cgps`

@@ -1,7 +1,9 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
 import GeoAR
+import Positioning
 
 /// Where a recorded run's orientation comes from and how poses are interpolated: the options
 /// `sync` (and footage annotation) share.

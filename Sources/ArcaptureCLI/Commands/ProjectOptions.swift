@@ -1,6 +1,8 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
+import Positioning
 
 /// `arcapture project`'s options, parsed and validated.
 struct ProjectOptions: Sendable {

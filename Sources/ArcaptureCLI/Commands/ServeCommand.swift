@@ -1,5 +1,7 @@
+import ArcaptureCore
 import CaptureKit
 import GeoAR
+import LiveViewHTTP
 
 /// `arcapture serve`: the live annotated view over HTTP, for a browser, VLC, ffmpeg or a dashboard.
 enum ServeCommand {

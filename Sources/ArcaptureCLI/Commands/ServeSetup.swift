@@ -1,4 +1,5 @@
 import GeoAR
+import LiveViewHTTP
 
 /// What `serve` adds to a live view: where to listen, the limits, and the broadcast the frames go to.
 struct ServeSetup: Sendable {

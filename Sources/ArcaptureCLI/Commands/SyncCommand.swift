@@ -1,6 +1,9 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
+import Positioning
 
 /// `arcapture sync`: a dry run of time synchronisation between a GPS track and footage.
 enum SyncCommand {
@@ -66,7 +69,7 @@ enum SyncCommand {
             return .usage
         }
         do {
-            let track = try RecordedTrack.load(trackPath ?? "")
+            let track = try TrackFile.load(trackPath ?? "")
             for warning in track.warnings { Terminal.warning(warning) }
             if track.warningCount > track.warnings.count {
                 Terminal.warning("\(track.warningCount - track.warnings.count) more warnings not shown")

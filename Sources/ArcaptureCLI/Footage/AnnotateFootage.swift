@@ -1,7 +1,10 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 import GeoAR
+import Positioning
 
 /// `arcapture annotate FOOTAGE`: annotate every frame of an MJPEG stream, a folder of JPEGs or a
 /// Y4M file, with poses from a GPS track (or, for a folder of geotagged photos, from each photo),
@@ -143,7 +146,7 @@ enum AnnotateFootage {
             }
             positions = .fixed(position)
         } else if let trackPath = parsed.value("track") {
-            positions = .track(try RecordedTrack.load(trackPath))
+            positions = .track(try TrackFile.load(trackPath))
         } else {
             positions = .footage
         }

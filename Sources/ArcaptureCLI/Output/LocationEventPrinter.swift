@@ -1,6 +1,8 @@
+import ArcaptureCore
 import CaptureKit
 import Foundation
 import GeoAR
+import Positioning
 
 /// Prints location events as they arrive (from the source's thread): a line of text each, or a
 /// JSON object each (`--json`), and counts fixes so `location --count` can stop.

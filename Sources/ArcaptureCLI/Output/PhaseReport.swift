@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 import Foundation
 import GeoAR

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Glibc
 
 /// Why opening a device node was refused, and what fixes it.

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Foundation
 
 /// A process that has a device node open, found through `/proc/*/fd`.

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// Why a ``ControlSetting`` cannot be applied to a device.
 public enum ControlSettingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No control has that name or id.

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// The frame sizes a driver offers for one pixel format, as `VIDIOC_ENUM_FRAMESIZES` reports them.
 ///
 /// Most USB webcams list discrete sizes; some drivers (and many CSI sensors) give one stepwise or

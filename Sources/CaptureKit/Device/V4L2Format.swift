@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// A negotiated capture format: what `VIDIOC_G_FMT` or `VIDIOC_S_FMT` reports the driver applied.
 ///
 /// Planes are modelled from the start: a single-planar format has one plane whose fields repeat

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// A situation that stops capture, phrased for the person at the camera.
 ///
 /// The cases follow ustreamer's list of what goes wrong with real cameras. ``description`` is one

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Glibc
 
 /// Works out a node's ``Authorization`` by trying what capture will do: `stat`, open read-write,

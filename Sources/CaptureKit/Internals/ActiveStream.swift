@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Dispatch
 
 /// An open, streaming device and the resources it holds: mapped buffers, the readiness watcher and

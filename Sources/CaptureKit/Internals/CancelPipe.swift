@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Glibc
 
 /// A cancellation a thread blocked in `poll(2)` can wait on: a flag, and a self-pipe whose read

@@ -1,3 +1,4 @@
+import ArcaptureCore
 internal import CV4L2
 
 extension KernelVideoDevice {

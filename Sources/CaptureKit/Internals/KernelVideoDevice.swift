@@ -1,3 +1,4 @@
+import ArcaptureCore
 internal import CV4L2
 import Glibc
 
@@ -52,7 +53,7 @@ final class KernelVideoDevice: VideoDeviceDriver {
     /// Issues `request` with `argument`, retrying `EINTR`.
     ///
     /// This is the raw adapter of the three-layer pattern: drivers' typed methods call it and turn
-    /// its result into values or ``SystemCallError``s.
+    /// its result into values or `SystemCallError`s.
     func ioctl<Argument>(_ request: V4L2Request, _ argument: inout Argument) -> Result<Void, SystemCallError> {
         precondition(!isClosed, "\(request.name) on a closed device")
         let descriptor = self.descriptor

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Glibc
 
 /// Blocks until a device node is authorized, its deadline passes, or it is cancelled, waking on

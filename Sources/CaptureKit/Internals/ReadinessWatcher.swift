@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Dispatch
 import Foundation
 import Glibc

@@ -1,10 +1,12 @@
+import ArcaptureCore
+
 /// The calls CaptureKit makes on a V4L2 capture node, in Swift types.
 ///
 /// This is the seam between CaptureKit's logic and the kernel. ``KernelVideoDevice`` implements it
 /// with ioctls on a real node (raw or through libv4l2); the unit tests implement it with a scripted
 /// fake device that can also play formats and faults no virtual driver offers (MJPEG frames, stepwise
 /// sizes, zoom controls). Every method maps to one V4L2 request (or an index loop of one) and throws the
-/// ``SystemCallError`` that request produced, so callers can tell `EBUSY` from `ENODEV`.
+/// `SystemCallError` that request produced, so callers can tell `EBUSY` from `ENODEV`.
 ///
 /// - Important: Not thread-safe. A driver belongs to one owner at a time: a ``CaptureSession``'s queue,
 ///   or the thread inspecting the device.

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Glibc
 
 /// A virtual camera: frames written to a v4l2loopback device's output side, which browsers, OBS,
@@ -86,7 +87,7 @@ public final class VirtualCameraOutput {
     }
 
     /// Writes one frame as YUYV (``Encoding/yuyv``): its planes packed, in limited range
-    /// (``YCbCrImage/packedYUYV(limitedRange:)``).
+    /// (`YCbCrImage/packedYUYV(limitedRange:)`).
     ///
     /// - Parameters:
     ///   - image: the frame; its width must be even.

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 extension YCbCrImage {
     /// The image as packed YUYV 4:2:2 (`V4L2_PIX_FMT_YUYV`: Y0 Cb Y1 Cr for each pair of pixels),
     /// the layout every V4L2 consumer reads; chroma is resampled to 4:2:2 first when the image

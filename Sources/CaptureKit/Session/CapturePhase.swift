@@ -11,7 +11,7 @@ public enum CapturePhase: Hashable, Sendable, CustomStringConvertible {
     /// reachable): frames are delivered, marked as having no position (``VideoFrame/locationStatus``),
     /// until the first fix moves the session to ``running(_:)``.
     case waitingForLocation(NegotiatedFormat)
-    /// Streaming with this format, with positions (or with ``NoPositionSource``, which needs none).
+    /// Streaming with this format, with positions (or with `NoPositionSource`, which needs none).
     case running(NegotiatedFormat)
     /// The camera went away or stopped sending, and the session waits for it to come back (only
     /// with ``CaptureConfiguration/reconnects``); it resumes through ``starting``.

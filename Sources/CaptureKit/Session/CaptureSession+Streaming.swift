@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Dispatch
 import Foundation
 
@@ -83,7 +84,7 @@ extension CaptureSession {
     private func publish(_ phase: CapturePhase) {
         let (observers, outputs) = shared.withLock { state in
             state.phase = phase
-            return (Array(state.phaseObservers.sorted { $0.key < $1.key }.map(\.value)), state.photoOutputs)
+            return (Array(state.phaseObservers.sorted { $0.key < $1.key }.map(\.value)), state.outputs)
         }
         switch phase {
         case .idle: for output in outputs { output.sessionEnded(nil) }
@@ -438,7 +439,7 @@ extension CaptureSession {
     private func deliver(_ outcome: Outcome) {
         switch outcome {
         case .frame(let frame):
-            let (handler, outputs) = shared.withLock { ($0.frameHandler, $0.photoOutputs) }
+            let (handler, outputs) = shared.withLock { ($0.frameHandler, $0.outputs) }
             for output in outputs { output.receive(frame) }
             handler?(frame)
         case .rejected(let rejection):

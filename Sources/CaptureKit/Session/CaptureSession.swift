@@ -1,4 +1,6 @@
+import ArcaptureCore
 import Dispatch
+import Positioning
 
 /// Captures frames from one V4L2 camera, AVCaptureSession's counterpart.
 ///
@@ -64,7 +66,7 @@ public final class CaptureSession: @unchecked Sendable {
         var rejectionObservers: [Int: @Sendable (FrameRejection) -> Void] = [:]
         var nextObserverID = 0
         var frameHandler: (@Sendable (VideoFrame) -> Void)?
-        var photoOutputs: [PhotoOutput] = []
+        var outputs: [any CaptureOutput] = []
         var statistics = CaptureStatistics()
     }
 
@@ -326,13 +328,13 @@ public final class CaptureSession: @unchecked Sendable {
         shared.withLock { $0.frameHandler = handler }
     }
 
-    /// Attaches a photo output, which then receives every frame the session delivers. Outputs
-    /// compose: several may be attached.
+    /// Attaches an output (such as GeoAR's photo output), which then receives every frame the
+    /// session delivers. Outputs compose: several may be attached.
     ///
     /// This method is thread-safe.
-    public func addOutput(_ output: PhotoOutput) {
-        output.attach()
-        shared.withLock { $0.photoOutputs.append(output) }
+    public func addOutput(_ output: any CaptureOutput) {
+        output.attached()
+        shared.withLock { $0.outputs.append(output) }
     }
 
     /// The phases from now on, as an async sequence (an observer that ends with the sequence).

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// The format, size and rate chosen for a request, with the reasons, before the driver is asked.
 public struct FormatChoice: Hashable, Sendable {
     /// The pixel format.

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// What the caller wants from a camera; ``FormatSelector`` turns it into a concrete format, size and
 /// rate, and the driver has the last word.
 public struct FormatRequest: Hashable, Sendable {

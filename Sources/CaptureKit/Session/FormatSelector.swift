@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// Chooses the best format, size and rate a device offers for a ``FormatRequest``, and says why.
 ///
 /// The rules, in order of weight:

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// A frame the session dropped because its data cannot be trusted, and why.
 ///
 /// Damaged frames are normal with real cameras (cheap webcams truncate MJPEG under load, USB errors

@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 
 /// One captured frame: its bytes exactly as the driver filled them, and when and in what order it
 /// was captured.

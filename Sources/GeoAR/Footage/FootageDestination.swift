@@ -1,4 +1,5 @@
 import CaptureKit
+import Footage
 import Foundation
 
 /// Where `arcapture annotate` writes annotated footage.

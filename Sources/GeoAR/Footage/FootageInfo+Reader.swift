@@ -1,5 +1,7 @@
 import CaptureKit
+import Footage
 import Foundation
+import JPEGKit
 
 extension FootageInfo {
     /// Footage described from what `reader` has seen, without reading ahead: a folder's listing, a

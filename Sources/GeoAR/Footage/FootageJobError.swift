@@ -1,5 +1,7 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 
 /// Why a ``FootageJob`` cannot run, in the library's terms: a program says which of its own
 /// options fixes each (as `arcapture annotate` does).

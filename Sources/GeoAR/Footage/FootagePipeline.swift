@@ -1,5 +1,7 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 
 /// Annotates recorded footage, the batch end of the one frame pipeline: frames from a

@@ -1,5 +1,7 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Positioning
 
 /// Where each footage frame's pose comes from: positions (the footage's own, a track, one fixed
 /// place), the orientation, how the camera sits on what carries it, and how far poses are

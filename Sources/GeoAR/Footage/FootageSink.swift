@@ -1,4 +1,5 @@
 import CaptureKit
+import Footage
 import Foundation
 
 /// Writes frames in order to a ``FootageDestination``: single files appear whole when `finish(readToEnd:)`

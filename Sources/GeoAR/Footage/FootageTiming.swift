@@ -1,5 +1,7 @@
 import CaptureKit
+import Footage
 import Foundation
+import Positioning
 
 /// How footage's frames are timed: where the first frame's time comes from, and the offset, speed
 /// and rate that make every other frame's. The one place a footage job, `sync` and a footage view

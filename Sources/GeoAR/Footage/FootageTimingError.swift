@@ -1,4 +1,5 @@
 import CaptureKit
+import Footage
 
 /// Why footage's frames cannot be timed.
 public enum FootageTimingError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,10 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
+import JPEGKit
+import Positioning
 
 /// A ``FootageJob`` opened and decided: the footage's description and clock, each frame's pose,
 /// the output created. ``run(isInterrupted:onWarning:frameObserver:mapData:centreObserver:drawnObserver:)``

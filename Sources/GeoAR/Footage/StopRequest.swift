@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// A request to stop, made once from anywhere (a signal handler, another thread) and looked at by

@@ -1,6 +1,8 @@
 import ARCompositor
 import CaptureKit
+import Footage
 import Foundation
+import Positioning
 
 /// Footage that cannot meet its track at all: every frame on its clock falls outside the track's
 /// time (a wrong start time, a camera clock a year off), so none would be annotated and the whole

@@ -1,5 +1,6 @@
 import ARCompositor
 import CaptureKit
+import Positioning
 
 /// A recorded track's poses, the heading taken as the options choose: the one place where `sync`'s
 /// report and footage annotation decide it, so that the report describes what annotation draws.

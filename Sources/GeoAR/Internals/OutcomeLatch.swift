@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// How a run ended: set once, by whichever comes first (the last frame, an error, Ctrl-C), and

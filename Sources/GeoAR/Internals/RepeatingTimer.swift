@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 import Dispatch
 
@@ -6,7 +7,7 @@ import Dispatch
 /// it started stays stopped).
 ///
 /// This type is thread-safe.
-final class RepeatingTimer: Sendable {
+package final class RepeatingTimer: Sendable {
     private struct State {
         var source: (any DispatchSourceTimer)?
         var cancelled = false
@@ -17,14 +18,14 @@ final class RepeatingTimer: Sendable {
     private let state = Locked(State())
 
     /// A timer that will call a handler on `queue` every `interval`.
-    init(queue: DispatchQueue, interval: Duration) {
+    package init(queue: DispatchQueue, interval: Duration) {
         self.queue = queue
         self.interval = interval
     }
 
     /// Starts calling `handler`, the first time one interval from now (only the first call
     /// starts; the timer holds `handler` until cancelled, so let it hold its owner weakly).
-    func start(_ handler: @escaping @Sendable () -> Void) {
+    package func start(_ handler: @escaping @Sendable () -> Void) {
         let source = DispatchSource.makeTimerSource(queue: queue)
         let started = state.withLock { state -> Bool in
             guard state.source == nil, !state.cancelled else { return false }
@@ -38,7 +39,7 @@ final class RepeatingTimer: Sendable {
     }
 
     /// Stops calling the handler (a call under way finishes).
-    func cancel() {
+    package func cancel() {
         let source = state.withLock { state -> (any DispatchSourceTimer)? in
             state.cancelled = true
             defer { state.source = nil }

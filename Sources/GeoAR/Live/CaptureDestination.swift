@@ -8,7 +8,7 @@ public enum CaptureDestination: Equatable, Sendable {
     case mjpegStream
     /// A YUV4MPEG2 stream on stdout: what `ffmpeg -f yuv4mpegpipe -i -` reads.
     case y4mStream
-    /// To a ``FrameBroadcast``: each frame encoded once, for every client of a ``LiveViewServer``
+    /// To a ``FrameBroadcast``: each frame encoded once, for every client of a `LiveViewServer`
     /// (`arcapture serve`).
     case broadcast(FrameBroadcast)
     /// A virtual camera: a v4l2loopback node that other programs open as a webcam

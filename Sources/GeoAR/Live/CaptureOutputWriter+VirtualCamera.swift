@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// The virtual camera destination (``CaptureDestination/virtualCamera(path:encoding:)``).

@@ -1,5 +1,7 @@
+import ArcaptureCore
 import CaptureKit
 import Foundation
+import JPEGKit
 
 /// Writes selected frames to files, a stream on stdout or a virtual camera.
 ///

@@ -1,6 +1,8 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
+import JPEGKit
 
 /// Draws the overlay on live frames, one after the other: a frame and its pose in, planes with the
 /// overlay out. It follows the session's map data (POIs from the next frame after they change; the

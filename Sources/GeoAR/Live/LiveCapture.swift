@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 import Foundation
 
@@ -55,6 +56,9 @@ public final class LiveCapture: @unchecked Sendable {
         public var latency99Milliseconds: Int?
         /// Of ``annotated``, the camera's JPEG frames, spliced or not.
         public var splicing = SpliceCount()
+
+        /// No frame yet.
+        public init() {}
     }
 
     private struct Shared {
@@ -76,11 +80,17 @@ public final class LiveCapture: @unchecked Sendable {
         /// The counts, with `warmUp` (the selector's, known on the writer queue) and the
         /// latencies when `withLatency`.
         func counts(warmUp: Int, withLatency: Bool) -> Counts {
-            Counts(
-                written: written, dropped: dropped, droppedBehind: droppedBehind, damaged: damaged, warmUp: warmUp,
-                annotated: annotated, withoutPose: withoutPose, idleSkipped: idleSkipped,
-                latencyMedianMilliseconds: withLatency ? latency.percentile(0.5) : nil,
-                latency99Milliseconds: withLatency ? latency.percentile(0.99) : nil, splicing: splicing)
+            var counts = Counts()
+            (counts.written, counts.dropped, counts.droppedBehind, counts.damaged) = (
+                written, dropped, droppedBehind, damaged
+            )
+            (counts.warmUp, counts.annotated, counts.withoutPose, counts.idleSkipped) = (
+                warmUp, annotated, withoutPose, idleSkipped
+            )
+            counts.latencyMedianMilliseconds = withLatency ? latency.percentile(0.5) : nil
+            counts.latency99Milliseconds = withLatency ? latency.percentile(0.99) : nil
+            counts.splicing = splicing
+            return counts
         }
     }
 

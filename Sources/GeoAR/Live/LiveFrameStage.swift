@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// What stands between choosing a live frame and writing it: the annotator of a ``GeoARView``.

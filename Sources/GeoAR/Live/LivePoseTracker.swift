@@ -1,6 +1,8 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
+import Positioning
 
 /// Poses for live frames, each looked up at the frame's capture time from the fixes and
 /// orientations received so far: the live counterpart of a track's `PoseTimeline`, never "the

@@ -1,3 +1,4 @@
+import ArcaptureCore
 internal import CFileSystem
 import CaptureKit
 import Foundation

@@ -1,4 +1,5 @@
 import CaptureKit
+import Footage
 
 /// Why a frame could not be written.
 public enum FrameWriteError: Error, CustomStringConvertible, Sendable {

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// A YUV4MPEG2 stream being written: the header goes out before the first frame, and every later

@@ -1,5 +1,6 @@
 import ARCompositor
 import CaptureKit
+import Footage
 import Foundation
 
 /// One frame on its way to a worker: what was read, its time, and what the producer worked out in

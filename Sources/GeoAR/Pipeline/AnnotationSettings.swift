@@ -1,4 +1,5 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 
 /// What the annotator draws and how frames are encoded: read once, shared by every worker of a

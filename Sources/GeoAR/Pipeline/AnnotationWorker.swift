@@ -1,6 +1,8 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Foundation
+import JPEGKit
 
 /// One worker thread's tools: its own JPEG codec and annotator (neither is thread-safe), and the
 /// camera model per frame size.

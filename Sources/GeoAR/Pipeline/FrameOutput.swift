@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// One frame as a worker hands it to the writer.

@@ -1,4 +1,5 @@
 import CaptureKit
+import Footage
 
 /// Where a frame of a video file sits in it, for a video written from it: its presentation
 /// timestamp in the input's time base and how many copied packets came before it.

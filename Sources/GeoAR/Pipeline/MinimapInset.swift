@@ -1,4 +1,5 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 
 /// Where the minimap goes in an AR frame and how it is drawn there, for live and footage alike:

@@ -1,5 +1,7 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import JPEGKit
 
 /// Draws on baseline JPEG frames by splicing (CaptureKit's `JPEGSplicer`): only the MCUs the overlay
 /// touches are decoded and encoded again, with the camera's own tables; every other MCU keeps the

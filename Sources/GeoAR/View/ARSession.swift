@@ -1,4 +1,5 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 
 /// Map data loaded once and shared by the views of a program: the counterpart of the geo-AR SDK's

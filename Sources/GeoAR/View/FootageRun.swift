@@ -1,6 +1,7 @@
 import ARCompositor
 import CaptureKit
 import Foundation
+import Positioning
 
 /// A footage view's run, once its location source is assigned: the view's configuration, its
 /// session's map data and its location source made into a ``FootageJob`` (the one `arcapture

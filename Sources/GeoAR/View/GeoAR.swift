@@ -1,5 +1,6 @@
 import ARCompositor
 import CaptureKit
+import Positioning
 
 /// Describes an AR view and presents it: the counterpart of the geo-AR SDK's SwiftUI `GeoAR`,
 /// with its modifiers as methods that return a changed copy.

@@ -1,6 +1,7 @@
 import ARCompositor
 import CaptureKit
 import Dispatch
+import Footage
 
 /// Everything a ``GeoARView`` is built with besides its session: where frames come from, where
 /// they go, the camera's geometry, how poses are made, and where handlers run.

@@ -1,4 +1,5 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 
 /// Why a ``GeoARView`` failed, as ``GeoARView/onFailed(_:)`` and ``LoadPhase/failed(_:)`` give it.

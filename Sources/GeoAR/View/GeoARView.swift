@@ -1,7 +1,9 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Dispatch
 import Foundation
+import Positioning
 
 /// The handle to a running geo-AR pipeline: frames from a camera or footage, each posed at its
 /// time from the location source, annotated with the session's map data, and written to the

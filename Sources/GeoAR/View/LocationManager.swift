@@ -1,4 +1,6 @@
+import ArcaptureCore
 import CaptureKit
+import Positioning
 
 /// Where a view's position (and orientation) comes from: the geo-AR SDK's location manager.
 ///

@@ -1,4 +1,5 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 
 /// The files an ``ARSession`` loads its ``MapData`` from, the first time a view needs it.

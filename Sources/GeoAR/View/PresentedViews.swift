@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 
 /// The views being presented: the library keeps each alive from ``GeoARView/present()`` until its

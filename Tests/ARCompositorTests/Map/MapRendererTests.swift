@@ -1,7 +1,7 @@
-import CaptureKit
 import Testing
 
 @testable import ARCompositor
+@testable import ArcaptureCore
 
 /// The plan view's geometry: where a point 100 m north of the user lands, north-up and heading-up.
 @Suite("Map renderer")

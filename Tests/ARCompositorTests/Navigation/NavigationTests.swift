@@ -1,8 +1,9 @@
 import ARCompositor
-import CaptureKit
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Positioning
 
 @Suite("Navigation along a route")
 struct NavigationTests {

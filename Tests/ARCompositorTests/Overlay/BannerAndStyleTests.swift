@@ -1,9 +1,9 @@
-import CaptureKit
 import Foundation
 import TestSupport
 import Testing
 
 @testable import ARCompositor
+@testable import ArcaptureCore
 
 @Suite("Banner template and style file")
 struct BannerAndStyleTests {

@@ -1,8 +1,8 @@
-import CaptureKit
 import Foundation
 import Testing
 
 @testable import ARCompositor
+@testable import ArcaptureCore
 
 @Suite("Route ribbon, manoeuvre arrow, panel and banner on frames")
 struct RouteDrawingTests {

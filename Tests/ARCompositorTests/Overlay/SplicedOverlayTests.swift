@@ -1,8 +1,9 @@
-import CaptureKit
 import Foundation
 import Testing
 
 @testable import ARCompositor
+@testable import ArcaptureCore
+@testable import JPEGKit
 
 /// The overlay drawn on a spliced JPEG frame (CaptureKit's `JPEGSplicer`, fed by the painters'
 /// `willChange`): the MCU rows it decodes are exactly the rows the overlay changes, and every MCU

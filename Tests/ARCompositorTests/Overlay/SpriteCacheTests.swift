@@ -1,8 +1,8 @@
-import CaptureKit
 import Dispatch
 import Testing
 
 @testable import ARCompositor
+@testable import ArcaptureCore
 
 @Suite("Sprite cache")
 struct SpriteCacheTests {

@@ -1,8 +1,8 @@
-import CaptureKit
 import Foundation
 import Testing
 
 @testable import ARCompositor
+@testable import ArcaptureCore
 
 /// The rasteriser's geometry and the painter's YCbCr blending, against closed-form areas and RGB
 /// arithmetic.

@@ -1,4 +1,3 @@
-import CaptureKit
 import Foundation
 import Testing
 

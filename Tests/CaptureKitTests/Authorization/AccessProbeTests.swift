@@ -2,6 +2,7 @@ import Foundation
 @_spi(Testing) import ScriptedCamera
 import Testing
 
+@testable import ArcaptureCore
 @_spi(Testing) @testable import CaptureKit
 
 /// The authorization probe over scripted devices. /dev/null stands in for the node: it is a real

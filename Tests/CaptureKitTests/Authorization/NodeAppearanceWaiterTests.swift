@@ -2,6 +2,7 @@ import Foundation
 @_spi(Testing) import ScriptedCamera
 import Testing
 
+@testable import ArcaptureCore
 @_spi(Testing) @testable import CaptureKit
 
 /// requestAccess's waiting, with a link to /dev/null standing in for a camera node that appears.

@@ -1,7 +1,9 @@
 @_spi(Testing) import ScriptedCamera
+import TestSupport
 import Testing
 
 @_spi(Testing) @testable import CaptureKit
+@testable import Positioning
 
 /// Controls through a session: set at start, changed while running without a restart, and kept
 /// (clamped) across a camera switch.

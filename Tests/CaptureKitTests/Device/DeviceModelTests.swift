@@ -2,7 +2,9 @@ import Foundation
 @_spi(Testing) import ScriptedCamera
 import Testing
 
+@testable import ArcaptureCore
 @_spi(Testing) @testable import CaptureKit
+@testable import Positioning
 
 @Suite("Device model values")
 struct DeviceModelTests {

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ArcaptureCore
 @testable import CaptureKit
 
 /// What a virtual camera writes: planes packed as V4L2's YUYV (Y0 Cb Y1 Cr per pair of pixels).

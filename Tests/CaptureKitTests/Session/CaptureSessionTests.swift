@@ -1,8 +1,12 @@
 import Foundation
 @_spi(Testing) import ScriptedCamera
+import TestSupport
 import Testing
 
+@testable import ArcaptureCore
 @_spi(Testing) @testable import CaptureKit
+@testable import JPEGKit
+@testable import Positioning
 
 /// The session over the scripted fake device: lifecycle, negotiation, frames and faults that vivid
 /// cannot produce (MJPEG, controlled faults), plus the same rules the VM suite checks for real.

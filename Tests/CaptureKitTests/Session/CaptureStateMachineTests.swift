@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ArcaptureCore
 @testable import CaptureKit
 
 @Suite("Capture state machine")

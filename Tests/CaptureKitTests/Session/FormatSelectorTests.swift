@@ -1,6 +1,7 @@
 @_spi(Testing) import ScriptedCamera
 import Testing
 
+@testable import ArcaptureCore
 @_spi(Testing) @testable import CaptureKit
 
 @Suite("Format selection")

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @_spi(Testing) @testable import CaptureKit
+@testable import Positioning
 
 /// The geo-AR rule with a real location source: capture starts when the source is assigned; until
 /// its first fix frames flow, marked "no position", and the phase says "waiting for location".

@@ -1,8 +1,11 @@
 import Foundation
 @_spi(Testing) import ScriptedCamera
+import TestSupport
 import Testing
 
+@testable import ArcaptureCore
 @_spi(Testing) @testable import CaptureKit
+@testable import Positioning
 
 /// v4l2loopback's leftovers: after `VIDIOC_REQBUFS` every buffer reads as sequence 0, the whole
 /// buffer used, stamped at the request, and the first `VIDIOC_DQBUF` can return one of them. Taken

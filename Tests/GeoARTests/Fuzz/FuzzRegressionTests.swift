@@ -4,6 +4,10 @@ import GeoAR
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
+@testable import Footage
+@testable import Positioning
+
 /// The inputs fuzzing found a fault with (fuzz/regressions/), replayed on every run of the default
 /// suite with the behaviour now expected; scripts/fuzz replays them under AddressSanitizer too.
 @Suite("Fuzz regressions")

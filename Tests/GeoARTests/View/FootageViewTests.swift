@@ -3,8 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
 @testable import CaptureKit
+@testable import Footage
 @_spi(Testing) @testable import GeoAR
+@testable import JPEGKit
+@testable import Positioning
 
 /// A view whose frames come from footage: the same rules as a camera view's (map data changed at
 /// run time is drawn from the next frame; a map view draws the plan view; the minimap insets it).

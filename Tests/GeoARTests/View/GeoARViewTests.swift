@@ -4,8 +4,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
 @testable import CaptureKit
 @_spi(Testing) @testable import GeoAR
+@testable import JPEGKit
+@testable import Positioning
 
 /// The seed's rules for the view, each with a test that can fail, on the scripted fake camera.
 @Suite("GeoAR view on the scripted camera", .serialized, .timeLimit(.minutes(5)))

@@ -4,8 +4,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
 @testable import CaptureKit
 @_spi(Testing) @testable import GeoAR
+@testable import JPEGKit
+@testable import Positioning
 
 /// A live camera's MJPEG is spliced on its way to files: with restart markers, the intervals the
 /// overlay leaves alone are the camera's bytes, at the camera's quality; without, the MCUs it
@@ -27,7 +30,7 @@ struct LiveSplicingTests {
     }
 
     func run(splices: Bool) async throws -> (
-        inputs: [[UInt8]], outputs: [[UInt8]], counts: LiveCapture.Counts?, state: [String: Any]
+        inputs: [[UInt8]], outputs: [[UInt8]], counts: LiveCapture.Counts?, state: SpliceCount?
     ) {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
@@ -49,12 +52,8 @@ struct LiveSplicingTests {
             #expect(fixtures.emit(sequence: UInt32(sequence), bytes))
             #expect(waitUntil { fixtures.records().count == sequence + 1 })
         }
-        // What `serve`'s /state says of them, while the view runs.
-        let frames =
-            LiveViewState(
-                view: view, device: "/dev/video-scripted", source: "fixed", broadcast: FrameBroadcast(), clients: []
-            )
-            .jsonObject["frames"] as? [String: Any] ?? [:]
+        // What the view counts of them while it runs (what `serve`'s /state shows).
+        let frames = view.liveCounts?.splicing
         await view.stop()
         let summary = await view.ended()
         let outputs = try (1...2).map { number in
@@ -71,8 +70,8 @@ struct LiveSplicingTests {
         #expect(counts?.annotated == 2)
         // Both counted as spliced, for the summary and for /state.
         #expect(counts?.splicing.spliced == 2 && counts?.splicing.notSpliced == 0, "\(String(describing: counts))")
-        #expect(state["spliced"] as? Int == 2 && state["not_spliced"] as? Int == 0, "\(state)")
-        #expect(state["not_spliced_reason"] is NSNull)
+        #expect(state?.spliced == 2 && state?.notSpliced == 0, "\(String(describing: state))")
+        #expect(state?.firstReason == nil)
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let spliced = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(spliced.quantTables == input.quantTables, "the camera's quality (75), not --quality's 90")
@@ -116,7 +115,7 @@ struct LiveSplicingTests {
         #expect(counts?.annotated == 2)
         // Splicing off: neither spliced nor counted as refused.
         #expect(counts?.splicing == SpliceCount(), "\(String(describing: counts))")
-        #expect(state["spliced"] as? Int == 0 && state["not_spliced"] as? Int == 0, "\(state)")
+        #expect(state?.spliced == 0 && state?.notSpliced == 0, "\(String(describing: state))")
         let input = try #require(inputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         let output = try #require(outputs[0].withUnsafeBytes { JPEGRestartScan($0) })
         #expect(output.quantTables != input.quantTables)

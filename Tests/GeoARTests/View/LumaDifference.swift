@@ -1,6 +1,9 @@
 import CaptureKit
 import Foundation
 
+@testable import ArcaptureCore
+@testable import JPEGKit
+
 /// Where two 640x480 frames of a view test differ in luma (by more than 8 levels), split between
 /// the minimap's square and the rest of the frame.
 ///

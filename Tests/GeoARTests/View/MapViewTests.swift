@@ -5,7 +5,9 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
 @_spi(Testing) @testable import GeoAR
+@testable import Positioning
 
 /// The map view and the minimap: a plan view of the same session, drawn with the same compositor.
 @Suite("GeoAR map view and minimap", .serialized, .timeLimit(.minutes(5)))

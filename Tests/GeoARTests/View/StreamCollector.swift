@@ -1,5 +1,7 @@
 import CaptureKit
 
+@testable import ArcaptureCore
+
 /// Values handed to a callback from any thread, kept in order.
 final class StreamCollector<Value: Sendable>: Sendable {
     private let stored = Locked<[Value]>([])

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @_spi(Testing) @testable import GeoAR
+@testable import Positioning
 
 /// What the view tests share: a scripted camera, a session with two POIs north of a fixed
 /// position, and a configuration whose camera sessions and authorization come from the fake.

@@ -5,6 +5,9 @@ import Foundation
 import GeoAR
 import TestSupport
 
+@testable import ArcaptureCore
+@testable import Positioning
+
 /// Collects what a view tells its handlers, on the handler queue the tests give it, and says
 /// whether any handler ran elsewhere.
 final class ViewRecorder: Sendable {

@@ -3,6 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCLI
+@testable import JPEGKit
+
 /// `arcapture annotate` on a real geotagged photo (Helsinki West Harbour, CC BY-SA 4.0) with real
 /// OpenStreetMap POIs, checked with ffmpeg, an independent decoder.
 @Suite("arcapture annotate")

@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCLI
+@testable import ArcaptureCore
+@testable import JPEGKit
+
 /// `arcapture annotate FOOTAGE`: the built binary over MJPEG, Y4M and folders of geotagged photos,
 /// checked with ffmpeg/ffprobe (independent readers).
 @Suite("arcapture annotate (footage)")

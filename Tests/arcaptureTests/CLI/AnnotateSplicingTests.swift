@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
 @testable import CaptureKit
+@testable import JPEGKit
 
 /// `annotate` over MJPEG with restart markers: spliced (the intervals the overlay leaves alone are
 /// the input's bytes) unless `--no-splice` or `--quality`; `--restart-interval` in what it writes.

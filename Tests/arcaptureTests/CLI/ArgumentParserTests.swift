@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ArcaptureCLI
+@testable import CaptureKit
 
 @Suite("Argument parsing")
 struct ArgumentParserTests {

@@ -4,6 +4,7 @@ import FoundationXML
 import Testing
 
 @testable import ArcaptureCLI
+@testable import ArcaptureCore
 
 @Suite("Check verdicts, exit statuses and reports")
 struct CheckEvaluationTests {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ArcaptureCLI
+@testable import ArcaptureCore
 
 /// `check` decodes MJPEG off the capture path. What the VM suite could only show on a fast host
 /// (a 30-fps camera and no frame lost to decoding) is shown here at any speed: with the decoder

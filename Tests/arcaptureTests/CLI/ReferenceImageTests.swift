@@ -3,6 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
+@testable import JPEGKit
+
 /// Scenes drawn by the built binary and compared with committed reference JPEGs by PSNR: a change
 /// to what is drawn (a label lost, a panel moved) costs far more than the 35 dB floor allows, while
 /// re-encoding noise does not. `ARCAPTURE_UPDATE_REFERENCES=1` writes new references instead.

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCLI
+
 /// Ctrl-C (SIGINT) and SIGTERM at random moments of a footage run, as a user or a service manager
 /// sends them: whenever the signal lands, the run ends with a documented status and leaves only
 /// whole files (each decoded by ffmpeg, an independent decoder), never a temporary one.

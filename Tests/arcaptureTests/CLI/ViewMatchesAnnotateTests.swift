@@ -6,6 +6,10 @@ import GeoAR
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
+@testable import Footage
+@testable import Positioning
+
 /// One footage job: a ``GeoARView`` over footage and `arcapture annotate` with the same inputs
 /// write the same bytes, frame times and poses included (the sidecars), a video's audio and
 /// telemetry tracks included. Before the job was one, the view's own assembly drew a video's
@@ -84,7 +88,7 @@ struct ViewMatchesAnnotateTests {
                 source: .footage(path: clip, timing: FootageTiming()),
                 output: .videoFile(viewOutput, .mp4, .standard), sidecar: viewOutput + ".jsonl",
                 camera: CameraGeometry(horizontalFieldOfView: 118), orientation: .course),
-            source: { RecordedLocationSource(track: try RecordedTrack.load(clip), pace: .frameDriven) })
+            source: { RecordedLocationSource(track: try TrackFile.load(clip), pace: .frameDriven) })
         #expect(summary.footage?.progress.annotated == 315, "\(summary.ending)")
         let streams = try Self.ffprobeStreams(viewOutput)
         #expect(streams.contains("audio,mp4a") && streams.contains("data,gpmd"), "\(streams)")
@@ -179,7 +183,7 @@ struct ViewMatchesAnnotateTests {
                 output: .files(OutputTemplate(pattern: viewFolder + "/%03n.jpg")),
                 sidecar: viewFolder + "/frames.jsonl",
                 camera: CameraGeometry(calibrationFile: calibration, heightAboveGround: 3), orientation: .course),
-            source: { RecordedLocationSource(track: try RecordedTrack.load(track), pace: .frameDriven) })
+            source: { RecordedLocationSource(track: try TrackFile.load(track), pace: .frameDriven) })
         #expect(summary.footage?.progress.annotated == 16, "\(summary.ending)")
         let names = try FileManager.default.contentsOfDirectory(atPath: cliFolder).sorted()
         #expect(names.count == 17)

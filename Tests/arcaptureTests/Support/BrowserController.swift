@@ -2,6 +2,8 @@ import CaptureKit
 import Foundation
 import TestSupport
 
+@testable import ArcaptureCore
+
 /// Runs the browser test (Tests/Browser/live-view.py: Debian's chromium, headless through
 /// chromedriver) against the servers the VM's guest starts, when the guest asks: it writes `ready`
 /// to `browser-request` in the shared folder once its server has annotated frames; this opens

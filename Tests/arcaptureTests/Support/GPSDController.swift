@@ -2,6 +2,8 @@ import CaptureKit
 import Foundation
 import TestSupport
 
+@testable import ArcaptureCore
+
 /// Stops and starts the host's gpsd when the VM's guest asks, for the live annotation scenario:
 /// the guest writes `stop` or `start` to `gpsd-request` in the shared folder, and this answers in
 /// `gpsd-state` (`stop-done`, `start-done`) once gpsd has gone, or accepts connections again on the

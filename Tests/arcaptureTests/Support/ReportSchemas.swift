@@ -1,3 +1,5 @@
+@testable import CaptureKit
+
 /// The JSON documents `arcapture check --json` and `arcapture devices --json` print, as docs/json.md
 /// specifies them, decoded independently of the types that write them (so a renamed field fails).
 struct CheckDocument: Decodable {

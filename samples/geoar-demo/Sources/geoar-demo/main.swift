@@ -1,7 +1,10 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 import GeoAR
+import Positioning
 import Synchronization
 
 // geoar-demo: the seed's example on Linux. A session loads map data once; a view is described with

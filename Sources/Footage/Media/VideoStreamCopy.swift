@@ -1,0 +1,143 @@
+import ArcaptureCore
+import CFFmpeg
+import Foundation
+
+/// What a video file's writer takes from the file it annotates: the input's streams as they were
+/// described (codec parameters, time bases, metadata, side data) and, as the reader reads them, the
+/// packets of the streams that are copied untouched (audio, GoPro's telemetry), handed from the
+/// reading thread to the writing one.
+///
+/// Made by ``FootageReader/copyStreams(into:)`` before the first frame is read. The description is
+/// copied then into a format context of its own (never written), so the writer reads nothing the
+/// demuxer is changing. Packets wait here between the reader and the writer: the reader runs at
+/// most a few frames ahead of the writer, so that is a few frames' worth of audio.
+///
+/// `@unchecked Sendable`: the description is immutable once made; the queue is behind a lock.
+public final class VideoStreamCopy: @unchecked Sendable {
+    /// A stream of the input as the writer sees it.
+    struct Stream {
+        /// Its index in the input.
+        var index: Int
+        /// Its description, in this copy's own format context.
+        var shadow: UnsafeMutablePointer<AVStream>
+        /// Whether it is the video stream (re-encoded) rather than one copied.
+        var isVideo: Bool
+    }
+
+    /// The streams the writer makes: the video first as in the file, the copied ones in file order.
+    let streams: [Stream]
+    /// Streams the output cannot hold, each a sentence (`stream 4 (fdsc data): MP4 cannot hold it`).
+    public let notCopied: [String]
+    /// The input's file name, for messages.
+    let path: String
+    /// Holds the description: streams, their parameters and metadata, the file's metadata.
+    private var shadow: UnsafeMutablePointer<AVFormatContext>?
+    private let queue = Locked(Queue())
+
+    private struct Queue {
+        var packets: [(packet: UnsafeMutablePointer<AVPacket>, stream: Int)] = []
+        var received = 0
+        var taken = 0
+    }
+
+    /// Describes `container`'s video stream `videoIndex` and every other stream that `format` can
+    /// hold, copied from the input as they are; the video's display matrix is left out when the
+    /// reader turns its frames upright (`turned`).
+    init(container: MediaContainer, videoIndex: Int, format: VideoContainerFormat, turned: Bool) throws(InputFileError)
+    {
+        path = container.path
+        guard let input = container.context, let shadow = avformat_alloc_context() else {
+            throw .unreadable(file: container.path, reason: "out of memory for FFmpeg")
+        }
+        self.shadow = shadow
+        let muxer = av_guess_format(format.muxerName, nil, nil)
+        av_dict_copy(&shadow.pointee.metadata, input.pointee.metadata, 0)
+        var streams: [Stream] = []
+        var notCopied: [String] = []
+        for described in container.streams {
+            guard let stream = input.pointee.streams[described.index], let parameters = stream.pointee.codecpar
+            else { continue }
+            let isVideo = described.index == videoIndex
+            if !isVideo {
+                let what =
+                    "stream \(described.index) (\(described.codecTag.isEmpty ? described.codecName : described.codecTag) \(described.kind))"
+                if described.kind == .video {
+                    notCopied.append("\(what): only the first video stream is written")
+                    continue
+                }
+                // Data tracks FFmpeg knows no codec for (GoPro's timecode and SOS tracks) are
+                // refused by every muxer; a timecode reappears from the video's metadata. GoPro's
+                // telemetry goes into MOV too, whose muxer writes it though it does not list it.
+                let telemetry = described.codecTag == "gpmd" && format != .matroska
+                let accepted = muxer.map { avformat_query_codec($0, parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL) }
+                guard parameters.pointee.codec_id != AV_CODEC_ID_NONE, telemetry || accepted == 1 else {
+                    notCopied.append("\(what): \(format.displayName) cannot hold it")
+                    continue
+                }
+            }
+            guard let copy = avformat_new_stream(shadow, nil),
+                avcodec_parameters_copy(copy.pointee.codecpar, parameters) >= 0,
+                arcapture_av_copy_side_data(copy, stream, isVideo && turned ? 0 : 1) >= 0
+            else {
+                throw .unreadable(file: container.path, reason: "out of memory for FFmpeg")
+            }
+            copy.pointee.time_base = stream.pointee.time_base
+            copy.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
+            copy.pointee.r_frame_rate = stream.pointee.r_frame_rate
+            copy.pointee.sample_aspect_ratio = stream.pointee.sample_aspect_ratio
+            copy.pointee.disposition = stream.pointee.disposition
+            av_dict_copy(&copy.pointee.metadata, stream.pointee.metadata, 0)
+            let entry = Stream(index: described.index, shadow: copy, isVideo: isVideo)
+            if isVideo { streams.insert(entry, at: 0) } else { streams.append(entry) }
+        }
+        self.streams = streams
+        self.notCopied = notCopied
+    }
+
+    deinit {
+        queue.withLock { queue in
+            for item in queue.packets { Self.release(item.packet) }
+        }
+        avformat_free_context(shadow)
+    }
+
+    /// The input's video stream, as described.
+    var video: UnsafeMutablePointer<AVStream>? { streams.first(where: \.isVideo)?.shadow }
+
+    /// The input streams whose packets are copied.
+    var copiedIndices: Set<Int> { Set(streams.filter { !$0.isVideo }.map(\.index)) }
+
+    /// The file's metadata (`creation_time`, the camera's make), owned by this copy.
+    var formatMetadata: OpaquePointer? { shadow?.pointee.metadata }
+
+    /// Frees a packet ``take(upTo:)`` returned.
+    static func release(_ packet: UnsafeMutablePointer<AVPacket>) {
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&owned)
+    }
+
+    /// Keeps a reference to `packet` (of a copied stream) for the writer; the reading thread's
+    /// packet is left as it was.
+    func receive(_ packet: UnsafePointer<AVPacket>) {
+        guard let clone = av_packet_clone(packet) else { return }
+        queue.withLock { queue in
+            queue.packets.append((clone, Int(packet.pointee.stream_index)))
+            queue.received += 1
+        }
+    }
+
+    /// How many packets have been received so far: a frame's mark, for ``take(upTo:)``.
+    var received: Int { queue.withLock { $0.received } }
+
+    /// Removes and returns the packets received before `mark` (all of them when nil), oldest first.
+    /// The caller frees them.
+    func take(upTo mark: Int?) -> [(packet: UnsafeMutablePointer<AVPacket>, stream: Int)] {
+        queue.withLock { queue in
+            let count = min(queue.packets.count, mark.map { max(0, $0 - queue.taken) } ?? queue.packets.count)
+            let taken = Array(queue.packets.prefix(count))
+            queue.packets.removeFirst(count)
+            queue.taken += count
+            return taken
+        }
+    }
+}

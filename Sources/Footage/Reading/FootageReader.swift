@@ -1,0 +1,291 @@
+import ArcaptureCore
+import Foundation
+import JPEGKit
+
+/// Reads footage frame by frame, in order: an MJPEG stream (concatenated JPEGs), a folder of JPEGs
+/// in name order, a Y4M file (4:2:0, 4:2:2, 4:4:4, mono), or a video file (MP4, MOV, MKV…: H.264,
+/// H.265, MJPEG, VP9, whatever Debian's libavcodec decodes) through FFmpeg's libraries.
+///
+/// Files and stdin (`-`: what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write) are read through
+/// a buffer holding a frame or two, so hours of footage take no more memory than a minute. Damage
+/// never stops reading early without saying so: bytes between JPEGs are skipped and counted, a JPEG
+/// cut short where the next begins is returned as it is (decoding finds it damaged), a JPEG cut
+/// short at the end is counted in ``truncatedFrames`` with a note, a Y4M frame without its
+/// `FRAME` line or cut short ends the stream with a note naming the frame. Not thread-safe: one
+/// reader, one producer thread.
+public final class FootageReader {
+    /// What the footage is.
+    public let kind: FootageInfo.Kind
+    /// The Y4M header, for Y4M footage.
+    public let y4mHeader: Y4MHeader?
+    /// Damage found so far, each a sentence naming the frame or byte.
+    public private(set) var notes: [String] = []
+    /// Frames found incomplete and skipped.
+    public private(set) var truncatedFrames = 0
+    /// Bytes between frames that were not part of any (MJPEG).
+    public var skippedBytes: Int { streamSkipped }
+    /// For a folder, how many JPEGs it holds (its frames, but for any that cannot be read); nil
+    /// for a stream.
+    public private(set) var folderFileCount: Int?
+    /// Where Y4M and video frames' planes come from and, once written, go back to (see
+    /// ``FrameBufferPool``).
+    public let pool = FrameBufferPool(limit: 1)
+    /// For a video file: its frame size, chroma layout, range, rate and stated frame count.
+    public var video: VideoDescription? {
+        decoder.map {
+            VideoDescription(
+                width: $0.width, height: $0.height, subsampling: $0.subsampling, isFullRange: $0.fullRange,
+                frameRate: $0.frameRate, frameCount: $0.frameCount, codec: $0.stream.codecName)
+        }
+    }
+    /// For a video file, the threads libavcodec decodes it with (what it chose, when left to
+    /// choose); nil for other footage.
+    public var decoderThreads: Int? { decoder?.threads }
+    private var decoder: VideoDecoder?
+    /// For a video file: the container's `creation_time`, when it has one (see
+    /// ``FootageInfo/metadataStart``).
+    public var videoCreationTime: Date? { decoder?.creationTime }
+
+    private let path: String
+    /// The path, or `stdin`, for messages.
+    private let name: String
+    private var index = 0
+    private var files: [String] = []
+    private var stream: StreamBuffer?
+    private var streamSkipped = 0
+
+    /// Opens `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file or an MJPEG stream (by content),
+    /// or `-` for a Y4M or MJPEG stream on stdin.
+    ///
+    /// - Parameters:
+    ///   - path: the footage, or `-` for stdin.
+    ///   - decoderThreads: for a video file, the threads libavcodec decodes it with; 0 (the
+    ///     default) lets it pick (one per core and one more), fastest when nothing else needs the
+    ///     cores. Each of its threads holds frames of its own (about 20 MB more at 1080p), so one
+    ///     is better when an encoder's own threads already use the cores (see
+    ///     ``decoderThreads``).
+    /// - Throws: `InputFileError` when it is missing, unreadable, none of these, or its Y4M
+    ///   header is wrong (with the problem).
+    public init(path: String, decoderThreads: Int = 0) throws(InputFileError) {
+        self.path = path
+        let name = path == "-" ? "stdin" : path
+        self.name = name
+        if path != "-" {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .missing(file: path)
+            }
+            if isDirectory.boolValue {
+                files = try FootageInfo.jpegNames(inFolder: path)
+                folderFileCount = files.count
+                kind = .jpegFolder
+                y4mHeader = nil
+                return
+            }
+        }
+        // A video file: FFmpeg reads it.
+        if path != "-", Self.isVideoFile(path) {
+            decoder = try VideoDecoder(container: MediaContainer(path: path), threads: decoderThreads)
+            kind = .video
+            y4mHeader = nil
+            return
+        }
+        // Files and stdin alike are read through a buffer that holds a frame or two: memory stays
+        // bounded however long the footage (a memory-mapped file would count in the resident set).
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unreadable(file: path, reason: String(cString: strerror(errno)))
+        }
+        let input = StreamBuffer(descriptor: descriptor, closesDescriptor: path != "-")
+        stream = input
+        _ = input.fill(9)
+        if input.bytes.starts(with: Array("YUV4MPEG2".utf8)) {
+            while input.bytes.prefix(1024).firstIndex(of: UInt8(ascii: "\n")) == nil, input.readMore() {}
+            switch Y4MHeader.parse(input.bytes.prefix(1024)) {
+            case .failure(let error): throw .malformed(file: name, location: "line 1", problem: error.problem)
+            case .success(let header):
+                y4mHeader = header
+                input.consume(header.length)
+            }
+            kind = .y4m
+        } else if input.bytes.starts(with: [0xFF, 0xD8]) {
+            kind = .mjpeg
+            y4mHeader = nil
+        } else {
+            throw .malformed(
+                file: name, location: nil,
+                problem: input.bytes.isEmpty
+                    ? "nothing was read"
+                    : "not footage arcapture reads (a Y4M file or stream, an MJPEG stream or a folder of JPEGs)")
+        }
+    }
+
+    /// Opens one photo as a folder of one: its frame carries its name, EXIF time and geotag, as a
+    /// folder's photos do, so that it is drawn on upright and written with its EXIF, as they are.
+    ///
+    /// - Throws: `InputFileError` when it is missing or a folder.
+    public init(photo: String) throws(InputFileError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: photo, isDirectory: &isDirectory) else {
+            throw .missing(file: photo)
+        }
+        guard !isDirectory.boolValue else {
+            throw .unreadable(file: photo, reason: "a folder, not a photo")
+        }
+        let url = URL(fileURLWithPath: photo)
+        path = url.deletingLastPathComponent().path
+        name = photo
+        files = [url.lastPathComponent]
+        folderFileCount = 1
+        kind = .jpegFolder
+        y4mHeader = nil
+    }
+
+    /// For a video file, keeps its other streams (audio, telemetry) that `format` can hold for a
+    /// video written from it, and describes them; nil for other footage. Call before the first
+    /// frame is read.
+    ///
+    /// - Throws: `InputFileError` when FFmpeg runs out of memory.
+    public func copyStreams(into format: VideoContainerFormat) throws(InputFileError) -> VideoStreamCopy? {
+        try decoder?.copyStreams(into: format)
+    }
+
+    /// Whether `path` is a video file for FFmpeg to read (`MediaFileSignature/isVideoFile(_:)`).
+    public static func isVideoFile(_ path: String) -> Bool { MediaFileSignature.isVideoFile(path) }
+
+    /// The next frame, or nil at the end (or where damage ends the stream; see ``notes``).
+    public func next() -> FootageFrame? {
+        if let decoder {
+            defer {
+                notes = decoder.notes
+                truncatedFrames = decoder.damagedPackets
+            }
+            guard let decoded = decoder.next(pool: pool) else { return nil }
+            var frame = FootageFrame(index: index, content: .planes(decoded.image), presentationTime: decoded.time)
+            frame.presentationTimestamp = decoded.timestamp
+            frame.streamCopyMark = decoded.copyMark
+            index += 1
+            return frame
+        }
+        if let stream {
+            return kind == .y4m ? nextStreamedY4M(stream) : nextStreamedJPEG(stream)
+        }
+        return nextFile()
+    }
+
+    private func nextStreamedJPEG(_ stream: StreamBuffer) -> FootageFrame? {
+        while true {
+            var splitter = MJPEGSplitter()
+            let piece = stream.bytes.withUnsafeBytes { all in
+                splitter.next(in: UnsafeRawBufferPointer(rebasing: all[stream.start...]), from: 0)
+            }
+            // A damaged image is still a frame (its slot keeps the frames after it at their times):
+            // whoever decodes it finds it damaged (no EOI), and skips and counts it.
+            switch piece {
+            case .image(let range), .damaged(let range): return frame(stream, range, skipped: splitter.skippedBytes)
+            case .truncated, nil: break
+            }
+            // Incomplete so far: read on, unless the stream has ended.
+            if stream.readMore() { continue }
+            if case .truncated = piece {
+                notes.append("\(name): the last frame is cut short; it is skipped")
+                truncatedFrames += 1
+            } else {
+                streamSkipped += stream.available
+            }
+            stream.consume(stream.available)
+            return nil
+        }
+    }
+
+    /// The JPEG at `range` of the buffer's unread bytes, as the next frame.
+    private func frame(_ stream: StreamBuffer, _ range: Range<Int>, skipped: Int) -> FootageFrame {
+        streamSkipped += skipped
+        let bytes = Array(stream.bytes[(stream.start + range.lowerBound)..<(stream.start + range.upperBound)])
+        stream.consume(range.upperBound)
+        let frame = FootageFrame(index: index, content: .jpeg(bytes))
+        index += 1
+        return frame
+    }
+
+    private func nextStreamedY4M(_ stream: StreamBuffer) -> FootageFrame? {
+        guard let header = y4mHeader, header.frameByteCount != nil else { return nil }
+        _ = stream.fill(6)
+        guard stream.available > 0 else { return nil }
+        while stream.bytes[stream.start...].prefix(256).firstIndex(of: UInt8(ascii: "\n")) == nil,
+            stream.available < 256,
+            stream.readMore()
+        {}
+        let line = stream.bytes[stream.start...].prefix(256)
+        guard line.starts(with: Array("FRAME".utf8)), let newline = line.firstIndex(of: UInt8(ascii: "\n")) else {
+            notes.append("\(name): frame \(index) does not start with a FRAME line; reading stops")
+            stream.consume(stream.available)
+            return nil
+        }
+        let lineLength = newline - stream.start + 1
+        stream.consume(lineLength)
+        // The planes are read into straight from the buffer and the descriptor: no copy of the
+        // frame is kept in between.
+        var image = pool.take(width: header.width, height: header.height, subsampling: Self.layout(of: header))
+        var missing = 0
+        for index in image.planes.indices {
+            let (width, height, stride) = (
+                image.planes[index].width, image.planes[index].height, image.planes[index].stride
+            )
+            image.planes[index].bytes.withUnsafeMutableBytes { target in
+                if stride == width {  // the usual case: the plane in one read
+                    missing +=
+                        width * height
+                        - stream.read(
+                            into: UnsafeMutableRawBufferPointer(
+                                rebasing: target[0..<(width * height)]))
+                } else {
+                    for row in 0..<height {
+                        missing +=
+                            width
+                            - stream.read(
+                                into: UnsafeMutableRawBufferPointer(
+                                    rebasing: target[(row * stride)..<(row * stride + width)]))
+                    }
+                }
+            }
+        }
+        guard missing == 0 else {
+            notes.append("\(name): frame \(index) is cut short (it ends \(missing) bytes early)")
+            truncatedFrames += 1
+            return nil
+        }
+        let frame = FootageFrame(index: index, content: .planes(image))
+        index += 1
+        return frame
+    }
+
+    private func nextFile() -> FootageFrame? {
+        while index < files.count {
+            let name = files[index]
+            let file = (path as NSString).appendingPathComponent(name)
+            guard let bytes = FileManager.default.contents(atPath: file) else {
+                notes.append("\(file): cannot be read; skipped")
+                truncatedFrames += 1
+                files.remove(at: index)
+                continue
+            }
+            let (time, geotag) = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
+            let frame = FootageFrame(
+                index: index, content: .jpeg(Array(bytes)), name: name, captureTime: time, geotag: geotag)
+            index += 1
+            return frame
+        }
+        return nil
+    }
+
+    /// The chroma layout a Y4M header names.
+    private static func layout(of header: Y4MHeader) -> ChromaSubsampling {
+        switch header.colorSpace {
+        case "422": .s422
+        case "444": .s444
+        case "mono": .gray
+        default: .s420
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArcaptureCore
+import Foundation
+
+/// Reads the capture time from a JPEG's EXIF block (APP1 `Exif\0\0`, a TIFF structure).
+///
+/// Written here rather than taken from libexif: arcapture needs three ASCII tags (DateTimeOriginal,
+/// SubSecTimeOriginal, OffsetTimeOriginal, with IFD0's DateTime as a fallback), and a bounds-checked
+/// walk of two IFDs is about a hundred lines, where libexif would add a C dependency and a shim
+/// for them. Every offset is checked against the block, so a damaged EXIF block gives nil, never a
+/// crash.
+public enum EXIFReader {
+    /// The capture time of the JPEG in `bytes`, with whether the file said its time zone.
+    ///
+    /// EXIF times are the camera's local clock; only OffsetTimeOriginal (EXIF 2.31) says which zone.
+    /// Without it the time is read as UTC and ``CaptureTime/hasTimeZone`` is false, so callers can
+    /// say so.
+    public static func captureTime(inJPEG bytes: some Collection<UInt8>) -> CaptureTime? {
+        guard let tiff = exifBlock(Array(bytes.prefix(256 * 1024))) else { return nil }
+        return captureTime(tiff: tiff)
+    }
+
+    /// A capture time read from EXIF.
+    public struct CaptureTime: Hashable, Sendable {
+        /// The instant (UTC when the file gave no offset).
+        public var date: Date
+        /// Whether the file gave the time zone (OffsetTimeOriginal).
+        public var hasTimeZone: Bool
+
+        /// A capture time (from EXIF, or from a clock the footage carries, such as a video's GPS).
+        public init(date: Date, hasTimeZone: Bool) {
+            self.date = date
+            self.hasTimeZone = hasTimeZone
+        }
+    }
+
+    /// The TIFF structure inside the first APP1 `Exif` segment.
+    static func exifBlock(_ jpeg: [UInt8]) -> [UInt8]? {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        var index = 2
+        while index + 4 <= jpeg.count, jpeg[index] == 0xFF {
+            let marker = jpeg[index + 1]
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            guard length >= 2, index + 2 + length <= jpeg.count else { return nil }
+            if EXIFSegment.isEXIF(marker: marker, range: index..<(index + 2 + length), in: jpeg) {
+                return Array(jpeg[(index + 10)..<(index + 2 + length)])
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+
+    static func captureTime(tiff bytes: [UInt8]) -> CaptureTime? {
+        guard let tiff = TIFFStructure(bytes), let first = tiff.u32(4) else { return nil }
+        let ifd0 = tiff.entries(first)
+        let exif = ifd0[0x8769].flatMap { tiff.u32($0.field) }.map(tiff.entries) ?? [:]
+        guard let stamp = tiff.ascii(exif[0x9003]) ?? tiff.ascii(ifd0[0x0132]) else { return nil }
+        // "YYYY:MM:DD HH:MM:SS" → ISO 8601.
+        let parts = stamp.split(separator: " ")
+        guard parts.count == 2 else { return nil }
+        var iso = parts[0].replacingOccurrences(of: ":", with: "-") + "T" + parts[1]
+        if let subSeconds = tiff.ascii(exif[0x9291]), !subSeconds.isEmpty, subSeconds.allSatisfy(\.isNumber) {
+            iso += "." + subSeconds
+        }
+        let offset = tiff.ascii(exif[0x9011])
+        if let offset { iso += offset }
+        guard let date = UTCTime.parse(iso) else { return nil }
+        return CaptureTime(date: date, hasTimeZone: offset != nil)
+    }
+
+    /// Where the JPEG in `bytes` was taken, from its EXIF GPS block: latitude and longitude, the
+    /// altitude (above sea level, as receivers write it) and the image direction when given.
+    ///
+    /// - Returns: nil without a GPS block, or when its coordinates are missing or impossible.
+    public static func geotag(inJPEG bytes: some Collection<UInt8>) -> Geotag? {
+        exifBlock(Array(bytes.prefix(256 * 1024))).flatMap(geotag(tiff:))
+    }
+
+    /// The capture time and the geotag of the JPEG in `bytes`, its EXIF block found once.
+    public static func captureTimeAndGeotag(inJPEG bytes: some Collection<UInt8>) -> (CaptureTime?, Geotag?) {
+        guard let block = exifBlock(Array(bytes.prefix(256 * 1024))) else { return (nil, nil) }
+        return (captureTime(tiff: block), geotag(tiff: block))
+    }
+
+    static func geotag(tiff bytes: [UInt8]) -> Geotag? {
+        guard let tiff = TIFFStructure(bytes), let first = tiff.u32(4) else { return nil }
+        guard let pointer = tiff.entries(first)[0x8825].flatMap({ tiff.u32($0.field) }) else { return nil }
+        let gps = tiff.entries(pointer)
+        func degrees(_ tag: Int) -> Double? {
+            guard let values = tiff.rationals(gps[tag]), values.count == 3 else { return nil }
+            return values[0] + values[1] / 60 + values[2] / 3600
+        }
+        guard var latitude = degrees(2), var longitude = degrees(4) else { return nil }
+        if tiff.ascii(gps[1])?.uppercased() == "S" { latitude = -latitude }
+        if tiff.ascii(gps[3])?.uppercased() == "W" { longitude = -longitude }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        var altitude = tiff.rationals(gps[6])?.first
+        if let value = altitude, tiff.byte(gps[5]) == 1 { altitude = -value }
+        let direction = tiff.rationals(gps[17])?.first.flatMap { (0..<360.5).contains($0) ? $0 : nil }
+        return Geotag(
+            latitude: latitude, longitude: longitude, altitudeMeanSeaLevel: altitude, imageDirection: direction,
+            directionIsMagnetic: tiff.ascii(gps[16])?.uppercased() == "M")
+    }
+}

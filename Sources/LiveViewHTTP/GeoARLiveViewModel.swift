@@ -1,0 +1,38 @@
+import GeoAR
+
+/// A `GeoARView` as a ``LiveViewServer`` shows it: its state, and its selection (the view's
+/// `selectedPOIs` binding, with a person in a browser at the other end).
+public final class GeoARLiveViewModel: LiveViewModel {
+    private let view: GeoARView
+    private let device: String
+    private let source: String
+    private let broadcast: FrameBroadcast
+
+    /// The model of `view`, capturing from `device`, located by `source` (its name), whose frames
+    /// go to `broadcast`.
+    public init(view: GeoARView, device: String, source: String, broadcast: FrameBroadcast) {
+        self.view = view
+        self.device = device
+        self.source = source
+        self.broadcast = broadcast
+    }
+
+    /// The view's state now, with `clients`.
+    public func state(clients: [LiveViewState.Client]) -> LiveViewState {
+        LiveViewState(view: view, device: device, source: source, broadcast: broadcast, clients: clients)
+    }
+
+    /// Selects `ids` through the view (its binding, or its session's selection) unless some are
+    /// not among the session's points of interest; returns those.
+    public func select(_ ids: Set<String>) -> Set<String> {
+        let known = Set(view.session.mapData?.pointsOfInterest.map(\.id) ?? [])
+        let unknown = ids.subtracting(known)
+        if unknown.isEmpty { view.select(ids) }
+        return unknown
+    }
+
+    /// Clears the view's selection.
+    public func clearSelection() {
+        view.select([])
+    }
+}

@@ -1,0 +1,67 @@
+import ArcaptureCore
+import Foundation
+
+/// Fixes and orientations recorded in a file (an NMEA log, a GPX track), in time order, with every
+/// warning about what was skipped on the way in.
+///
+/// Times strictly increase in ``fixes`` and, per origin, in ``orientations``: loaders drop (and warn
+/// about) samples whose time goes backwards, so interpolation can rely on order.
+public struct RecordedTrack: Sendable {
+    /// The file it was read from, as given.
+    public var file: String
+    /// Positions, oldest first.
+    public var fixes: [LocationFix]
+    /// Receiver-measured orientations (NMEA HDT, THS, HDG, PASHR), oldest first.
+    public var orientations: [OrientationSample]
+    /// The camera's own pitch and roll against gravity (a GoPro's GRAV), oldest first.
+    public var attitudes: [CameraAttitude]
+    /// The first warnings, each `FILE: line N: what` (at most ``warningLimit``).
+    public var warnings: [String]
+    /// How many warnings there were in all.
+    public var warningCount: Int
+    /// A one-line account of what was read, such as `146 fixes from 4999 lines (GGA 0, RMC 146…)`.
+    public var summary: String
+
+    /// Warnings kept in ``warnings``; the rest are only counted.
+    public static let warningLimit = 20
+
+    /// Creates a track.
+    public init(
+        file: String, fixes: [LocationFix], orientations: [OrientationSample] = [], attitudes: [CameraAttitude] = [],
+        warnings: [String] = [], warningCount: Int? = nil, summary: String = ""
+    ) {
+        self.file = file
+        self.fixes = fixes
+        self.orientations = orientations
+        self.attitudes = attitudes
+        self.warnings = Array(warnings.prefix(Self.warningLimit))
+        self.warningCount = warningCount ?? warnings.count
+        self.summary = summary
+    }
+
+    /// The time span the fixes cover, nil without fixes.
+    public var timeSpan: ClosedRange<Date>? {
+        guard let first = fixes.first?.time, let last = fixes.last?.time else { return nil }
+        return first...last
+    }
+
+    /// Reads an NMEA log or a GPX file, chosen by content: GPX starts with XML, anything else is
+    /// read as NMEA. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
+    /// any of the three).
+    ///
+    /// - Throws: `InputFileError` when the file is missing, unreadable, a video, or neither.
+    public static func load(_ path: String) throws(InputFileError) -> RecordedTrack {
+        // A video can be gigabytes: look at its first bytes before reading anything whole.
+        if MediaFileSignature.isVideoFile(path) {
+            throw .malformed(
+                file: path, location: nil,
+                problem: "a video file: its positions are in its telemetry track, which the footage reader reads")
+        }
+        let data = try InputFile.read(path)
+        let head = String(decoding: data.prefix(512), as: UTF8.self)
+        if head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") {
+            return try GPXFile(data: data, file: path).recordedTrack()
+        }
+        return try NMEALog.read(data, file: path)
+    }
+}
