@@ -26,7 +26,7 @@ struct AtomicFileWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.txt"])
     }
 
-    @Test("the refusal names the file and says --force, with status 73")
+    @Test("the refusal names the file and says it was not to be replaced (the CLI says --force), with status 73")
     func refusal() throws {
         let directory = try PackagePaths.temporaryDirectory("atomic")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -37,7 +37,7 @@ struct AtomicFileWriterTests {
             try writer.commit()
             Issue.record("committed over an existing file")
         } catch {
-            #expect(error.description == "cannot write '\(path)': it exists; use --force to overwrite it")
+            #expect(error.description == "cannot write '\(path)': it exists, and replacing it was not asked for")
             #expect(error.kind == .create)
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import GeoAR
+
 /// The package's shape, held to docs/architecture.md: each module depends only on the modules
 /// below it that its concern needs (in Package.swift and in every `import` of its sources), each C
 /// library family sits behind one module, and the compositor links no V4L2, JPEG or FFmpeg.

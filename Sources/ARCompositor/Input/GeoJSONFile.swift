@@ -26,7 +26,7 @@ public struct GeoJSONFile: Hashable, Sendable {
             let count = routes.count
             notes.append(
                 "\(file): skipped \(count) line\(count == 1 ? "" : "s") (LineString, MultiLineString): only Points are POIs; "
-                    + "a line is a route (--route)")
+                    + "a line is a route (load it as the route)")
         }
         for (type, count) in skipped.sorted(by: { $0.key < $1.key }) {
             notes.append("\(file): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (only Points are POIs)")

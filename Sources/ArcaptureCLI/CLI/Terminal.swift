@@ -7,19 +7,19 @@ enum Terminal {
         FileHandle.standardOutput.write(Data((text + terminator).utf8))
     }
 
-    /// Writes `error: message` to stderr.
+    /// Writes `error: message` to stderr, in the command line's terms.
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("error: \(CommandLineTerms.translate(message))\n".utf8))
     }
 
-    /// Writes `warning: message` to stderr.
+    /// Writes `warning: message` to stderr, in the command line's terms.
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("warning: \(CommandLineTerms.translate(message))\n".utf8))
     }
 
-    /// Writes a plain line to stderr (progress, notes).
+    /// Writes a plain line to stderr (progress, notes), in the command line's terms.
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((CommandLineTerms.translate(message) + "\n").utf8))
     }
 
     /// Whether stderr is a terminal (progress is shown only then).

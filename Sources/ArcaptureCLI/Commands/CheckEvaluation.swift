@@ -191,7 +191,9 @@ struct CheckEvaluation: Sendable {
         if case .interrupted = outcome {
             problem = CheckReport.ProblemReport(reason: "interrupted", fix: Nullable(nil))
         } else if let error = blockingError {
-            problem = CheckReport.ProblemReport(reason: error.reason, fix: Nullable(error.fix))
+            problem = CheckReport.ProblemReport(
+                reason: CommandLineTerms.translate(error.reason),
+                fix: Nullable(error.fix.map(CommandLineTerms.translate)))
         } else if case .outputFailed(let message) = outcome {
             problem = CheckReport.ProblemReport(reason: message, fix: Nullable(nil))
         } else {

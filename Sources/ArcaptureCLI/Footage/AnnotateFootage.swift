@@ -252,7 +252,8 @@ enum AnnotateFootage {
                     + "finds the offset), or add --pass-through to write them unannotated; nothing was written")
             return .failure
         case .destination(let destination):
-            Terminal.error(destination.description)
+            // "'frames/%H.jpg' would give several frames one name …": the name is --output's.
+            Terminal.error("--output \(destination.description)")
             return .usage
         case .font(let font):
             Terminal.error(font.description)

@@ -11,7 +11,7 @@ struct DeviceReport: Encodable, Sendable {
         init(_ authorization: Authorization) {
             status = authorization.status.rawValue
             reason = Nullable(authorization.problem?.reason)
-            fix = Nullable(authorization.problem?.fix)
+            fix = Nullable(authorization.problem?.fix.map(CommandLineTerms.translate))
         }
     }
 

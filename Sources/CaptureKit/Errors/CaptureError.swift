@@ -93,7 +93,7 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     public var fix: String? {
         switch self {
         case .deviceNotFound:
-            return "is the camera connected? 'arcapture devices' lists the cameras found"
+            return "is the camera connected? device discovery lists the cameras found"
         case .deviceGone, .disconnected:
             return "reconnect the camera; if it keeps dropping out, try another USB port or a powered hub"
         case .permissionDenied(let diagnosis):
@@ -102,15 +102,15 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
             return holders.contains { !$0.isCurrentProcess }
                 ? "stop that process, or try again later" : "try again later"
         case .notAVideoDevice, .notACaptureDevice:
-            return "choose a video capture node; 'arcapture devices' lists them "
+            return "choose a video capture node; device discovery lists them "
                 + "(UVC cameras also expose a metadata node, which cannot capture video)"
         case .multiplanarUnsupported, .streamingUnsupported:
             return nil
         case .unsupportedFormat:
-            return "choose one of the offered formats, or --format auto"
+            return "choose one of the offered formats, or let the session choose one"
         case .timeout:
             return "check the cable and the camera's power; at low light some cameras slow down "
-                + "(a lower --fps or a longer --timeout may help)"
+                + "(a lower frame rate or a longer frame timeout may help)"
         case .streamingFailed(_, let error) where error.errno == .noSpace:
             return "the USB bus has no bandwidth left for this stream: use MJPEG, a smaller size or a "
                 + "lower rate, or move the camera to another USB controller"

@@ -14,7 +14,7 @@ public enum FrameConversionError: Error, Hashable, Sendable, CustomStringConvert
     public var description: String {
         switch self {
         case .unsupportedPixelFormat(let code):
-            "pixel format \(code) cannot be converted to YCbCr (capture with --libv4l2 to get a convertible format)"
+            "pixel format \(code) cannot be converted to YCbCr (capture through libv4l2 to get a convertible format)"
         case .short(let expected, let received): "short frame: \(received) of \(expected) bytes"
         case .undecodable(let error): error.description
         }

@@ -189,8 +189,8 @@ public final class LiveCapture: @unchecked Sendable {
         if case .malformedJPEG(let problem) = rejection.reason {
             cause +=
                 problem == .missingEndMarker
-                ? ": truncated MJPEG usually means the USB bus is short of bandwidth; try a lower --fps or --size, or another USB port"
-                : ": a frame that does not start as a JPEG usually means USB packets were lost; try a lower --fps or --size, or another USB port"
+                ? ": truncated MJPEG usually means the USB bus is short of bandwidth; try a lower frame rate or size, or another USB port"
+                : ": a frame that does not start as a JPEG usually means USB packets were lost; try a lower frame rate or size, or another USB port"
         }
         damaged(cause)
     }
@@ -227,7 +227,7 @@ public final class LiveCapture: @unchecked Sendable {
                 }
             }
         case .interrupted(let error):
-            messages.warning("\(error.reason); waiting for the camera to come back (--reconnect)")
+            messages.warning("\(error.reason); waiting for the camera to come back")
             writerQueue.async { [self] in
                 if interruptedAt == nil { interruptedAt = Date() }
                 appendLog(["event": "interrupted", "time": JSONLinesLog.timestamp(Date()), "reason": error.reason])
@@ -248,7 +248,7 @@ public final class LiveCapture: @unchecked Sendable {
     /// session reopens with the same format and controls). This method is thread-safe.
     public func switchToNextDevice() {
         guard settings.devices.count > 1 else {
-            messages.warning("SIGUSR1 switches cameras only with several --device paths")
+            messages.warning("switching cameras needs several devices to switch between")
             return
         }
         let next = shared.withLock { state -> String in

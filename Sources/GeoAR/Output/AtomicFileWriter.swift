@@ -275,7 +275,7 @@ public final class AtomicFileWriter {
             throw OutputError(
                 path: destination,
                 reason: failure == EEXIST
-                    ? "it exists; use --force to overwrite it"
+                    ? "it exists, and replacing it was not asked for"
                     : failure == EISDIR
                         ? "it is a folder; name a file (in it, or elsewhere)"
                         : "cannot create the file (\(String(cString: strerror(failure))))")

@@ -1,4 +1,5 @@
 import CaptureKit
+import GeoAR
 
 /// An `--output v4l2:NODE` name read: the loopback node a virtual camera writes to and in what
 /// encoding, for live capture and footage alike, so both say the same things about it.

@@ -1,4 +1,5 @@
 import Foundation
+import GeoAR
 
 /// What `arcapture annotate --batch` did, row by row: the machine-readable report (`--report
 /// FILE.json`, schema `arcapture.batch-report/1` in docs/json.md), rewritten whole after every

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ArcaptureCLI
 @testable import GeoAR
 
 /// `--output v4l2:NODE`, read once for capture and footage.

@@ -1,8 +1,9 @@
 import CaptureKit
-import GeoAR
 import Testing
 
+@testable import ArcaptureCLI
 @testable import Footage
+@testable import GeoAR
 
 @Suite("Footage destinations")
 struct FootageDestinationTests {

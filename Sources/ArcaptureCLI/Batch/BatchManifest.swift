@@ -1,6 +1,7 @@
 import ArcaptureCore
 import CaptureKit
 import Foundation
+import GeoAR
 
 /// What `arcapture annotate --batch` works through: one row per recording, read from a CSV file
 /// (a header naming the columns) or JSON lines (one object per line).

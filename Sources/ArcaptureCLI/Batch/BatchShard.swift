@@ -1,3 +1,5 @@
+import GeoAR
+
 /// Which rows of a batch this run does: `--shard K/N` takes the rows whose number modulo N is K,
 /// so N runs (a Slurm job array's tasks, a Kubernetes Indexed Job's pods) share a manifest without
 /// talking to each other, each a fixed, disjoint part.
