@@ -170,7 +170,7 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             guard let parsed = try? ArgumentParser.parse(rest, spec: ServeCommand.spec) else { return }
             _ = try? CaptureOptions(parsed, broadcast: FrameBroadcast())
             _ = try? LiveOverlayOptions(parsed)
-            if let listen = parsed.value("listen") { _ = try? ServerAddress(parsing: listen) }
+            _ = try? parsed.value(ServeCommand.listen)
         case "check":
             guard let parsed = try? ArgumentParser.parse(rest, spec: CheckCommand.spec) else { return }
             _ = try? CheckOptions(parsed)

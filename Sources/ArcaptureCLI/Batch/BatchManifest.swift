@@ -174,7 +174,10 @@ public struct BatchManifest: Sendable {
                     + "whose output exists is known to be done")
         }
         if let reserved = options.first(where: {
-            ["--output", "--batch", "--shard", "--report", "--track"].contains($0)
+            [
+                AnnotateSettings.output.name, AnnotateFootage.batch.name, AnnotateFootage.shard.name,
+                AnnotateFootage.report.name, AnnotateFootage.track.name,
+            ].map { "--" + $0 }.contains($0)
         }) {
             throw .malformed(
                 file: file, location: "line \(line)", problem: "options may not give \(reserved): the row's columns do")

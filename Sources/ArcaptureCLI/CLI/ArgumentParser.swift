@@ -20,7 +20,7 @@ enum ArgumentParser {
     static func parse(_ arguments: [String], spec: CommandSpec, maxPositionals: Int = 0) throws(UsageError)
         -> ParsedArguments
     {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(declared: spec.options.map(\.name))
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -40,7 +40,7 @@ enum ArgumentParser {
             }
             if option.valueName == nil {
                 if inlineValue != nil { throw UsageError("--\(option.name) does not take a value") }
-                parsed.flags.insert(option.name)
+                parsed.insert(flag: option.name)
                 continue
             }
             let value: String
@@ -52,7 +52,7 @@ enum ArgumentParser {
             } else {
                 throw UsageError("--\(option.name) needs a value (\(option.valueName ?? "VALUE"))")
             }
-            parsed.values[option.name, default: []].append(value)
+            parsed.append(value, for: option.name)
         }
         if parsed.positionals.count > maxPositionals {
             let extra = parsed.positionals[maxPositionals]

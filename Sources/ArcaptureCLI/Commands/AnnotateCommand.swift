@@ -32,32 +32,7 @@ enum AnnotateCommand {
                     + "file or a folder of JPEGs."
             )
         ],
-        options: ProjectCommand.spec.options.filter { !["json", "in-view", "within", "size"].contains($0.name) } + [
-            .value(
-                "output", "FILE", default: "IMAGE-annotated.jpg",
-                help:
-                    "The annotated JPEG (written atomically), or - for stdout; footage also takes v4l2:/dev/videoN (a virtual camera, played at the footage's rate)."
-            ),
-            .flag("force", help: "Overwrite the output if it exists."),
-            .value("quality", "Q", default: "90", help: "JPEG quality, 1-100."),
-        ] + JPEGOutputOptions.specs + [
-            .value("select", "ID|NAME", help: "Highlight this POI (its id or name) and always label it (repeatable)."),
-            .value("units", "metric|imperial", default: "metric", help: "Distance units on labels."),
-            .value("font", "NAME|FILE", default: "DejaVu Sans", help: "A fontconfig font name or a font file."),
-            .value("max-distance", "METRES", default: "5000", help: "Leave out POIs further than this."),
-            .value("max-markers", "N", default: "30", help: "Draw at most this many markers, the nearest."),
-            .value(
-                "route", "FILE",
-                help: "A route to follow: GPX (first <rte>, else first <trk>) or GeoJSON (first LineString)."),
-            .value("ground-speed", "M/S", help: "Ground speed, for the remaining time on the navigation panel."),
-            .value("style", "FILE", help: "A JSON style file: colours, sizes, font, layers, units, banner."),
-            .value(
-                "banner", "TEMPLATE",
-                help: "A banner line: {time} {time:FMT} {lat} {lon} {alt} {heading} {speed} {frame}."),
-            .value("time", "TIME", default: "the photo's EXIF time", help: "The time for {time}, ISO 8601."),
-            .value(
-                "subsampling", "444|422|420", default: "the input's", help: "Chroma subsampling of the output JPEG."),
-        ] + AnnotateFootage.specs,
+        options: photoSpecs + AnnotateFootage.specs,
         discussion: """
             The pose and camera options are `arcapture project`'s; without --position, a geotagged \
             photo's EXIF position and image direction are the pose. Footage options given for one \
@@ -94,6 +69,23 @@ enum AnnotateCommand {
                   --orientation 60,0,0 --hfov 100 --output harbour.jpg
             """)
 
+    /// A photo's options: project's pose and camera, the output, and what is drawn.
+    private static var photoSpecs: [OptionSpec] {
+        let output: [OptionSpec] = [
+            AnnotateSettings.output.spec, AnnotateSettings.force.spec, JPEGOutputOptions.quality.spec,
+        ]
+        let drawing: [OptionSpec] = [
+            OverlayOptions.select.spec, OverlayOptions.units.spec, OverlayOptions.font.spec,
+            OverlayOptions.maxDistance.spec, OverlayOptions.maxMarkers.spec,
+            OverlayOptions.route.described(
+                "A route to follow: GPX (first <rte>, else first <trk>) or GeoJSON (first LineString)."
+            ).spec,
+            AnnotateSettings.groundSpeed.spec, OverlayOptions.style.spec, OverlayOptions.banner.spec,
+            AnnotateSettings.time.spec, AnnotateSettings.subsampling.spec,
+        ]
+        return ProjectOptions.annotateSpecs + output + JPEGOutputOptions.specs + drawing
+    }
+
     static func run(_ arguments: [String]) async -> ExitStatus {
         var parsed: ParsedArguments
         do {
@@ -102,7 +94,7 @@ enum AnnotateCommand {
             Terminal.error(error.message)
             return .usage
         }
-        if parsed.value("batch") != nil { return await AnnotateBatch.run(parsed, arguments: arguments) }
+        if parsed.isGiven(AnnotateFootage.batch) { return await AnnotateBatch.run(parsed, arguments: arguments) }
         guard let input = parsed.positionals.first else {
             Terminal.error("give the photo to annotate: arcapture annotate IMAGE.jpg …")
             return .usage
@@ -150,7 +142,7 @@ enum AnnotateCommand {
                 "note: \(input) is stored turned (EXIF orientation \(orientation.rawValue)); it is drawn on and written "
                     + "upright, \(size.width)x\(size.height)")
         }
-        if parsed.value("position") == nil {
+        if !parsed.isGiven(ProjectOptions.position) {
             guard let tag = EXIFReader.geotag(inJPEG: bytes) else {
                 Terminal.error(
                     "\(input) has no GPS position in its EXIF: give --position LAT,LON,ALT (and --orientation HEADING)")
@@ -169,7 +161,9 @@ enum AnnotateCommand {
         }
         let toStandardOutput = settings.output == "-"  // `-` is stdout, as for footage
         if toStandardOutput { signal(SIGPIPE, SIG_IGN) }  // a closed reader is an EPIPE to handle
-        if !toStandardOutput && OutputPathKind(path: settings.output).isReplaced && !parsed.flag("force") {
+        if !toStandardOutput && OutputPathKind(path: settings.output).isReplaced
+            && !parsed.isSet(AnnotateSettings.force)
+        {
             Terminal.error("\(settings.output) exists; use --force to overwrite it")
             return .cannotCreate
         }
@@ -192,7 +186,7 @@ enum AnnotateCommand {
             route = try settings.loadRoute()
             units = style.layout.units
             job = photoJob(
-                input, at: position, options: options, settings: settings, force: parsed.flag("force"),
+                input, at: position, options: options, settings: settings, force: parsed.isSet(AnnotateSettings.force),
                 map: MapData(
                     pointsOfInterest: file.pointsOfInterest, route: route, style: style,
                     banner: settings.banner ?? style.banner))
@@ -270,12 +264,12 @@ enum AnnotateCommand {
     /// be, and says so: the altitude is taken as given (above sea level), as for a folder of photos.
     private static func useGeotag(_ tag: Geotag, of input: String, in parsed: inout ParsedArguments) {
         let altitude = tag.altitudeMeanSeaLevel ?? 0
-        parsed.values["position"] = ["\(tag.latitude),\(tag.longitude),\(altitude)"]
+        parsed.set(ProjectOptions.position, to: "\(tag.latitude),\(tag.longitude),\(altitude)")
         var heading = "heading 0° (the EXIF gives no image direction)"
-        if let given = parsed.value("orientation") {
+        if let given = parsed.text(ProjectOptions.orientation) {
             heading = "orientation \(given) (--orientation)"
         } else if let direction = tag.imageDirection {
-            parsed.values["orientation"] = ["\(direction)"]
+            parsed.set(ProjectOptions.orientation, to: "\(direction)")
             heading = String(format: "heading %.1f° (its image direction)", direction)
         }
         let height =

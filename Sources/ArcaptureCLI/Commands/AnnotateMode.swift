@@ -9,22 +9,30 @@ enum AnnotateMode {
     case footage
 
     /// The options of the other mode, which this one does not use.
-    var unusedOptions: [String] {
+    var unusedOptions: [OptionSpec] {
         switch self {
         case .photo:
-            AnnotateFootage.specs.map(\.name)
+            AnnotateFootage.specs
         case .footage:
-            Array(Self.footageReasons.keys).sorted()
+            Self.photoOnly.map(\.option)
         }
     }
 
-    /// Why each photo option means nothing for footage.
-    private static let footageReasons = [
-        "time": "frames are timed by --start and --fps, or by their EXIF",
-        "subsampling": "frames keep the input's chroma layout",
-        "ground-speed": "the speed comes from the track",
-        "poi-altitude": "POIs without an altitude stand on the ground, --height-above-ground below the camera",
+    /// The photo's own options (in the order a refusal lists them), and why each means nothing for
+    /// footage.
+    private static let photoOnly: [(option: OptionSpec, reason: String)] = [
+        (AnnotateSettings.groundSpeed.spec, "the speed comes from the track"),
+        (
+            ProjectOptions.poiAltitude.spec,
+            "POIs without an altitude stand on the ground, --height-above-ground below the camera"
+        ),
+        (AnnotateSettings.subsampling.spec, "frames keep the input's chroma layout"),
+        (AnnotateSettings.time.spec, "frames are timed by --start and --fps, or by their EXIF"),
     ]
+
+    /// Why each photo option means nothing for footage, by name.
+    private static let footageReasons = Dictionary(
+        uniqueKeysWithValues: photoOnly.map { ($0.option.name, $0.reason) })
 
     /// The refusal when options of the other mode were given, or nil.
     func refusal(_ parsed: ParsedArguments) -> UsageError? {

@@ -6,7 +6,7 @@ import Foundation
 /// `annotate`'s own options (beyond `project`'s pose and camera), parsed and validated.
 struct AnnotateSettings {
     var output: String
-    var quality = 90
+    var quality: Int
     var jpeg: JPEGOutputOptions
     var styleFile: String?
     var routeFile: String?
@@ -20,45 +20,47 @@ struct AnnotateSettings {
     var maximumMarkers: Int?
     var selected: Set<String> = []
 
+    static let output = Option.text(
+        "output", "FILE", defaultText: "IMAGE-annotated.jpg",
+        help:
+            "The annotated JPEG (written atomically), or - for stdout; footage also takes v4l2:/dev/videoN (a virtual camera, played at the footage's rate)."
+    )
+    static let force = Flag("force", help: "Overwrite the output if it exists.")
+    static let groundSpeed = Option.number(
+        "ground-speed", "M/S", in: 0...1000, help: "Ground speed, for the remaining time on the navigation panel.")
+    static let time = Option<Date>(
+        "time", "TIME", defaultText: "the photo's EXIF time", help: "The time for {time}, ISO 8601."
+    ) { text throws(UsageError) in
+        guard let date = UTCTime.parse(text) else {
+            throw UsageError("--time must be an ISO 8601 time such as 2020-12-18T06:16:00Z, not '\(text)'")
+        }
+        return date
+    }
+    static let subsampling = Option<ChromaSubsampling>(
+        "subsampling", "444|422|420", defaultText: "the input's", help: "Chroma subsampling of the output JPEG."
+    ) { text throws(UsageError) in
+        let names: [String: ChromaSubsampling] = [
+            "444": .s444, "4:4:4": .s444, "422": .s422, "4:2:2": .s422, "420": .s420, "4:2:0": .s420,
+        ]
+        guard let value = names[text] else { throw UsageError("--subsampling must be 444, 422 or 420, not '\(text)'") }
+        return value
+    }
+
     init(_ parsed: ParsedArguments, input: String) throws(UsageError) {
-        output = parsed.value("output") ?? AnnotateCommand.defaultOutput(for: input)
-        quality = try parsed.integer("quality", in: 1...100) ?? quality
+        output = parsed.textIfDeclared(Self.output) ?? AnnotateCommand.defaultOutput(for: input)
+        quality = try parsed.value(JPEGOutputOptions.quality)
         jpeg = try JPEGOutputOptions(parsed)
-        styleFile = parsed.value("style")
-        routeFile = parsed.value("route")
-        speed = try parsed.number("ground-speed", in: 0...1000)
-        maximumDistance = try parsed.number("max-distance", in: 1...20_000_000)
-        maximumMarkers = try parsed.integer("max-markers", in: 0...10_000)
-        selected = Set(parsed.values["select"] ?? [])
-        font = parsed.value("font")
-        if let text = parsed.value("units") {
-            guard let value = DistanceUnits(rawValue: text) else {
-                throw UsageError("--units must be metric or imperial, not '\(text)'")
-            }
-            units = value
-        }
-        if let text = parsed.value("banner") {
-            do {
-                banner = try BannerTemplate(text)
-            } catch {
-                throw UsageError("--banner: \(error.description)")
-            }
-        }
-        if let text = parsed.value("time") {
-            guard let date = UTCTime.parse(text) else {
-                throw UsageError("--time must be an ISO 8601 time such as 2020-12-18T06:16:00Z, not '\(text)'")
-            }
-            time = date
-        }
-        if let text = parsed.value("subsampling") {
-            let names: [String: ChromaSubsampling] = [
-                "444": .s444, "4:4:4": .s444, "422": .s422, "4:2:2": .s422, "420": .s420, "4:2:0": .s420,
-            ]
-            guard let value = names[text] else {
-                throw UsageError("--subsampling must be 444, 422 or 420, not '\(text)'")
-            }
-            subsampling = value
-        }
+        styleFile = parsed.text(OverlayOptions.style)
+        routeFile = parsed.text(OverlayOptions.route)
+        speed = try parsed.valueIfDeclared(Self.groundSpeed)
+        maximumDistance = try parsed.value(OverlayOptions.maxDistance)
+        maximumMarkers = try parsed.value(OverlayOptions.maxMarkers)
+        selected = Set(parsed.texts(OverlayOptions.select))
+        font = parsed.text(OverlayOptions.font)
+        units = try parsed.value(OverlayOptions.units)
+        banner = try parsed.value(OverlayOptions.banner)
+        time = try parsed.valueIfDeclared(Self.time)
+        subsampling = try parsed.valueIfDeclared(Self.subsampling)
     }
 
     /// The style: `--style`'s file (else the defaults) with the command-line options applied.

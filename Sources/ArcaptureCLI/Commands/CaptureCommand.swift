@@ -20,45 +20,7 @@ enum CaptureCommand {
             [--set NAME=VALUE ...] [more options]
             """,
         arguments: [],
-        options: [
-            .value(
-                "device", "PATH", default: "the first capture device found",
-                help: "The camera; several (comma-separated or repeated) make SIGUSR1 switch to the next."),
-            .value("count", "N", default: "1 for a still", help: "How many frames to write."),
-            .value("duration", "TIME", help: "Capture for this long (30s, 10m, 2h), by the frames' own timestamps."),
-            .value(
-                "every", "INTERVAL",
-                help: "Write one frame per interval (500ms, 10s, 1m) for a time-lapse, chosen by timestamp: no drift."),
-            .value(
-                "output", "TEMPLATE", default: CaptureOptions.defaultTemplate,
-                help:
-                    "File names, with strftime tokens, %L for milliseconds and %n or %4n for the frame number; - for stdout; v4l2:/dev/videoN for a virtual camera (a v4l2loopback node)."
-            ),
-            .value(
-                "format-out", "FORMAT", default: "mjpeg; yuyv for v4l2:",
-                help: "With --output -: mjpeg (concatenated JPEGs) or y4m; with v4l2:NODE: yuyv or mjpeg."),
-            .value("quality", "Q", default: "90", help: "JPEG quality, 1-100, for frames that must be encoded."),
-        ] + JPEGOutputOptions.specs + [
-            .value(
-                "set", "NAME=VALUE",
-                help: "Set a control (repeatable): brightness=60%, zoom_absolute=150, exposure_auto=manual."),
-            .value("skip", "N", help: "Drop the first N frames (warm-up)."),
-            .flag("settle", help: "Drop frames until the brightness is stable (the default for a still)."),
-            .flag("reconnect", help: "When the camera goes away or stops sending, wait for it and resume."),
-            .value("json-log", "FILE", help: "Write one JSON line per written frame (and per interruption) to FILE."),
-            .value("format", "FOURCC", default: "auto", help: "The pixel format to capture, such as YUYV or MJPG."),
-            .value("size", "WxH", default: "the driver's current size", help: "The frame size."),
-            .value("fps", "N", default: "the fastest offered up to 30", help: "The frame rate."),
-            .flag("libv4l2", help: "Capture through libv4l2's conversion layer."),
-            .value("buffers", "N", default: "4", help: "How many mmap buffers to request."),
-            .value(
-                "timeout", "SECONDS", default: "5", help: "How long a camera may send nothing before it counts as gone."
-            ),
-            .value("wait", "SECONDS", default: "0", help: "Wait this long for an absent camera at the start."),
-            .value(
-                "location", "SOURCE", default: "none",
-                help: "Where the session's position comes from: \(LocationArgument.forms) (files replay in real time)."),
-        ] + LiveOverlayOptions.specs,
+        options: CaptureOptions.specs + LiveOverlayOptions.specs,
         discussion: """
             Files are written whole or not at all (a temporary file, then a rename), also on Ctrl-C and \
             on a full disk. Written file names are printed on stdout.

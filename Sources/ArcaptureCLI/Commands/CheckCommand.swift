@@ -16,37 +16,7 @@ enum CheckCommand {
             [--json] [--junit FILE] [more options]
             """,
         arguments: [],
-        options: [
-            .value(
-                "device", "PATH", default: "the first capture device found, else /dev/video0",
-                help: "The device node or a /dev/v4l/by-id or by-path link."),
-            .value("frames", "N", default: "30", help: "How many frames to stream (at least 2)."),
-            .value(
-                "format", "FOURCC", default: "auto",
-                help: "The pixel format, such as YUYV or MJPG; 'auto' picks the best for the size and rate."),
-            .value("size", "WxH", default: "the driver's current size", help: "The frame size, such as 1280x720."),
-            .value("fps", "N", default: "the fastest offered up to 30", help: "The frame rate to request."),
-            .value("buffers", "N", default: "4", help: "How many mmap buffers to request."),
-            .flag("libv4l2", help: "Capture through libv4l2's conversion layer instead of raw ioctls."),
-            .value("timeout", "SECONDS", default: "5", help: "Fail when no frame arrives for this long."),
-            .value(
-                "wait", "SECONDS", default: "0",
-                help: "Wait this long for an absent device to appear (a camera being plugged in)."),
-            .value(
-                "location", "LAT,LON[,ALT]", default: "none",
-                help: "A fixed position for the session; without it the check declares that it needs none."),
-            .value(
-                "max-drops", "N", default: "0",
-                help: "Dropped frames (sequence gaps) allowed before the drops check fails."),
-            .value(
-                "fps-tolerance", "PERCENT", default: "10",
-                help: "How far below the applied rate the measured rate may be."),
-            .value(
-                "stream-to", "FILE",
-                help: "Write the valid frames, exactly as received and concatenated, to FILE (written atomically)."),
-            .flag("json", help: "Print the report as JSON (schema arcapture.check/1, see docs/json.md)."),
-            .value("junit", "FILE", help: "Also write the report as JUnit XML to FILE, for CI systems."),
-        ],
+        options: CheckOptions.specs,
         discussion: """
             EXIT STATUS:
               0    every check passed

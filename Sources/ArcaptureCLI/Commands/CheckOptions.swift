@@ -4,31 +4,64 @@ import Positioning
 /// `arcapture check`'s options, parsed and validated.
 struct CheckOptions: Equatable, Sendable {
     var devicePath: String?
-    var frames = 30
-    var format = FormatRequest()
-    var bufferCount: UInt32 = 4
-    var timeoutSeconds = 5.0
-    var waitSeconds = 0.0
+    var frames: Int
+    var format: FormatRequest
+    var bufferCount: UInt32
+    var timeoutSeconds: Double
+    var waitSeconds: Double
     var location: GeodeticCoordinate?
-    var maxDrops = 0
-    var fpsTolerancePercent = 10.0
+    var maxDrops: Int
+    var fpsTolerancePercent: Double
     var streamTo: String?
     var json = false
     var junit: String?
 
+    static let device = CameraOptions.device.described(
+        "The device node or a /dev/v4l/by-id or by-path link.",
+        defaultText: "the first capture device found, else /dev/video0")
+    static let frames = Option.integer(
+        "frames", "N", in: 2...100_000, default: 30, help: "How many frames to stream (at least 2).")
+    static let location = Option<GeodeticCoordinate>(
+        "location", "LAT,LON[,ALT]", defaultText: "none",
+        help: "A fixed position for the session; without it the check declares that it needs none."
+    ) { text throws(UsageError) in
+        guard let coordinate = GeodeticCoordinate(parsing: text) else {
+            throw UsageError("--location must be LAT,LON or LAT,LON,ALT in degrees and metres, not '\(text)'")
+        }
+        return coordinate
+    }
+    static let maxDrops = Option.integer(
+        "max-drops", "N", in: 0...1_000_000, default: 0,
+        help: "Dropped frames (sequence gaps) allowed before the drops check fails.")
+    static let fpsTolerance = Option.number(
+        "fps-tolerance", "PERCENT", in: 0...100, default: 10,
+        help: "How far below the applied rate the measured rate may be.")
+    static let streamTo = Option.text(
+        "stream-to", "FILE",
+        help: "Write the valid frames, exactly as received and concatenated, to FILE (written atomically).")
+    static let json = Flag("json", help: "Print the report as JSON (schema arcapture.check/1, see docs/json.md).")
+    static let junit = Option.text("junit", "FILE", help: "Also write the report as JUnit XML to FILE, for CI systems.")
+
+    /// `check`'s options, in the order `--help` lists them.
+    static let specs: [OptionSpec] = [
+        device.spec, frames.spec, CameraOptions.format.spec, CameraOptions.size.spec, CameraOptions.fps.spec,
+        CameraOptions.buffers.spec, CameraOptions.libv4l2.spec, CameraOptions.timeout.spec, CameraOptions.wait.spec,
+        location.spec, maxDrops.spec, fpsTolerance.spec, streamTo.spec, json.spec, junit.spec,
+    ]
+
     /// Reads the options from a parsed command line.
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        devicePath = parsed.value("device")
-        frames = try parsed.integer("frames", in: 2...100_000) ?? frames
-        format = try parsed.formatRequest()
-        bufferCount = UInt32(try parsed.integer("buffers", in: 1...32) ?? Int(bufferCount))
-        timeoutSeconds = try parsed.number("timeout", in: 0.1...3600) ?? timeoutSeconds
-        waitSeconds = try parsed.number("wait", in: 0...86_400) ?? waitSeconds
-        location = try parsed.location()
-        maxDrops = try parsed.integer("max-drops", in: 0...1_000_000) ?? maxDrops
-        fpsTolerancePercent = try parsed.number("fps-tolerance", in: 0...100) ?? fpsTolerancePercent
-        streamTo = parsed.value("stream-to")
-        json = parsed.flag("json")
-        junit = parsed.value("junit")
+        devicePath = parsed.text(Self.device)
+        frames = try parsed.value(Self.frames)
+        format = try CameraOptions.formatRequest(parsed)
+        bufferCount = UInt32(try parsed.value(CameraOptions.buffers))
+        timeoutSeconds = try parsed.value(CameraOptions.timeout)
+        waitSeconds = try parsed.value(CameraOptions.wait)
+        location = try parsed.value(Self.location)
+        maxDrops = try parsed.value(Self.maxDrops)
+        fpsTolerancePercent = try parsed.value(Self.fpsTolerance)
+        streamTo = parsed.text(Self.streamTo)
+        json = parsed.isSet(Self.json)
+        junit = parsed.text(Self.junit)
     }
 }

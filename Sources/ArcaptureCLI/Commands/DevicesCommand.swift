@@ -2,6 +2,11 @@ import CaptureKit
 
 /// `arcapture devices`: every V4L2 video node with its formats, sizes, rates and controls.
 enum DevicesCommand {
+    static let json = Flag("json", help: "Print the listing as JSON (schema arcapture.devices/1, see docs/json.md).")
+    static let dev = Option.text(
+        "dev", "DIRECTORY", default: "/dev",
+        help: "Where to look for video* nodes and the v4l/by-id and v4l/by-path links.")
+
     static let spec = CommandSpec(
         name: "devices",
         overview: """
@@ -11,12 +16,7 @@ enum DevicesCommand {
             """,
         usage: "[--json] [--dev DIRECTORY]",
         arguments: [],
-        options: [
-            .flag("json", help: "Print the listing as JSON (schema arcapture.devices/1, see docs/json.md)."),
-            .value(
-                "dev", "DIRECTORY", default: "/dev",
-                help: "Where to look for video* nodes and the v4l/by-id and v4l/by-path links."),
-        ],
+        options: [json.spec, dev.spec],
         discussion: """
             EXIT STATUS:
               0   at least one video capture node was found
@@ -31,9 +31,9 @@ enum DevicesCommand {
             Terminal.error(error.message)
             return .usage
         }
-        let directory = parsed.value("dev") ?? "/dev"
+        let directory = parsed.text(Self.dev)
         let devices = CaptureDevice.discover(deviceDirectory: directory)
-        if parsed.flag("json") {
+        if parsed.isSet(Self.json) {
             Terminal.out(JSONOutput.encode(DevicesDocument(devices: devices.map(DeviceReport.init))))
         } else if !devices.isEmpty {
             Terminal.out(DeviceListing.render(devices), terminator: "")

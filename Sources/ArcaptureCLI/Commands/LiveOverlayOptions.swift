@@ -8,45 +8,34 @@ import Positioning
 /// What `capture` draws on live frames and how each frame is posed: the overlay, camera and pose
 /// options, parsed and validated, and turned into the GeoAR view's session and settings.
 struct LiveOverlayOptions {
+    static let navigate = Flag(
+        "navigate", help: "Follow --route: the next manoeuvre, the panel, remaining distance and time.")
+    static let selectCenter = Flag(
+        "select-center", help: "Select the POI drawn nearest the frame's centre, frame by frame.")
+    static let northUp = Flag("north-up", help: "The minimap with north at the top (default: the heading at the top).")
+    static let imu = Option.text(
+        "imu", "auto|DIR[,DIR]",
+        help: "Orientation from an IIO accelerometer and magnetometer (auto: the first of each in sysfs).")
+    static let imuDeclination = Option.number(
+        "imu-declination", "DEGREES", in: -180...180, default: 0, help: "The magnetic declination where the IMU is.")
+    static let receiverLatency = Option.number(
+        "receiver-latency", "SECONDS", in: 0...10, default: 0,
+        help: "How long fixes take to arrive (a serial GPS: about 0.1): frames are posed that much later.")
+    /// Live, a frame is posed past the newest fix for longer than footage is (a 1 Hz receiver).
+    static let maxExtrapolation = Option.number(
+        "max-extrapolation", "SECONDS", in: 0...3600, default: 2,
+        help: "How far past the newest fix a frame is still posed (a 1 Hz receiver needs about 1.5).")
+
     /// The options `capture` takes for the overlay.
     static let specs: [OptionSpec] =
         [
-            .value("pois", "FILE.geojson", help: "Draw these points of interest on each frame (needs --location)."),
-            .value(
-                "route", "FILE",
-                help: "A route (GPX or GeoJSON) drawn on the ground; followed, with the panel, with --navigate."),
-            .flag("navigate", help: "Follow --route: the next manoeuvre, the panel, remaining distance and time."),
-            .value("style", "FILE", help: "A JSON style file: colours, sizes, font, layers, units, banner."),
-            .value(
-                "banner", "TEMPLATE",
-                help: "A banner line: {time} {time:FMT} {lat} {lon} {alt} {heading} {speed} {frame}."),
-            .value("select", "ID|NAME", help: "Highlight this POI (its id or name) and always label it (repeatable)."),
-            .flag("select-center", help: "Select the POI drawn nearest the frame's centre, frame by frame."),
-            .flag("minimap", help: "A plan view at the top right: POIs, the route, the position, heading and track."),
-            .flag("north-up", help: "The minimap with north at the top (default: the heading at the top)."),
-            .value(
-                "sidecar", "FILE.jsonl",
-                help: "One JSON line per written frame: the fix, the pose used, the POIs drawn and where."),
-            .value("camera", "FILE.yaml", help: "A calibration (camera_info or OpenCV), scaled to the frames."),
-            .value("hfov", "DEG", default: "70", help: "The horizontal field of view, without --camera."),
-            .value(
-                "height-above-ground", "M", default: "1.5", help: "The camera's height above the ground (the route's)."),
-            .value("units", "metric|imperial", default: "metric", help: "Distance units on labels."),
-            .value("font", "NAME|FILE", default: "DejaVu Sans", help: "A fontconfig font name or a font file."),
-            .value("max-distance", "METRES", default: "5000", help: "Leave out POIs further than this."),
-            .value("max-markers", "N", default: "30", help: "Draw at most this many markers, the nearest."),
-            .value(
-                "imu", "auto|DIR[,DIR]",
-                help: "Orientation from an IIO accelerometer and magnetometer (auto: the first of each in sysfs)."),
-            .value("imu-declination", "DEGREES", default: "0", help: "The magnetic declination where the IMU is."),
-            .value(
-                "receiver-latency", "SECONDS", default: "0",
-                help: "How long fixes take to arrive (a serial GPS: about 0.1): frames are posed that much later."),
-        ] + PoseOptions.specs.filter { $0.name != "max-extrapolation" } + [
-            .value(
-                "max-extrapolation", "SECONDS", default: "2",
-                help: "How far past the newest fix a frame is still posed (a 1 Hz receiver needs about 1.5).")
-        ]
+            OverlayOptions.pois.spec, OverlayOptions.route.spec, navigate.spec, OverlayOptions.style.spec,
+            OverlayOptions.banner.spec, OverlayOptions.select.spec, selectCenter.spec, OverlayOptions.minimap.spec,
+            northUp.spec, OverlayOptions.sidecar.spec, OverlayOptions.camera.spec, OverlayOptions.hfov.spec,
+            OverlayOptions.heightAboveGround.spec, OverlayOptions.units.spec, OverlayOptions.font.spec,
+            OverlayOptions.maxDistance.spec, OverlayOptions.maxMarkers.spec, imu.spec, imuDeclination.spec,
+            receiverLatency.spec,
+        ] + PoseOptions.specs.filter { $0.name != maxExtrapolation.name } + [maxExtrapolation.spec]
 
     var files: MapDataFiles
     var settings: AnnotateSettings
@@ -69,30 +58,31 @@ struct LiveOverlayOptions {
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         // The style is read with the command line's options over it (``mapData()``).
-        files = MapDataFiles(pointsOfInterest: parsed.value("pois"), route: parsed.value("route"))
+        files = MapDataFiles(
+            pointsOfInterest: parsed.text(OverlayOptions.pois), route: parsed.text(OverlayOptions.route))
         settings = try AnnotateSettings(parsed, input: "capture")
-        selectsCenter = parsed.flag("select-center")
-        navigates = parsed.flag("navigate")
+        selectsCenter = parsed.isSet(Self.selectCenter)
+        navigates = parsed.isSet(Self.navigate)
         if navigates && files.route == nil { throw UsageError("--navigate follows --route: give the route") }
-        sidecar = parsed.value("sidecar")
-        if parsed.flag("minimap") {
-            minimap = MapRenderer.Options(orientation: parsed.flag("north-up") ? .northUp : .headingUp)
-        } else if parsed.flag("north-up") {
+        sidecar = parsed.text(OverlayOptions.sidecar)
+        if parsed.isSet(OverlayOptions.minimap) {
+            minimap = MapRenderer.Options(orientation: parsed.isSet(Self.northUp) ? .northUp : .headingUp)
+        } else if parsed.isSet(Self.northUp) {
             throw UsageError("--north-up is for the minimap: add --minimap")
         }
-        if parsed.value("camera") != nil && parsed.value("hfov") != nil {
+        if parsed.isGiven(OverlayOptions.camera) && parsed.isGiven(OverlayOptions.hfov) {
             throw UsageError("--camera and --hfov are alternatives; give one")
         }
         camera = CameraGeometry(
-            calibrationFile: parsed.value("camera"),
-            horizontalFieldOfView: try parsed.number("hfov", in: 1...179) ?? 70,
-            heightAboveGround: try parsed.number("height-above-ground", in: -1000...10_000) ?? 1.5)
-        imu = parsed.value("imu").map { $0.split(separator: ",").map(String.init) }
+            calibrationFile: parsed.text(OverlayOptions.camera),
+            horizontalFieldOfView: try parsed.value(OverlayOptions.hfov),
+            heightAboveGround: try parsed.value(OverlayOptions.heightAboveGround))
+        imu = parsed.text(Self.imu).map { $0.split(separator: ",").map(String.init) }
         if let imu, imu.isEmpty || imu.count > 2 {
             throw UsageError(
-                "--imu must be auto, or one or two IIO device directories, not '\(parsed.value("imu") ?? "")'")
+                "--imu must be auto, or one or two IIO device directories, not '\(parsed.text(Self.imu) ?? "")'")
         }
-        imuDeclination = try parsed.number("imu-declination", in: -180...180) ?? 0
+        imuDeclination = try parsed.value(Self.imuDeclination)
         let poseOptions = try PoseOptions(parsed)
         let orientation: LivePoseTracker.OrientationChoice
         switch poseOptions.orientation {
@@ -108,10 +98,9 @@ struct LiveOverlayOptions {
         pose = LivePoseTracker.Options(
             orientation: orientation, mount: poseOptions.mount,
             limits: InterpolationLimits(
-                maximumGap: poseOptions.limits.maximumGap,
-                maximumExtrapolation: try parsed.number("max-extrapolation", in: 0...3600) ?? 2),
-            receiverLatency: try parsed.number("receiver-latency", in: 0...10) ?? 0,
-            geoidSeparation: poseOptions.geoidSeparation)
+                maximumGap: poseOptions.limits.maximumGap, maximumExtrapolation: try parsed.value(Self.maxExtrapolation)
+            ),
+            receiverLatency: try parsed.value(Self.receiverLatency), geoidSeparation: poseOptions.geoidSeparation)
     }
 
     /// The IMU pose source `--imu` names, or nil without one.

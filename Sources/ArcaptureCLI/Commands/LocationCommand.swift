@@ -6,6 +6,15 @@ import Synchronization
 /// `arcapture location`: watch a location source and print what it says, as `gpspipe` and `cgps`
 /// do for gpsd: a smoke test for a GPS on a bench.
 enum LocationCommand {
+    static let count = Option.integer("count", "N", in: 1...1_000_000, help: "Stop after this many fixes.")
+    static let duration = Option.number(
+        "duration", "SECONDS", in: 0.1...86_400 * 365, defaultText: "10 (files: until the end)",
+        help: "Stop after this long.")
+    static let speed = Option.number(
+        "speed", "FACTOR", in: 0.001...100_000, defaultText: "all at once",
+        help: "Replay a file in real time, this many times faster.")
+    static let json = Flag("json", help: "One JSON object per event (JSON lines).")
+
     static let spec = CommandSpec(
         name: "location",
         overview: """
@@ -14,14 +23,7 @@ enum LocationCommand {
             """,
         usage: "SOURCE [--count N] [--duration SECONDS] [--speed X] [--json]",
         arguments: [("SOURCE", LocationArgument.forms)],
-        options: [
-            .value("count", "N", help: "Stop after this many fixes."),
-            .value("duration", "SECONDS", default: "10 (files: until the end)", help: "Stop after this long."),
-            .value(
-                "speed", "FACTOR",
-                help: "Replay a file in real time, this many times faster (default: all at once)."),
-            .flag("json", help: "One JSON object per event (JSON lines)."),
-        ],
+        options: [count.spec, duration.spec, speed.spec, json.spec],
         discussion: """
             Status changes say what is wrong: 'unavailable: cannot connect to gpsd at 127.0.0.1:2947: \
             Connection refused' means no gpsd is running there; 'no-fix' means the receiver answers \
@@ -52,10 +54,10 @@ enum LocationCommand {
             let parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: 1)
             guard parsed.positionals.count == 1 else { throw UsageError("give one SOURCE: \(LocationArgument.forms)") }
             argument = try LocationArgument(parsing: parsed.positionals[0], option: "location")
-            count = try parsed.integer("count", in: 1...1_000_000)
-            duration = try parsed.number("duration", in: 0.1...86_400 * 365)
-            speed = try parsed.number("speed", in: 0.001...100_000)
-            json = parsed.flag("json")
+            count = try parsed.value(Self.count)
+            duration = try parsed.value(Self.duration)
+            speed = try parsed.value(Self.speed)
+            json = parsed.isSet(Self.json)
         } catch {
             Terminal.error(error.message)
             return .usage

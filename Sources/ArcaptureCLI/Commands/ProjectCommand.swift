@@ -16,35 +16,7 @@ enum ProjectCommand {
             (--camera FILE.yaml [--size WxH] | --hfov DEG --size WxH) [--json] [more options]
             """,
         arguments: [],
-        options: [
-            .value(
-                "pois", "FILE",
-                help: "A GeoJSON file: a FeatureCollection, a Feature or a geometry; its Points are the POIs."),
-            .value("position", "LAT,LON,ALT", help: "The device: degrees, degrees, metres above the WGS84 ellipsoid."),
-            .value(
-                "orientation", "H,P,R", default: "0,0,0",
-                help: "Heading clockwise from true north, pitch up, roll clockwise seen from behind, in degrees."),
-            .value(
-                "camera", "FILE",
-                help:
-                    "A ROS camera_info or OpenCV calibration YAML file (scaled to --size when given, same aspect only)."
-            ),
-            .value(
-                "hfov", "DEGREES",
-                help: "Instead of --camera: an undistorted camera with this horizontal field of view."),
-            .value("size", "WxH", help: "The frame size (required with --hfov)."),
-            .value(
-                "poi-altitude", "METRES",
-                help: "The altitude of POIs that give none (ellipsoidal metres)."),
-            .value(
-                "height-above-ground", "METRES", default: "1.5",
-                help: "Without --poi-altitude, POIs without an altitude stand on the ground this far below the device."),
-            .flag("in-view", help: "List only the points in view."),
-            .value("within", "METRES", help: "List only the points at most this far away."),
-            .flag(
-                "json",
-                help: "Print a JSON array of {id, name, u, v, depth, distance_m, bearing_deg, elevation_deg, in_view}."),
-        ],
+        options: ProjectOptions.specs,
         discussion: """
             u and v are null for points behind the camera, within 0.1 m of it, or beyond the lens \
             distortion's valid range; in_view is true when 0 <= u < width and 0 <= v < height.

@@ -15,17 +15,52 @@ struct ProjectOptions: Sendable {
     var horizontalFieldOfView: Double?
     var size: FrameSize?
     var poiAltitude: Double?
-    var heightAboveGround = 1.5
+    var heightAboveGround: Double
     var inViewOnly = false
     var within: Double?
     var json = false
 
+    static let pois = OverlayOptions.pois.described(
+        "A GeoJSON file: a FeatureCollection, a Feature or a geometry; its Points are the POIs.")
+    static let position = Option.text(
+        "position", "LAT,LON,ALT", help: "The device: degrees, degrees, metres above the WGS84 ellipsoid.")
+    static let orientation = Option.text(
+        "orientation", "H,P,R", defaultText: "0,0,0",
+        help: "Heading clockwise from true north, pitch up, roll clockwise seen from behind, in degrees.")
+    static let camera = OverlayOptions.camera.described(
+        "A ROS camera_info or OpenCV calibration YAML file (scaled to --size when given, same aspect only).")
+    static let hfov = Option.number(
+        "hfov", "DEGREES", in: 1...179,
+        help: "Instead of --camera: an undistorted camera with this horizontal field of view.")
+    static let size = CameraOptions.size.described("The frame size (required with --hfov).", showsDefault: false)
+    static let poiAltitude = Option.number(
+        "poi-altitude", "METRES", in: -11_000...100_000,
+        help: "The altitude of POIs that give none (ellipsoidal metres).")
+    static let heightAboveGround = OverlayOptions.heightAboveGround.described(
+        "Without --poi-altitude, POIs without an altitude stand on the ground this far below the device.")
+    static let inView = Flag("in-view", help: "List only the points in view.")
+    static let within = Option.number(
+        "within", "METRES", in: 0...20_000_000, help: "List only the points at most this far away.")
+    static let json = Flag(
+        "json", help: "Print a JSON array of {id, name, u, v, depth, distance_m, bearing_deg, elevation_deg, in_view}.")
+
+    /// `project`'s options, in the order `--help` lists them.
+    static let specs: [OptionSpec] = [
+        pois.spec, position.spec, orientation.spec, camera.spec, hfov.spec, size.spec, poiAltitude.spec,
+        heightAboveGround.spec, inView.spec, within.spec, json.spec,
+    ]
+
+    /// The pose and camera options `annotate` shares with `project` (not the listing's).
+    static let annotateSpecs: [OptionSpec] = [
+        pois.spec, position.spec, orientation.spec, camera.spec, hfov.spec, poiAltitude.spec, heightAboveGround.spec,
+    ]
+
     /// Parses `project`'s options; `imageSize` is the frame's size when it comes from an image
     /// (`annotate`), which then needs no `--size`.
     init(_ parsed: ParsedArguments, imageSize: FrameSize? = nil) throws(UsageError) {
-        guard let pois = parsed.value("pois") else { throw UsageError("--pois FILE.geojson is required") }
+        guard let pois = parsed.text(Self.pois) else { throw UsageError("--pois FILE.geojson is required") }
         poisFile = pois
-        guard let position = parsed.value("position") else { throw UsageError("--position LAT,LON,ALT is required") }
+        guard let position = parsed.text(Self.position) else { throw UsageError("--position LAT,LON,ALT is required") }
         let coordinates = Self.numbers(position)
         guard let coordinates, coordinates.count == 3,
             let coordinate = GeodeticCoordinate(
@@ -36,17 +71,17 @@ struct ProjectOptions: Sendable {
             )
         }
         (latitude, longitude, altitude) = (coordinate.latitude, coordinate.longitude, coordinates[2])
-        let angles = parsed.value("orientation").map(Self.numbers) ?? [0]
+        let angles = parsed.text(Self.orientation).map(Self.numbers) ?? [0]
         guard let angles, (1...3).contains(angles.count), angles.count < 2 || (-90...90).contains(angles[1]) else {
             throw UsageError(
-                "--orientation must be HEADING[,PITCH[,ROLL]] in degrees, pitch within ±90, not '\(parsed.value("orientation") ?? "")'"
+                "--orientation must be HEADING[,PITCH[,ROLL]] in degrees, pitch within ±90, not '\(parsed.text(Self.orientation) ?? "")'"
             )
         }
         orientation = DeviceOrientation(
             heading: angles[0], pitch: angles.count > 1 ? angles[1] : 0, roll: angles.count > 2 ? angles[2] : 0)
-        cameraFile = parsed.value("camera")
-        horizontalFieldOfView = try parsed.number("hfov", in: 1...179)
-        size = try parsed.frameSize("size")
+        cameraFile = parsed.text(Self.camera)
+        horizontalFieldOfView = try parsed.value(Self.hfov)
+        size = try parsed.valueIfDeclared(Self.size)
         if let imageSize {
             if let size, size != imageSize {
                 throw UsageError(
@@ -66,11 +101,11 @@ struct ProjectOptions: Sendable {
         case (nil, .some) where size == nil: throw UsageError("--hfov needs --size WxH")
         default: break
         }
-        poiAltitude = try parsed.number("poi-altitude", in: -11_000...100_000)
-        heightAboveGround = try parsed.number("height-above-ground", in: -1000...10_000) ?? heightAboveGround
-        inViewOnly = parsed.flag("in-view")
-        within = try parsed.number("within", in: 0...20_000_000)
-        json = parsed.flag("json")
+        poiAltitude = try parsed.value(Self.poiAltitude)
+        heightAboveGround = try parsed.value(Self.heightAboveGround)
+        inViewOnly = parsed.isSetIfDeclared(Self.inView)
+        within = try parsed.valueIfDeclared(Self.within)
+        json = parsed.isSetIfDeclared(Self.json)
     }
 
     private static func numbers(_ text: String) -> [Double]? {

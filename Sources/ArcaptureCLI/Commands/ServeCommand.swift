@@ -5,11 +5,34 @@ import LiveViewHTTP
 
 /// `arcapture serve`: the live annotated view over HTTP, for a browser, VLC, ffmpeg or a dashboard.
 enum ServeCommand {
-    /// `capture`'s options that say which frames to write and where: a server sends every frame
-    /// to its clients until it is stopped, so it takes none of them.
-    private static let captureOnly: Set<String> = [
-        "count", "duration", "every", "output", "format-out", "skip", "settle", "json-log",
-    ]
+    /// Where the server listens; loopback unless asked otherwise.
+    static let listen = Option<ServerAddress>(
+        "listen", "ADDR:PORT", defaultText: ServerAddress.loopbackDefault.description,
+        help: "Where to listen: 0.0.0.0:8080 for every network, [::1]:8080 for IPv6, port 0 for any free port."
+    ) { text throws(UsageError) in
+        do throws(ServerError) {
+            return try ServerAddress(parsing: text)
+        } catch {
+            throw UsageError("--listen: \(error.description)")
+        }
+    }.defaulting(to: .loopbackDefault)
+    static let auth = Option.text(
+        "auth", "FILE",
+        help: "Ask for a user and password (HTTP Basic): FILE has user:password lines. Use it beyond loopback.")
+    static let maxClients = Option.integer(
+        "max-clients", "N", in: 1...10_000, default: 16, help: "Connections at once; more wait until one closes.")
+    static let maxClientsPerAddress = Option.integer(
+        "max-clients-per-address", "N", in: 1...10_000, defaultText: "no bound",
+        help: "Connections at once from one client address; more are closed at once.")
+    static let idleTimeout = Option.integer(
+        "idle-timeout", "SECONDS", in: 1...86_400, default: 30,
+        help: "Close a connection that sends an unfinished request for this long.")
+    static let tlsCert = Option.text(
+        "tls-cert", "FILE", help: "Serve HTTPS with this certificate (PEM); needs --tls-key.")
+    static let tlsKey = Option.text("tls-key", "FILE", help: "The certificate's private key (PEM).")
+    static let idleSlowdown = Flag(
+        "idle-slowdown",
+        help: "With no one watching /stream, draw and encode one frame a second; the first client restores the rate.")
 
     static let spec = CommandSpec(
         name: "serve",
@@ -22,27 +45,10 @@ enum ServeCommand {
             """,
         arguments: [],
         options: [
-            .value(
-                "listen", "ADDR:PORT", default: "127.0.0.1:8080",
-                help: "Where to listen: 0.0.0.0:8080 for every network, [::1]:8080 for IPv6, port 0 for any free port."),
-            .value(
-                "auth", "FILE",
-                help: "Ask for a user and password (HTTP Basic): FILE has user:password lines. Use it beyond loopback."),
-            .value("max-clients", "N", default: "16", help: "Connections at once; more wait until one closes."),
-            .value(
-                "max-clients-per-address", "N",
-                help: "Connections at once from one client address; more are closed at once (default: no bound)."),
-            .value(
-                "idle-timeout", "SECONDS", default: "30",
-                help: "Close a connection that sends an unfinished request for this long."),
-            .value("tls-cert", "FILE", help: "Serve HTTPS with this certificate (PEM); needs --tls-key."),
-            .value("tls-key", "FILE", help: "The certificate's private key (PEM)."),
-            .flag(
-                "idle-slowdown",
-                help:
-                    "With no one watching /stream, draw and encode one frame a second; the first client restores the rate."
-            ),
-        ] + CaptureCommand.spec.options.filter { !captureOnly.contains($0.name) },
+            listen.spec, auth.spec, maxClients.spec, maxClientsPerAddress.spec, idleTimeout.spec, tlsCert.spec,
+            tlsKey.spec, idleSlowdown.spec,
+        ]
+            + CaptureOptions.serveSpecs + LiveOverlayOptions.specs,
         discussion: """
             ENDPOINTS:
               /                  a page: the stream, the state, navigation, the points of interest to select
@@ -88,28 +94,20 @@ enum ServeCommand {
             let broadcast = FrameBroadcast()
             options = try CaptureOptions(parsed, broadcast: broadcast)
             overlay = try LiveOverlayOptions(parsed)
-            var address = ServerAddress.loopbackDefault
-            if let text = parsed.value("listen") {
-                do throws(ServerError) {
-                    address = try ServerAddress(parsing: text)
-                } catch {
-                    throw UsageError("--listen: \(error.description)")
-                }
-            }
+            let address = try parsed.value(Self.listen)
             let limits = LiveViewServer.Limits(
-                maxClients: try parsed.integer("max-clients", in: 1...10_000) ?? 16,
-                idleTimeoutSeconds: try parsed.integer("idle-timeout", in: 1...86_400) ?? 30,
-                maxClientsPerAddress: try parsed.integer("max-clients-per-address", in: 1...10_000))
+                maxClients: try parsed.value(Self.maxClients), idleTimeoutSeconds: try parsed.value(Self.idleTimeout),
+                maxClientsPerAddress: try parsed.value(Self.maxClientsPerAddress))
             let tlsFiles: (certificate: String, key: String)?
-            switch (parsed.value("tls-cert"), parsed.value("tls-key")) {
+            switch (parsed.text(Self.tlsCert), parsed.text(Self.tlsKey)) {
             case (let certificate?, let key?): tlsFiles = (certificate, key)
             case (nil, nil): tlsFiles = nil
             case (nil, _?): throw UsageError("--tls-key needs --tls-cert (the certificate it belongs to)")
             case (_?, nil): throw UsageError("--tls-cert needs --tls-key (the certificate's private key)")
             }
             setup = ServeSetup(
-                address: address, limits: limits, broadcast: broadcast, authFile: parsed.value("auth"),
-                tlsFiles: tlsFiles, idleSlowdown: parsed.flag("idle-slowdown"))
+                address: address, limits: limits, broadcast: broadcast, authFile: parsed.text(Self.auth),
+                tlsFiles: tlsFiles, idleSlowdown: parsed.isSet(Self.idleSlowdown))
         } catch {
             Terminal.error(error.message)
             return .usage

@@ -7,6 +7,17 @@ import Positioning
 
 /// `arcapture sync`: a dry run of time synchronisation between a GPS track and footage.
 enum SyncCommand {
+    static let track = Option.text(
+        "track", "FILE",
+        help:
+            "A GPX track, an NMEA log or a video with GoPro telemetry (chosen by content); by default the --footage video's own."
+    )
+    static let footage = Option.text(
+        "footage", "PATH", help: "A video file, a Y4M file, an MJPEG stream or a folder of JPEGs.")
+    static let frames = Option.integer(
+        "frames", "N", in: 1...1_000_000_000, help: "Instead of --footage: this many frames (with --fps).")
+    static let json = Flag("json", help: "Print the report as JSON (schema arcapture.sync/1).")
+
     static let spec = CommandSpec(
         name: "sync",
         overview: """
@@ -16,17 +27,7 @@ enum SyncCommand {
         usage:
             "[--track FILE] (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S] [--speed X] [--json]",
         arguments: [],
-        options: [
-            .value(
-                "track", "FILE",
-                help:
-                    "A GPX track, an NMEA log or a video with GoPro telemetry (chosen by content); by default the --footage video's own."
-            ),
-            .value("footage", "PATH", help: "A video file, a Y4M file, an MJPEG stream or a folder of JPEGs."),
-            .value("frames", "N", help: "Instead of --footage: this many frames (with --fps)."),
-        ] + FootageTimeOptions.specs + PoseOptions.specs + [
-            .flag("json", help: "Print the report as JSON (schema arcapture.sync/1).")
-        ],
+        options: [track.spec, footage.spec, frames.spec] + FootageTimeOptions.specs + PoseOptions.specs + [json.spec],
         discussion: """
             Frame i is taken at start + i / fps × speed + offset. The pose for a frame is interpolated \
             from the fixes around that time (linearly in ENU; headings along the shorter arc); a frame \
@@ -54,13 +55,13 @@ enum SyncCommand {
             parsed = try ArgumentParser.parse(arguments, spec: spec)
             time = try FootageTimeOptions(parsed)
             pose = try PoseOptions(parsed)
-            guard (parsed.value("footage") == nil) != (parsed.value("frames") == nil) else {
+            guard parsed.isGiven(Self.footage) != parsed.isGiven(Self.frames) else {
                 throw UsageError("give the footage: --footage PATH, or --frames N with --fps")
             }
             // A video that carries its own GPS (GoPro's GPMF) is its own track, as for annotate.
             trackPath =
-                parsed.value("track")
-                ?? parsed.value("footage").flatMap { EmbeddedTelemetry.hasTelemetry($0) ? $0 : nil }
+                parsed.text(Self.track)
+                ?? parsed.text(Self.footage).flatMap { EmbeddedTelemetry.hasTelemetry($0) ? $0 : nil }
             guard trackPath != nil else {
                 throw UsageError("--track FILE is required (unless --footage is a video with its own GPS)")
             }
@@ -74,13 +75,13 @@ enum SyncCommand {
             if track.warningCount > track.warnings.count {
                 Terminal.warning("\(track.warningCount - track.warnings.count) more warnings not shown")
             }
-            let info = try parsed.value("footage").map { path throws(InputFileError) in try FootageInfo.probe(path) }
+            let info = try parsed.text(Self.footage).map { path throws(InputFileError) in try FootageInfo.probe(path) }
             let frames: Int
             if let info {
                 frames = info.frameCount
             } else {
                 do {
-                    frames = try parsed.integer("frames", in: 1...1_000_000_000) ?? 0
+                    frames = try parsed.value(Self.frames) ?? 0
                 } catch {
                     Terminal.error(error.message)
                     return .usage
@@ -99,8 +100,8 @@ enum SyncCommand {
                 track: track, info: info, frames: frames, clock: clock, origin: origin, timeline: timeline,
                 orientation: orientation)
             Terminal.out(
-                parsed.flag("json") ? JSONOutput.encode(report) : SyncReportText.render(report),
-                terminator: parsed.flag("json") ? "\n" : "")
+                parsed.isSet(Self.json) ? JSONOutput.encode(report) : SyncReportText.render(report),
+                terminator: parsed.isSet(Self.json) ? "\n" : "")
             return report.overlap.framesWithPose > 0 ? .ok : .failure
         } catch {
             Terminal.error(error.description)

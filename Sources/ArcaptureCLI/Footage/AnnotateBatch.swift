@@ -19,22 +19,26 @@ import GeoAR
 ///   InterruptSignal's queue, which only asks the row under way to stop.
 enum AnnotateBatch {
     /// The options the batch itself takes, which rows do not get.
-    static let ownOptions: Set<String> = ["batch", "shard", "report"]
+    static let ownOptions: Set<String> = [
+        AnnotateFootage.batch.name, AnnotateFootage.shard.name, AnnotateFootage.report.name,
+    ]
 
     static func run(_ parsed: ParsedArguments, arguments: [String]) async -> ExitStatus {
-        guard let path = parsed.value("batch") else { return .usage }
+        guard let path = parsed.text(AnnotateFootage.batch) else { return .usage }
         if let extra = parsed.positionals.first {
             Terminal.error("--batch takes its footage from the manifest: leave out '\(extra)'")
             return .usage
         }
-        for option in ["output", "track", "sidecar"] where parsed.value(option) != nil {
+        for option in parsed.given([
+            AnnotateSettings.output.spec, AnnotateFootage.track.spec, AnnotateFootage.sidecar.spec,
+        ]) {
             Terminal.error("--\(option) is a manifest column with --batch (or, for --sidecar, a row's options)")
             return .usage
         }
         let shard: BatchShard
         do {
             shard =
-                try parsed.value("shard").map { text throws(PipelineConfigurationError) in
+                try parsed.text(AnnotateFootage.shard).map { text throws(PipelineConfigurationError) in
                     try BatchShard(parsing: text)
                 } ?? .all
         } catch {
@@ -51,7 +55,7 @@ enum AnnotateBatch {
         let common = commonArguments(arguments)
         var report = BatchReport(manifest: path, shard: shard, started: Date())
         // The run's own account: each run rewrites it (the rows it skips say so).
-        let reportPath = parsed.value("report")
+        let reportPath = parsed.text(AnnotateFootage.report)
         let child = Locked<Process?>(nil)
         let stop = StopRequest()
         let mine = manifest.rows.filter { shard.contains($0.index) }
@@ -70,7 +74,7 @@ enum AnnotateBatch {
             body: {
                 for row in mine {
                     if stop.isRequested { break }
-                    let entry = runRow(row, common: common, force: parsed.flag("force"), child: child)
+                    let entry = runRow(row, common: common, force: parsed.isSet(AnnotateSettings.force), child: child)
                     report.entries.append(entry)
                     say(entry)
                     if let reportPath, let failure = write(report, to: reportPath) {

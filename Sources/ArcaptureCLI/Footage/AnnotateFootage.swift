@@ -10,41 +10,54 @@ import Positioning
 /// Y4M file, with poses from a GPS track (or, for a folder of geotagged photos, from each photo),
 /// on a pool of workers, writing frames in input order.
 enum AnnotateFootage {
+    /// x264's rate factor and preset when none is given: the library's standard encoding's.
+    private static let standardH264: (crf: Double, preset: String) = {
+        if case .h264(let crf, let preset, _) = VideoEncoding.standard { return (crf, preset) }
+        return (20, "veryfast")  // unreachable while the standard encoding is H.264
+    }()
+
+    static let track = Option.text(
+        "track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position.")
+    static let format = Option.text(
+        "format", "mjpeg|y4m|jpeg|mp4|mov|mkv|yuyv",
+        help: "Footage: the output's kind (else from --output's name); yuyv or mjpeg for a virtual camera.")
+    static let codec = Option.text(
+        "codec", "h264|mjpeg", defaultText: "h264",
+        help: "Footage to a video file (.mp4, .mov, .mkv): H.264 (libx264) or Motion JPEG (at --quality).")
+    static let crf = Option.number(
+        "crf", "N", in: 0...51, defaultText: Option<Double>.words(standardH264.crf),
+        help: "Footage to H.264: x264's constant rate factor, 0-51 (lower is better).")
+    static let preset = Option.text(
+        "preset", "NAME", defaultText: standardH264.preset,
+        help: "Footage to H.264: x264's preset, ultrafast ... veryslow (speed against size).")
+    static let x264Parameters = Option.text(
+        "x264-params", "KEY=VALUE:...",
+        help:
+            "Footage to H.264: x264's own options over the preset's, as ffmpeg's -x264-params (threads=1:rc-lookahead=0:bframes=0 for less memory)."
+    )
+    static let workers = Option.integer(
+        "workers", "N", in: 1...256, defaultText: "one per core", help: "Footage: frames drawn in parallel.")
+    static let minimap = OverlayOptions.minimap.described(
+        "Footage: a plan view at the top right of each frame, heading-up.")
+    static let sidecar = OverlayOptions.sidecar.described(
+        "Footage: one JSON line per frame: its time, the pose used, the POIs drawn and where.")
+    static let batch = Option.text(
+        "batch", "MANIFEST",
+        help: "Footage: annotate every row of a manifest (CSV or JSON lines: footage, track, output, options).")
+    static let shard = Option.text(
+        "shard", "K/N", help: "With --batch: only the rows whose number mod N is K (a job array's task).")
+    static let report = Option.text(
+        "report", "FILE.json", help: "With --batch: a JSON account of every row, rewritten after each.")
+    static let passThrough = Flag(
+        "pass-through",
+        help: "Footage: write the frames even when the track gives none of them a pose (else an error, 1).")
+
     /// The options footage adds to `annotate`'s.
     static let specs: [OptionSpec] =
         [
-            .value("track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position."),
-            .value(
-                "format", "mjpeg|y4m|jpeg|mp4|mov|mkv|yuyv",
-                help: "Footage: the output's kind (else from --output's name); yuyv or mjpeg for a virtual camera."),
-            .value(
-                "codec", "h264|mjpeg", default: "h264",
-                help: "Footage to a video file (.mp4, .mov, .mkv): H.264 (libx264) or Motion JPEG (at --quality)."),
-            .value(
-                "crf", "N", default: "20",
-                help: "Footage to H.264: x264's constant rate factor, 0-51 (lower is better)."),
-            .value(
-                "preset", "NAME", default: "veryfast",
-                help: "Footage to H.264: x264's preset, ultrafast ... veryslow (speed against size)."),
-            .value(
-                "x264-params", "KEY=VALUE:...",
-                help:
-                    "Footage to H.264: x264's own options over the preset's, as ffmpeg's -x264-params (threads=1:rc-lookahead=0:bframes=0 for less memory)."
-            ),
-            .value("workers", "N", default: "one per core", help: "Footage: frames drawn in parallel."),
-            .flag("minimap", help: "Footage: a plan view at the top right of each frame, heading-up."),
-            .value(
-                "sidecar", "FILE.jsonl",
-                help: "Footage: one JSON line per frame: its time, the pose used, the POIs drawn and where."),
-            .value(
-                "batch", "MANIFEST",
-                help: "Footage: annotate every row of a manifest (CSV or JSON lines: footage, track, output, options)."),
-            .value("shard", "K/N", help: "With --batch: only the rows whose number mod N is K (a job array's task)."),
-            .value("report", "FILE.json", help: "With --batch: a JSON account of every row, rewritten after each."),
-            .flag(
-                "pass-through",
-                help: "Footage: write the frames even when the track gives none of them a pose (else an error, 1)."),
-        ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != "orientation" }
+            track.spec, format.spec, codec.spec, crf.spec, preset.spec, x264Parameters.spec, workers.spec, minimap.spec,
+            sidecar.spec, batch.spec, shard.spec, report.spec, passThrough.spec,
+        ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != PoseOptions.orientation.name }
 
     static func run(_ parsed: ParsedArguments, input: String) async -> ExitStatus {
         let settingsOptions: AnnotateSettings
@@ -55,7 +68,7 @@ enum AnnotateFootage {
         let output: String
         let cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double)
         do throws(UsageError) {
-            guard let given = parsed.value("output") else {
+            guard let given = parsed.text(AnnotateSettings.output) else {
                 throw UsageError(
                     "footage needs --output: FILE.mp4, FILE.mkv, FILE.mjpeg, FILE.y4m, frames/%05n.jpg, - for stdout, or v4l2:/dev/videoN for a virtual camera"
                 )
@@ -66,21 +79,22 @@ enum AnnotateFootage {
             poseOptions = try PoseOptions(parsed)
             let encoding = try videoEncoding(parsed, quality: settingsOptions.quality)
             do {
-                destination = try FootageDestination(output: given, format: parsed.value("format"), encoding: encoding)
+                destination = try FootageDestination(
+                    output: given, format: parsed.text(Self.format), encoding: encoding)
             } catch {
                 throw UsageError(error.description)
             }
-            workers = try parsed.integer("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-            guard parsed.value("pois") != nil else { throw UsageError("--pois FILE.geojson is required") }
-            switch (parsed.value("camera"), parsed.value("hfov")) {
+            workers = try parsed.value(Self.workers) ?? ProcessInfo.processInfo.activeProcessorCount
+            guard parsed.isGiven(ProjectOptions.pois) else { throw UsageError("--pois FILE.geojson is required") }
+            switch (parsed.text(ProjectOptions.camera), try parsed.value(ProjectOptions.hfov)) {
             case (nil, nil): throw UsageError("a camera is required: --camera FILE.yaml or --hfov DEGREES")
             case (.some, .some): throw UsageError("--camera and --hfov are alternatives; give one")
             default: break
             }
             // The ranges `project` checks; footage has no --position, so no ProjectOptions.
             cameraSetup = (
-                try parsed.number("hfov", in: 1...179) ?? 70,
-                try parsed.number("height-above-ground", in: -1000...10_000) ?? 1.5
+                try parsed.value(ProjectOptions.hfov) ?? OverlayOptions.hfov.defaultValue,
+                try parsed.value(ProjectOptions.heightAboveGround)
             )
         } catch {
             Terminal.error(error.message)
@@ -88,8 +102,8 @@ enum AnnotateFootage {
         }
         // Found out before any work; a numbered frame's name is known only when it is written
         // (the sink refuses it then, and stops the run there, without --force).
-        for path in [output, parsed.value("sidecar")].compactMap({ $0 }) where path != "-" {
-            if OutputPathKind(path: path).isReplaced, !parsed.flag("force") {
+        for path in [output, parsed.text(Self.sidecar)].compactMap({ $0 }) where path != "-" {
+            if OutputPathKind(path: path).isReplaced, !parsed.isSet(AnnotateSettings.force) {
                 Terminal.error("\(path) exists; use --force to overwrite it")
                 return .cannotCreate
             }
@@ -127,15 +141,16 @@ enum AnnotateFootage {
     ) throws(InputFileError) -> ExitStatus {
         // The map data: the POIs (with what their file held that is not one), the style with its
         // selection resolved, the route.
-        let pois = try GeoJSONFile(contentsOf: parsed.value("pois") ?? "")
-        for note in pois.pointOfInterestNotes(file: parsed.value("pois") ?? "") { Terminal.warning(note) }
+        let poisFile = parsed.text(ProjectOptions.pois) ?? ""
+        let pois = try GeoJSONFile(contentsOf: poisFile)
+        for note in pois.pointOfInterestNotes(file: poisFile) { Terminal.warning(note) }
         var style = try settingsOptions.loadStyle()
         SelectedPOIs.resolve(&style, among: pois.pointsOfInterest)
         let route = try settingsOptions.loadRoute()
         // Positions: one fixed place (a camera on a mast), a track, or the footage's own.
         let positions: FootagePosePlan.Positions
-        if let positionText = parsed.value("position") {
-            guard parsed.value("track") == nil else {
+        if let positionText = parsed.text(ProjectOptions.position) {
+            guard !parsed.isGiven(Self.track) else {
                 Terminal.error("--position and --track are alternatives: one fixed pose, or a track to follow")
                 return .usage
             }
@@ -145,7 +160,7 @@ enum AnnotateFootage {
                 return .usage
             }
             positions = .fixed(position)
-        } else if let trackPath = parsed.value("track") {
+        } else if let trackPath = parsed.text(Self.track) {
             positions = .track(try TrackFile.load(trackPath))
         } else {
             positions = .footage
@@ -156,15 +171,16 @@ enum AnnotateFootage {
                 pointsOfInterest: pois.pointsOfInterest, route: route, style: style,
                 banner: settingsOptions.banner ?? style.banner),
             camera: CameraGeometry(
-                calibrationFile: parsed.value("camera"), horizontalFieldOfView: cameraSetup.horizontalFieldOfView,
+                calibrationFile: parsed.text(ProjectOptions.camera),
+                horizontalFieldOfView: cameraSetup.horizontalFieldOfView,
                 heightAboveGround: cameraSetup.heightAboveGround),
-            output: destination, sidecar: parsed.value("sidecar"), workers: workers)
+            output: destination, sidecar: parsed.text(Self.sidecar), workers: workers)
         job.quality = settingsOptions.quality
         job.restartRows = settingsOptions.jpeg.restartRows
         job.splices = settingsOptions.jpeg.splices
-        job.minimap = parsed.flag("minimap") ? MapRenderer.Options() : nil
-        job.replacing = parsed.flag("force")
-        job.passesThroughUnposed = parsed.flag("pass-through")
+        job.minimap = parsed.isSet(Self.minimap) ? MapRenderer.Options() : nil
+        job.replacing = parsed.isSet(AnnotateSettings.force)
+        job.passesThroughUnposed = parsed.isSet(Self.passThrough)
         let prepared: PreparedFootageJob
         do {
             prepared = try job.prepare(messages: .terminal)
@@ -214,7 +230,7 @@ enum AnnotateFootage {
                 + (workers == 1 ? "1 worker" : "\(workers) workers"))
         if output != "-" { Terminal.out(output) }
         if prepared.posesFromTrack, final.read > 0, final.annotated == 0, summary.ending == .completed,
-            !parsed.flag("pass-through")
+            !parsed.isSet(Self.passThrough)
         {
             Terminal.error(
                 "no frame was annotated: the track gives none of the \(final.read) frames a pose"
@@ -267,10 +283,10 @@ enum AnnotateFootage {
     /// `--codec`, `--crf`, `--preset` and `--x264-params`, when any is given: how a video file is
     /// encoded (nil: the default, ``VideoEncoding/standard``).
     private static func videoEncoding(_ parsed: ParsedArguments, quality: Int) throws(UsageError) -> VideoEncoding? {
-        let codec = parsed.value("codec")
-        let crf = try parsed.number("crf", in: 0...51)
-        let preset = parsed.value("preset")
-        let parameters = parsed.value("x264-params")
+        let codec = parsed.text(Self.codec)
+        let crf = try parsed.value(Self.crf)
+        let preset = parsed.text(Self.preset)
+        let parameters = parsed.text(Self.x264Parameters)
         guard codec != nil || crf != nil || preset != nil || parameters != nil else { return nil }
         switch codec ?? "h264" {
         case "h264":

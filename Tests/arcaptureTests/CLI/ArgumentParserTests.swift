@@ -5,29 +5,28 @@ import Testing
 
 @Suite("Argument parsing")
 struct ArgumentParserTests {
+    static let frames = Option.integer("frames", "N", in: 2...100, default: 30, help: "Frames.")
+    static let json = Flag("json", help: "JSON.")
+    static let device = Option.text("device", "PATH", help: "Device.")
     static let spec = CommandSpec(
         name: "try", overview: "Try.", usage: "", arguments: [],
-        options: [
-            .value("frames", "N", default: "30", help: "Frames."), .flag("json", help: "JSON."),
-            .value("device", "PATH", help: "Device."),
-        ],
+        options: [frames.spec, json.spec, device.spec],
         discussion: nil)
 
     @Test("values with a space or '=', flags, and '--'")
     func values() throws {
         let parsed = try ArgumentParser.parse(
             ["--frames", "12", "--json", "--device=/dev/video2", "--", "--x"], spec: Self.spec, maxPositionals: 1)
-        #expect(parsed.value("frames") == "12")
-        #expect(parsed.value("device") == "/dev/video2")
-        #expect(parsed.flag("json"))
+        #expect(try parsed.value(Self.frames) == 12)
+        #expect(parsed.text(Self.device) == "/dev/video2")
+        #expect(parsed.isSet(Self.json))
         #expect(parsed.positionals == ["--x"])
-        #expect(try parsed.integer("frames", in: 2...100) == 12)
     }
 
     @Test("the last value of a repeated option wins")
     func repeated() throws {
         let parsed = try ArgumentParser.parse(["--frames", "3", "--frames", "4"], spec: Self.spec)
-        #expect(parsed.value("frames") == "4")
+        #expect(try parsed.value(Self.frames) == 4)
         #expect(parsed.values["frames"] == ["3", "4"])
     }
 
@@ -49,8 +48,18 @@ struct ArgumentParserTests {
             try ArgumentParser.parse(["extra"], spec: Self.spec)
         }
         #expect(throws: UsageError("--frames must be a whole number from 2 to 100, not '1'")) {
-            try ArgumentParser.parse(["--frames", "1"], spec: Self.spec).integer("frames", in: 2...100)
+            try ArgumentParser.parse(["--frames", "1"], spec: Self.spec).value(Self.frames)
         }
+    }
+
+    @Test("a declared default is read when the option is not given, and is what --help shows")
+    func defaults() throws {
+        let parsed = try ArgumentParser.parse(["--json"], spec: Self.spec)
+        #expect(try parsed.value(Self.frames) == 30)
+        #expect(!parsed.isGiven(Self.frames))
+        #expect(parsed.text(Self.device) == nil)
+        #expect(Self.spec.helpText.contains("(default: 30)"))
+        #expect(parsed.given([Self.frames.spec, Self.json.spec, Self.device.spec]) == ["json"])
     }
 
     @Test("help wins wherever it stands, except after '--'")

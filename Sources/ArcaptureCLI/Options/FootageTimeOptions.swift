@@ -11,19 +11,22 @@ struct FootageTimeOptions: Sendable {
     /// The timing the options give.
     var timing = FootageTiming()
 
-    static let specs: [OptionSpec] = [
-        .value(
-            "start", "TIME", default: "metadata, else first-fix",
-            help: "The first frame's UTC time (ISO 8601), 'metadata' (the footage's EXIF time) or 'first-fix'."),
-        .value(
-            "offset", "SECONDS", default: "0",
-            help: "Added to every frame time (positive: the camera clock was behind)."),
-        .value("speed", "FACTOR", default: "1", help: "Real seconds per second of footage: 10 for a 10× time-lapse."),
-        .value("fps", "N", help: "Frames per second (Y4M states its own; MJPEG and JPEG folders need it)."),
-    ]
+    static let start = Option.text(
+        "start", "TIME", defaultText: "metadata, else first-fix",
+        help: "The first frame's UTC time (ISO 8601), 'metadata' (the footage's EXIF time) or 'first-fix'.")
+    static let offset = Option.number(
+        "offset", "SECONDS", in: -1e9...1e9, default: 0,
+        help: "Added to every frame time (positive: the camera clock was behind).")
+    static let speed = Option.number(
+        "speed", "FACTOR", in: 0.001...100_000, default: 1,
+        help: "Real seconds per second of footage: 10 for a 10× time-lapse.")
+    static let fps = Option.number(
+        "fps", "N", in: 0.001...10_000, help: "Frames per second (Y4M states its own; MJPEG and JPEG folders need it).")
+
+    static let specs: [OptionSpec] = [start.spec, offset.spec, speed.spec, fps.spec]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        if let text = parsed.value("start") {
+        if let text = parsed.text(Self.start) {
             switch text {
             case "metadata": timing.start = .metadata
             case "first-fix": timing.start = .firstFix
@@ -36,9 +39,9 @@ struct FootageTimeOptions: Sendable {
                 timing.start = .given(date)
             }
         }
-        timing.offset = try parsed.number("offset", in: -1e9...1e9) ?? 0
-        timing.speed = try parsed.number("speed", in: 0.001...100_000) ?? 1
-        timing.framesPerSecond = try parsed.number("fps", in: 0.001...10_000)
+        timing.offset = try parsed.value(Self.offset)
+        timing.speed = try parsed.value(Self.speed)
+        timing.framesPerSecond = try parsed.value(Self.fps)
     }
 
     /// The clock for footage described by `info` against `track`, and a phrase saying where its

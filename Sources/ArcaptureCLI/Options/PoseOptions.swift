@@ -25,34 +25,41 @@ struct PoseOptions: Sendable {
     var geoidSeparation: Double?
     var limits = InterpolationLimits()
 
+    static let headingFromCourse = Flag(
+        "heading-from-course", help: "Heading from the direction of travel (cameras without a compass).")
+    static let orientation = Option.text(
+        "orientation", "H,P,R", help: "A fixed heading, pitch and roll in degrees instead.")
+    static let poseSidecar = Option.text(
+        "pose-sidecar", "FILE", help: "Heading, pitch and roll per time from a CSV or JSON-lines file instead.")
+    static let mountYaw = Option.number(
+        "mount-yaw", "DEGREES", in: -360...360, default: 0,
+        help: "The camera's yaw on the vehicle: 180 for a camera facing backwards.")
+    static let mountPitch = Option.number(
+        "mount-pitch", "DEGREES", in: -90...90, default: 0, help: "The camera's pitch on the vehicle (negative: down).")
+    static let geoidSeparationOption = Option.number(
+        "geoid-separation", "METRES", in: -120...120,
+        help: "Added to mean-sea-level altitudes that come without one (GPX elevations); about 46 in Istria.")
+    static let maxGap = Option.number(
+        "max-gap", "SECONDS", in: 0...86_400, default: InterpolationLimits().maximumGap,
+        help: "Longer gaps between samples mean 'no pose' inside them (loggers write every 8-30 s).")
+    static let maxExtrapolation = Option.number(
+        "max-extrapolation", "SECONDS", in: 0...3600, default: InterpolationLimits().maximumExtrapolation,
+        help: "How far before or after the samples a pose may be extrapolated.")
+
     static let specs: [OptionSpec] = [
-        .flag("heading-from-course", help: "Heading from the direction of travel (cameras without a compass)."),
-        .value("orientation", "H,P,R", help: "A fixed heading, pitch and roll in degrees instead."),
-        .value("pose-sidecar", "FILE", help: "Heading, pitch and roll per time from a CSV or JSON-lines file instead."),
-        .value(
-            "mount-yaw", "DEGREES", default: "0",
-            help: "The camera's yaw on the vehicle: 180 for a camera facing backwards."),
-        .value("mount-pitch", "DEGREES", default: "0", help: "The camera's pitch on the vehicle (negative: down)."),
-        .value(
-            "geoid-separation", "METRES",
-            help: "Added to mean-sea-level altitudes that come without one (GPX elevations); about 46 in Istria."),
-        .value(
-            "max-gap", "SECONDS", default: "30",
-            help: "Longer gaps between samples mean 'no pose' inside them (loggers write every 8-30 s)."),
-        .value(
-            "max-extrapolation", "SECONDS", default: "1",
-            help: "How far before or after the samples a pose may be extrapolated."),
+        headingFromCourse.spec, orientation.spec, poseSidecar.spec, mountYaw.spec, mountPitch.spec,
+        geoidSeparationOption.spec, maxGap.spec, maxExtrapolation.spec,
     ]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let choices = [
-            parsed.flag("heading-from-course"), parsed.value("orientation") != nil, parsed.value("pose-sidecar") != nil,
+            parsed.isSet(Self.headingFromCourse), parsed.isGiven(Self.orientation), parsed.isGiven(Self.poseSidecar),
         ]
         guard choices.filter({ $0 }).count <= 1 else {
             throw UsageError("--heading-from-course, --orientation and --pose-sidecar are alternatives; give one")
         }
-        if parsed.flag("heading-from-course") { orientation = .course }
-        if let text = parsed.value("orientation") {
+        if parsed.isSet(Self.headingFromCourse) { orientation = .course }
+        if let text = parsed.text(Self.orientation) {
             let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard (1...3).contains(parts.count), parts.allSatisfy({ $0?.isFinite ?? false }) else {
                 throw UsageError("--orientation must be HEADING[,PITCH[,ROLL]] in degrees, not '\(text)'")
@@ -63,14 +70,11 @@ struct PoseOptions: Sendable {
                     heading: values[0], pitch: values.count > 1 ? values[1] : 0, roll: values.count > 2 ? values[2] : 0)
             )
         }
-        if let path = parsed.value("pose-sidecar") { orientation = .sidecar(path) }
-        mount = CameraMount(
-            yaw: try parsed.number("mount-yaw", in: -360...360) ?? 0,
-            pitch: try parsed.number("mount-pitch", in: -90...90) ?? 0)
-        geoidSeparation = try parsed.number("geoid-separation", in: -120...120)
+        if let path = parsed.text(Self.poseSidecar) { orientation = .sidecar(path) }
+        mount = CameraMount(yaw: try parsed.value(Self.mountYaw), pitch: try parsed.value(Self.mountPitch))
+        geoidSeparation = try parsed.value(Self.geoidSeparationOption)
         limits = InterpolationLimits(
-            maximumGap: try parsed.number("max-gap", in: 0...86_400) ?? 30,
-            maximumExtrapolation: try parsed.number("max-extrapolation", in: 0...3600) ?? 1)
+            maximumGap: try parsed.value(Self.maxGap), maximumExtrapolation: try parsed.value(Self.maxExtrapolation))
     }
 
     /// The plan for footage whose positions come from `positions`: GeoAR's, which decides the
