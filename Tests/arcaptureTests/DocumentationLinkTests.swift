@@ -1,0 +1,112 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The README is a short user's guide and the reference lives in docs/: every link between them
+/// (and to the repository's files) must lead somewhere, a `#section` to a heading that is there,
+/// so a page moved or a heading renamed fails here rather than on a reader.
+@Suite("The README and docs/")
+struct DocumentationLinkTests {
+    /// README.md and every page in docs/.
+    static func pages() throws -> [URL] {
+        let docs = PackagePaths.root.appendingPathComponent("docs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
+        return [PackagePaths.root.appendingPathComponent("README.md")]
+            + names.sorted().map { docs.appendingPathComponent($0) }
+    }
+
+    /// The targets of a page's Markdown links `[text](target)`, outside code blocks.
+    static func links(in text: String) -> [String] {
+        var targets: [String] = []
+        var inCode = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                inCode.toggle()
+                continue
+            }
+            guard !inCode else { continue }
+            var rest = Substring(line)
+            while let open = rest.range(of: "](") {
+                let after = rest[open.upperBound...]
+                guard let close = after.firstIndex(of: ")") else { break }
+                targets.append(String(after[..<close]))
+                rest = after[close...]
+            }
+        }
+        return targets
+    }
+
+    /// GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`.
+    static func anchor(_ heading: String) -> String {
+        String(
+            heading.lowercased().unicodeScalars.compactMap { scalar -> Character? in
+                if scalar == " " { return "-" }
+                if CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" {
+                    return Character(scalar)
+                }
+                return nil
+            })
+    }
+
+    /// The anchors of a page's headings.
+    static func anchors(of file: URL) throws -> Set<String> {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var found: Set<String> = []
+        var inCode = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("```") { inCode.toggle() }
+            guard !inCode, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            found.insert(anchor(title))
+        }
+        return found
+    }
+
+    @Test("every link in the README and docs/ leads to a file, and every #section to its heading")
+    func linksResolve() throws {
+        var broken: [String] = []
+        var checked = 0
+        for page in try Self.pages() {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            for target in Self.links(in: text) where !target.contains("://") && !target.hasPrefix("mailto:") {
+                checked += 1
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let path = String(parts[0])
+                let file = path.isEmpty ? page : page.deletingLastPathComponent().appendingPathComponent(path)
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    broken.append("\(page.lastPathComponent): \(target): no such file")
+                    continue
+                }
+                if parts.count == 2, file.pathExtension == "md", try !Self.anchors(of: file).contains(String(parts[1]))
+                {
+                    broken.append("\(page.lastPathComponent): \(target): no such heading")
+                }
+            }
+        }
+        #expect(checked > 50)
+        #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+    }
+
+    @Test("the README is a short guide (at most 300 lines) that links every page in docs/")
+    func readmeIsAGuide() throws {
+        let pages = try Self.pages()
+        let readme = try String(contentsOf: pages[0], encoding: .utf8)
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 300)
+        let linked = Set(Self.links(in: readme))
+        for page in pages.dropFirst() {
+            #expect(
+                linked.contains("docs/\(page.lastPathComponent)"), "the README does not link \(page.lastPathComponent)")
+        }
+    }
+
+    @Test("anchors are made as GitHub makes them")
+    func anchors() {
+        #expect(Self.anchor("`arcapture capture`") == "arcapture-capture")
+        #expect(
+            Self.anchor("Splicing: only what the overlay touches is re-encoded")
+                == "splicing-only-what-the-overlay-touches-is-re-encoded")
+        #expect(
+            Self.anchor("Fleets: `--batch`, `--shard` and the recipes in deploy/")
+                == "fleets---batch---shard-and-the-recipes-in-deploy")
+    }
+}
