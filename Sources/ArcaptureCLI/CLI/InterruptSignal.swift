@@ -3,9 +3,11 @@ import CaptureKit
 import Dispatch
 import Foundation
 
-/// Ctrl-C (SIGINT) and SIGTERM for the whole process: by default they end it with status 130; a
-/// command that holds a device or writes files sets its own handler to stop cleanly first. SIGUSR1
-/// is ignored unless a command handles it (`capture` switches to the next camera).
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP for the whole process: by default they end it with status
+/// 130; a command that holds a device or writes files sets its own handler to stop cleanly first.
+/// SIGHUP is a stop like SIGTERM, not a reload: it is what a closed SSH session or terminal sends a
+/// time-lapse started by hand, whose default action would end it mid-file. SIGUSR1 is ignored
+/// unless a command handles it (`capture` switches to the next camera).
 ///
 /// ``install()`` must run first thing in `main`, before any thread exists. It blocks the two
 /// signals in the main thread, so every thread created later inherits the block, and listens with
@@ -18,18 +20,19 @@ public enum InterruptSignal {
     private static let userHandler = Locked<(@Sendable () -> Void)?>(nil)
     private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
 
-    /// Blocks SIGINT and SIGTERM in every future thread and starts listening.
+    /// The signals that stop the process: Ctrl-C, a service manager's stop, a closed terminal.
+    static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Blocks the stopping signals and SIGUSR1 in every future thread and starts listening.
     ///
     /// - Important: Call once, from `main`, before anything creates a thread.
     public static func install() {
         var blocked = sigset_t()
         sigemptyset(&blocked)
-        sigaddset(&blocked, SIGINT)
-        sigaddset(&blocked, SIGTERM)
-        sigaddset(&blocked, SIGUSR1)
+        for number in stopping + [SIGUSR1] { sigaddset(&blocked, number) }
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let queue = DispatchQueue(label: "arcapture.signals")
-        sources = [SIGINT, SIGTERM].map { number in
+        sources = stopping.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if let handler = handler.withLock({ $0 }) {
@@ -57,7 +60,8 @@ public enum InterruptSignal {
         return await body()
     }
 
-    /// Runs `body` with `onSignal` handling SIGINT and SIGTERM instead of exiting at once.
+    /// Runs `body` with `onSignal` handling the stopping signals (SIGINT, SIGTERM, SIGHUP) instead
+    /// of exiting at once.
     ///
     /// `onSignal` runs on a private queue; it should ask the work to stop, not wait for it.
     static func handling<Result>(onSignal: @escaping @Sendable (Int32) -> Void, body: () async -> Result) async

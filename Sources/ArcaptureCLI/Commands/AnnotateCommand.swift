@@ -304,12 +304,13 @@ enum AnnotateCommand {
         return url.deletingLastPathComponent().appendingPathComponent("\(stem)-annotated.jpg").path
     }
 
-    /// Whether `input` is footage rather than one photo: a folder, stdin, a Y4M file, or a file of
-    /// more than one JPEG (an MJPEG stream). Only the first two frames are read.
+    /// Whether `input` is footage rather than one photo: a folder, stdin, a named pipe, a Y4M file,
+    /// or a file of more than one JPEG (an MJPEG stream). Only a regular file's first two frames are
+    /// read: a pipe is a stream, and frames read from it to look would be lost to the run.
     static func isFootage(_ input: String) -> Bool {
-        var isDirectory: ObjCBool = false
+        var status = stat()
         if input == "-" || input.lowercased().hasSuffix(".y4m") || FootageReader.isVideoFile(input)
-            || (FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) && isDirectory.boolValue)
+            || (stat(input, &status) == 0 && status.st_mode & S_IFMT != S_IFREG)
         {
             return true
         }

@@ -61,7 +61,7 @@ struct CaptureOptions: Sendable {
     static let reconnect = Flag(
         "reconnect", help: "When the camera goes away or stops sending, wait for it and resume.")
     static let jsonLog = Option.text(
-        "json-log", "FILE", help: "Write one JSON line per written frame (and per interruption) to FILE.")
+        "json-log", "FILE", help: "Append one JSON line per written frame (and per interruption) to FILE.")
     static let location = Option<LocationArgument>(
         "location", "SOURCE", defaultText: "none",
         help: "Where the session's position comes from: \(LocationArgument.forms) (files replay in real time)."

@@ -69,7 +69,7 @@ enum ServeCommand {
             after 3 s, so clients stay connected. It listens on loopback unless --listen says otherwise.
 
             EXIT STATUS:
-              0    stopped by Ctrl-C or SIGTERM (a server's normal end)
+              0    stopped by Ctrl-C, SIGTERM or SIGHUP (a server's normal end)
               64   bad command line
               65   the --auth file is malformed (its line is named), or a --tls file is not PEM
               66   the --auth or a --tls file cannot be read

@@ -64,11 +64,12 @@ enum AnnotateBatch {
                 + (shard == .all ? "" : " (shard \(shard): rows whose number mod \(shard.count) is \(shard.index))"))
         return await InterruptSignal.handling(
             onSignal: { number in
-                // The row under way is told too (a scheduler's SIGTERM reaches only this process;
-                // a terminal's Ctrl-C reached it already, and a second changes nothing there).
+                // The row under way is told too (a scheduler's SIGTERM or a closed session's SIGHUP
+                // reaches only this process, and is passed on as SIGTERM; a terminal's Ctrl-C
+                // reached it already, and a second changes nothing there).
                 if stop.request() { Terminal.note("note: stopping (Ctrl-C): the row under way finishes cleanly") }
                 if let process = child.withLock({ $0 }), process.isRunning {
-                    kill(process.processIdentifier, number == SIGTERM ? SIGTERM : SIGINT)
+                    kill(process.processIdentifier, number == SIGINT ? SIGINT : SIGTERM)
                 }
             },
             body: {

@@ -153,6 +153,14 @@ public final class FootageReader {
     /// Whether `path` is a video file for FFmpeg to read (`MediaFileSignature/isVideoFile(_:)`).
     public static func isVideoFile(_ path: String) -> Bool { MediaFileSignature.isVideoFile(path) }
 
+    /// Makes reading from a pipe or stdin give up when `interruption` says so while it waits for a
+    /// silent writer: the footage ends there, with no frame counted damaged, so a stop request
+    /// (Ctrl-C, SIGTERM) is acted on at once rather than when the writer next writes or closes.
+    /// Files, folders and videos never wait on a writer; they ignore it.
+    public func interruptWaiting(when interruption: @escaping @Sendable () -> Bool) {
+        stream?.interruption = interruption
+    }
+
     /// The next frame, or nil at the end (or where damage ends the stream; see ``notes``).
     public func next() -> FootageFrame? {
         if let decoder {
@@ -187,6 +195,11 @@ public final class FootageReader {
             }
             // Incomplete so far: read on, unless the stream has ended.
             if stream.readMore() { continue }
+            if stream.interrupted {
+                // A stop asked for while the writer was silent: not damage, and not counted.
+                stream.consume(stream.available)
+                return nil
+            }
             if case .truncated = piece {
                 notes.append("\(name): the last frame is cut short; it is skipped")
                 truncatedFrames += 1
@@ -251,6 +264,7 @@ public final class FootageReader {
             }
         }
         guard missing == 0 else {
+            if stream.interrupted { return nil }  // a stop asked for mid-frame: not damage
             notes.append("\(name): frame \(index) is cut short (it ends \(missing) bytes early)")
             truncatedFrames += 1
             return nil

@@ -188,6 +188,8 @@ public final class FootagePipeline: @unchecked Sendable {
         drawnObserver: (@Sendable (_ frame: Int, _ drawn: FrameAnnotation) -> Void)? = nil
     ) -> Summary {
         let started = ContinuousClock.now
+        // A stop asked for while a pipe's writer is silent ends the read at once.
+        reader.interruptWaiting(when: isInterrupted)
         let pipeline = makeOrderedPipeline(
             capacity: reader.kind == .y4m || reader.kind == .video ? workers + 1 : workers * 2, onWarning: onWarning,
             centreObserver: centreObserver, drawnObserver: drawnObserver)

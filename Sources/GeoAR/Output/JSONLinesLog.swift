@@ -16,14 +16,17 @@ public final class JSONLinesLog {
     private let descriptor: Int32
     private var closed = false
 
-    /// Creates (or truncates) the log, and the folders it goes in when they are missing.
+    /// Opens the log to append to it, creating it (and the folders it goes in) when it is missing.
+    /// An existing log is never cut: a time-lapse started again adds its lines after the last
+    /// run's. A last line left unfinished (a power cut in the middle of its write) is ended first,
+    /// so each new record stands on a line of its own.
     ///
-    /// - Throws: ``OutputError`` when the file cannot be created.
+    /// - Throws: ``OutputError`` when the file cannot be opened or its last line ended.
     public init(path: String) throws(OutputError) {
         self.path = path
         try AtomicFileWriter.makeFolders(for: path)
         let opened = SystemCall.retryingInterrupts("open") {
-            open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+            open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         }
         switch opened {
         case .success(let fd):
@@ -31,6 +34,23 @@ public final class JSONLinesLog {
         case .failure(let error):
             throw OutputError(path: path, reason: "cannot create the file (\(error.errno.description))")
         }
+        if !Self.endsWithNewline(path: path) {
+            try append(line: "\n")
+        }
+    }
+
+    /// Whether the file at `path` is empty, ends with a newline, or is not a regular file (a
+    /// device or a pipe, which are not read back).
+    private static func endsWithNewline(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        var status = stat()
+        guard fstat(handle.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0
+        else { return true }
+        guard (try? handle.seek(toOffset: UInt64(status.st_size - 1))) != nil,
+            let last = try? handle.read(upToCount: 1)
+        else { return true }
+        return last.first == UInt8(ascii: "\n")
     }
 
     deinit { close() }

@@ -4,9 +4,10 @@ import Testing
 
 @testable import ArcaptureCLI
 
-/// Ctrl-C (SIGINT) and SIGTERM at random moments of a footage run, as a user or a service manager
-/// sends them: whenever the signal lands, the run ends with a documented status and leaves only
-/// whole files (each decoded by ffmpeg, an independent decoder), never a temporary one.
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP at random moments of a footage run, as a user, a service
+/// manager or a closed SSH session sends them: whenever the signal lands, the run ends with a
+/// documented status and leaves only whole files (each decoded by ffmpeg, an independent decoder),
+/// never a temporary one.
 ///
 /// The moments are spread over the time one whole run takes on this machine, measured first, so
 /// the test means the same on a fast machine and a slow one.
@@ -70,7 +71,7 @@ struct SignalMomentTests {
     }
 
     @Test(
-        "SIGINT and SIGTERM at random moments: 130 or done, only whole files, no temporary one",
+        "SIGINT, SIGTERM and SIGHUP at random moments: 130 or done, only whole files, no temporary one",
         arguments: Output.allCases)
     func randomMoments(_ output: Output) throws {
         let directory = try PackagePaths.temporaryDirectory("signals")
@@ -98,7 +99,7 @@ struct SignalMomentTests {
         var interrupted = 0
         for run in 1...12 {
             let place = try target(run)
-            let signal = run % 2 == 0 ? SIGTERM : SIGINT
+            let signal = [SIGINT, SIGTERM, SIGHUP][run % 3]
             let delay = Double.random(in: 0..<seconds)
             let (ending, _) = try Self.run(
                 Self.arguments(clip: clip, output: place.output), signal: signal, after: delay)
@@ -134,5 +135,56 @@ struct SignalMomentTests {
         // Moments spread over a whole run's time land inside most runs; none landing in any of
         // twelve would mean the signals are not reaching the run.
         #expect(interrupted > 0)
+    }
+
+    @Test(
+        "each stopping signal once frames are written, input still open: 130, the frames whole",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
+    func stopsOnSignal(_ signal: Int32) throws {
+        let directory = try PackagePaths.temporaryDirectory("signal-\(signal)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.mjpeg").path
+        try #require(mkfifo(input, 0o600) == 0)
+        let folder = directory.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = Self.arguments(clip: input, output: folder.appendingPathComponent("%03n.jpg").path)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.environment = ProcessInfo.processInfo.environment.merging(["LLVM_PROFILE_FILE": "/dev/null"]) { $1 }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Both ends, so arcapture's open for reading returns at once; non-blocking, so a run that
+        // ended early cannot leave the test blocked on a full pipe.
+        let writer = open(input, O_RDWR | O_NONBLOCK)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        let frame = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("frames/lund-640x480.jpg")))
+        let deadline = Date().addingTimeInterval(3600)
+        for _ in 0..<3 {
+            var offset = 0
+            while offset < frame.count && process.isRunning && Date() < deadline {
+                let written = frame.withUnsafeBytes { bytes in
+                    bytes.baseAddress.map { write(writer, $0 + offset, bytes.count - offset) } ?? -1
+                }
+                if written > 0 { offset += written } else { usleep(10_000) }
+            }
+            try #require(offset == frame.count, "arcapture stopped reading its input")
+        }
+        // The input stays open: the run waits for more, with frames already written.
+        let first = folder.appendingPathComponent("001.jpg").path
+        while !FileManager.default.fileExists(atPath: first) && process.isRunning && Date() < deadline {
+            usleep(10_000)
+        }
+        try #require(FileManager.default.fileExists(atPath: first), "no frame was written")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(!names.contains { $0.hasSuffix(".tmp") }, "\(names)")
+        #expect(names == (1...names.count).map { String(format: "%03d.jpg", $0) }, "\(names)")
+        let decoded = try Self.decode(["-f", "image2", "-i", folder.appendingPathComponent("%03d.jpg").path])
+        #expect(decoded.frames == names.count && decoded.complaints.isEmpty, "\(decoded)")
     }
 }
