@@ -16,6 +16,9 @@ public final class CaptureOutputWriter {
     let frames: FrameJPEGWriter
     let encoder: JPEGEncoder
     private var y4m = Y4MStreamState()
+    /// Added to each frame's number in file names: the highest `%n` already in the folder when the
+    /// writer was made, so a time-lapse started again continues after the last run's frames.
+    public let counterOffset: Int
     /// The names this capture has given its files (a template without a counter can repeat one).
     private var names: FrameNameLedger?
     /// The virtual camera, opened by ``checkDestination()`` (or by the first frame).
@@ -25,7 +28,12 @@ public final class CaptureOutputWriter {
     public init(destination: CaptureDestination, quality: Int, restartRows: Int = 1) throws(JPEGError) {
         self.destination = destination
         self.restartRows = restartRows
-        if case .files(let template) = destination { names = FrameNameLedger(template: template) }
+        if case .files(let template) = destination {
+            names = FrameNameLedger(template: template)
+            counterOffset = template.highestExistingCounter()
+        } else {
+            counterOffset = 0
+        }
         self.quality = quality
         frames = try FrameJPEGWriter()
         encoder = try JPEGEncoder()
@@ -41,7 +49,7 @@ public final class CaptureOutputWriter {
     public func checkDestination() throws(OutputError) {
         switch destination {
         case .files(let template):
-            try AtomicFileWriter.checkCanCreate(template.name(counter: 1, date: Date()))
+            try AtomicFileWriter.checkCanCreate(template.name(counter: counterOffset + 1, date: Date()))
         case .virtualCamera:
             _ = try openVirtualCamera()
         default:
@@ -82,7 +90,7 @@ public final class CaptureOutputWriter {
             return try writeVirtualCamera(frame, frameRate: frameRate)
         case .files(let template):
             let (bytes, passedThrough) = try jpeg(frame)
-            let name = template.name(counter: counter, date: frame.captureDate)
+            let name = template.name(counter: counterOffset + counter, date: frame.captureDate)
             do {
                 try names?.claim(name)
                 try Self.writeFile(name, bytes)
@@ -147,7 +155,7 @@ public final class CaptureOutputWriter {
     {
         switch destination {
         case .files(let template):
-            let name = template.name(counter: counter, date: frame.captureDate)
+            let name = template.name(counter: counterOffset + counter, date: frame.captureDate)
             do {
                 try names?.claim(name)
                 try Self.writeFile(name, bytes)

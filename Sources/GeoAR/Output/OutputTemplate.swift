@@ -106,4 +106,71 @@ public struct OutputTemplate: Equatable, Sendable {
         flushStrftime()
         return result
     }
+
+    /// The highest frame number among the files already there that this template names (0 when
+    /// there are none, or when the template has no `%n`): a run started again continues its
+    /// numbering after it, rather than writing its frames over the last run's.
+    ///
+    /// The counter is looked for in the file names of the folder `now`'s frames go to (with a
+    /// folder per day, `%Y%m%d/%4n.jpg`, today's: each day's numbering starts at 1). Other
+    /// conversions in the file name match any text.
+    public func highestExistingCounter(now: Date = Date()) -> Int {
+        guard conversions.contains("n") else { return 0 }
+        let resolved = name(counter: 0, date: now)
+        let folder = (resolved as NSString).deletingLastPathComponent
+        let namePattern = (pattern as NSString).lastPathComponent
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
+        else { return 0 }
+        return files.reduce(0) { highest, file in max(highest, Self.counter(in: file, namePattern: namePattern) ?? 0) }
+    }
+
+    /// The `%n` counter in `file`, when `file` is a name `namePattern` makes; nil otherwise.
+    /// Matched by a small backtracking scan: literal text exactly, `%n` one or more digits, any
+    /// other conversion one or more characters.
+    static func counter(in file: String, namePattern: String) -> Int? {
+        enum Piece: Equatable {
+            case literal(Character)
+            case counter, anything
+        }
+        var pieces: [Piece] = []
+        var characters = Array(namePattern)[...]
+        while let character = characters.popFirst() {
+            guard character == "%" else {
+                pieces.append(.literal(character))
+                continue
+            }
+            while let next = characters.first, next.isNumber { characters.removeFirst() }
+            switch characters.popFirst() {
+            case "n": pieces.append(.counter)
+            case "%": pieces.append(.literal("%"))
+            case nil: pieces.append(.literal("%"))
+            default: pieces.append(.anything)
+            }
+        }
+        let text = Array(file)
+        func match(_ piece: Int, _ position: Int, _ found: Int?) -> Int?? {
+            guard piece < pieces.count else { return position == text.count ? .some(found) : nil }
+            switch pieces[piece] {
+            case .literal(let character):
+                guard position < text.count, text[position] == character else { return nil }
+                return match(piece + 1, position + 1, found)
+            case .counter:
+                var end = position
+                while end < text.count, text[end].isASCII, text[end].isNumber, end - position < 19 { end += 1 }
+                while end > position {
+                    if let result = match(piece + 1, end, Int(String(text[position..<end]))) { return result }
+                    end -= 1
+                }
+                return nil
+            case .anything:
+                var end = text.count
+                while end > position {
+                    if let result = match(piece + 1, end, found) { return result }
+                    end -= 1
+                }
+                return nil
+            }
+        }
+        return match(0, 0, nil) ?? nil
+    }
 }

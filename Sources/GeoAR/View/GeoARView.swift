@@ -313,6 +313,11 @@ open class GeoARView: @unchecked Sendable {
         } catch {
             throw .configuration("libjpeg-turbo could not be set up: \(error)")
         }
+        if writer.counterOffset > 0, case .files(let template) = destination {
+            configuration.messages.note(
+                "note: '\(template.pattern)': frames up to \(writer.counterOffset) are there already; "
+                    + "this run numbers its frames from \(writer.counterOffset + 1)")
+        }
         do {
             try writer.checkDestination()
             log = try logPath.map(JSONLinesLog.init)
