@@ -17,6 +17,10 @@ struct CaptureNumberingTests {
         #expect(
             OutputTemplate.counter(in: "cam-20261205-081500-0042.jpg", namePattern: "cam-%Y%m%d-%H%M%S-%4n.jpg") == 42)
         #expect(OutputTemplate.counter(in: "100%-3.jpg", namePattern: "100%%-%n.jpg") == 3)
+        // Many conversions against a long name that almost matches: answered, not backtracked forever.
+        let long = String(repeating: "1-", count: 200) + "0042.png"
+        #expect(OutputTemplate.counter(in: long, namePattern: "%Y-%m-%d-%H-%M-%S-%j-%u-%4n.jpg") == nil)
+        #expect(OutputTemplate.counter(in: String(long.dropLast(3)) + "jpg", namePattern: "%Y-%m-%d-%4n.jpg") == 42)
         for other in ["lapse-0012.jpeg", "lapse-.jpg", "other-0012.jpg", ".lapse-0012.jpg.1.tmp", "lapse-12x.jpg"] {
             #expect(OutputTemplate.counter(in: other, namePattern: "lapse-%4n.jpg") == nil, "\(other)")
         }

@@ -126,7 +126,9 @@ public struct OutputTemplate: Equatable, Sendable {
 
     /// The `%n` counter in `file`, when `file` is a name `namePattern` makes; nil otherwise.
     /// Matched by a small backtracking scan: literal text exactly, `%n` one or more digits, any
-    /// other conversion one or more characters.
+    /// other conversion (adjacent ones as one) one or more characters. Places already found not to
+    /// match are remembered, so a folder of thousands of long names costs each name at most
+    /// pieces × length² steps, never the exponential worst case of naive backtracking.
     static func counter(in file: String, namePattern: String) -> Int? {
         enum Piece: Equatable {
             case literal(Character)
@@ -144,12 +146,21 @@ public struct OutputTemplate: Equatable, Sendable {
             case "n": pieces.append(.counter)
             case "%": pieces.append(.literal("%"))
             case nil: pieces.append(.literal("%"))
-            default: pieces.append(.anything)
+            default: if pieces.last != .anything { pieces.append(.anything) }
             }
         }
         let text = Array(file)
+        // Whether the rest matches depends only on where it starts, not on the counter found.
+        var failed: Set<Int> = []
         func match(_ piece: Int, _ position: Int, _ found: Int?) -> Int?? {
             guard piece < pieces.count else { return position == text.count ? .some(found) : nil }
+            let place = piece * (text.count + 1) + position
+            guard !failed.contains(place) else { return nil }
+            let result = attempt(piece, position, found)
+            if result == nil { failed.insert(place) }
+            return result
+        }
+        func attempt(_ piece: Int, _ position: Int, _ found: Int?) -> Int?? {
             switch pieces[piece] {
             case .literal(let character):
                 guard position < text.count, text[position] == character else { return nil }
