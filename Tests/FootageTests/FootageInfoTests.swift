@@ -27,7 +27,7 @@ struct FootageInfoTests {
         // The Nokia 8.3 photo: DateTimeOriginal 2022:08:14 14:12:31, OffsetTimeOriginal +03:00.
         let time = try #require(EXIFReader.captureTime(inJPEG: try nokiaPhoto))
         #expect(time.date == UTCTime.parse("2022-08-14T11:12:31Z"))
-        #expect(time.hasTimeZone)
+        #expect(time.source == .exifOffset("+03:00"))
         #expect(EXIFReader.captureTime(inJPEG: try webcamFrame) == nil)
         // A damaged EXIF block gives nil, never a crash: cut the photo inside its APP1.
         #expect(EXIFReader.captureTime(inJPEG: try nokiaPhoto.prefix(100)) == nil)
@@ -121,7 +121,7 @@ struct FootageInfoTests {
         try Data("notes".utf8).write(to: directory.appendingPathComponent("notes.txt"))
         let info = try FootageInfo.probe(directory.path)
         #expect(info.kind == .jpegFolder && info.frameCount == 2)
-        #expect(info.metadataStart?.hasTimeZone == true)
+        #expect(info.metadataStart?.source == .exifOffset("+03:00"))
     }
 
     @Test("frame time = start + index / fps × speed + offset")

@@ -98,7 +98,8 @@ public struct BannerTemplate: Hashable, Sendable {
         for piece in pieces {
             switch piece {
             case .text(let text): result += text
-            case .time(let format): result += values.time.map { LocalTime.format(format, $0) } ?? "–"
+            case .time(let format):
+                result += values.time.map { LocalTime.format(format, $0, utcOffset: values.utcOffset) } ?? "–"
             case .latitude: result += values.latitude.map { String(format: "%.6f", $0) } ?? "–"
             case .longitude: result += values.longitude.map { String(format: "%.6f", $0) } ?? "–"
             case .altitude:

@@ -4,6 +4,9 @@ import Foundation
 public struct BannerValues: Hashable, Sendable {
     /// The frame's time.
     public var time: Date?
+    /// Seconds east of UTC to show ``time`` in (the zone the footage stated, so the banner shows
+    /// what its camera recorded); nil: the zone `TZ` names.
+    public var utcOffset: Int?
     /// Degrees.
     public var latitude: Double?
     /// Degrees.
@@ -20,9 +23,10 @@ public struct BannerValues: Hashable, Sendable {
     /// Creates values.
     public init(
         time: Date? = nil, latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
-        heading: Double? = nil, speed: Double? = nil, frame: Int? = nil
+        heading: Double? = nil, speed: Double? = nil, frame: Int? = nil, utcOffset: Int? = nil
     ) {
         self.time = time
+        self.utcOffset = utcOffset
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude

@@ -110,6 +110,7 @@ public final class FrameAnnotator {
     ///   - route: the route to draw from `navigation`'s snapped position, or nil for none.
     ///   - navigation: where the traveller is on it (nil: the whole route and no panel).
     ///   - time: the frame's time, for the banner.
+    ///   - utcOffset: seconds east of UTC to show `time` in (the footage's stated zone); nil: `TZ`'s.
     ///   - speed: ground speed in m/s, for the banner.
     ///   - frame: the frame's number, for the banner.
     ///   - headingAccuracy: the heading's error in degrees, when known: markers fade by
@@ -118,8 +119,8 @@ public final class FrameAnnotator {
     @discardableResult
     public func draw(
         _ image: inout YCbCrImage, pose: DevicePose, camera: CameraModel, groundAltitude: Double,
-        route: NavigationRoute?, navigation: NavigationInfo?, time: Date? = nil, speed: Double? = nil,
-        frame: Int? = nil, headingAccuracy: Double? = nil
+        route: NavigationRoute?, navigation: NavigationInfo?, time: Date? = nil, utcOffset: Int? = nil,
+        speed: Double? = nil, frame: Int? = nil, headingAccuracy: Double? = nil
     ) -> FrameAnnotation {
         let projector = Projector(pose: pose, camera: camera, groundAltitude: groundAltitude)
         if let route { compositor.drawRoute(route, info: navigation, projector: projector, on: &image) }
@@ -127,7 +128,8 @@ public final class FrameAnnotator {
         let text = banner?.render(
             BannerValues(
                 time: time, latitude: pose.latitude, longitude: pose.longitude, altitude: pose.altitude,
-                heading: pose.orientation.heading, speed: speed, frame: frame), units: layoutOptions.units)
+                heading: pose.orientation.heading, speed: speed, frame: frame, utcOffset: utcOffset),
+            units: layoutOptions.units)
         if !reusesLastLayout {
             projector.project(pointsOfInterest, into: &projected)
             // The banner and the panel are drawn last, over everything: arrows and labels keep off

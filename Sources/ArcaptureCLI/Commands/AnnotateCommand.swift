@@ -200,6 +200,7 @@ enum AnnotateCommand {
         } catch {
             return AnnotateFootage.refuse(error)
         }
+        Terminal.note(FootageTimeOptions.note(prepared, given: "--time"))
         let drawn = Locked<FrameAnnotation?>(nil)
         let damage = Locked<String?>(nil)
         let summary = prepared.run(

@@ -187,6 +187,7 @@ enum AnnotateFootage {
         } catch {
             return refuse(error)
         }
+        Terminal.note(FootageTimeOptions.note(prepared))
         let started = ContinuousClock.now
         // Progress on a terminal: frames done of the total, the rate, the time left, what was skipped.
         let total = prepared.info.frameCount

@@ -12,8 +12,10 @@ struct FootageTimeOptions: Sendable {
     var timing = FootageTiming()
 
     static let start = Option.text(
-        "start", "TIME", defaultText: "metadata, else first-fix",
-        help: "The first frame's UTC time (ISO 8601), 'metadata' (the footage's EXIF time) or 'first-fix'.")
+        "start", "TIME", defaultText: "metadata",
+        help:
+            "The first frame's time (ISO 8601; without a zone, UTC), 'metadata' (the footage's own: GPS clock, "
+            + "container or EXIF time; refused when it has none) or 'first-fix' (the track's first fix).")
     static let offset = Option.number(
         "offset", "SECONDS", in: -1e9...1e9, default: 0,
         help: "Added to every frame time (positive: the camera clock was behind).")
@@ -51,23 +53,59 @@ struct FootageTimeOptions: Sendable {
             let (clock, origin) = try timing.clock(footage: info, track: track)
             return (clock, Self.phrase(origin))
         } catch {
-            throw Self.usageError(error)
+            throw Self.usageError(error, suggestsSync: false)
         }
     }
 
-    /// Where a clock came from, in the command line's words.
-    static func phrase(_ origin: ClockOrigin) -> String {
-        origin == .given ? "--start" : origin.description
+    /// Where a clock came from, in the command line's words (`given`: the option that gave it).
+    static func phrase(_ origin: ClockOrigin, given: String = "--start") -> String {
+        switch origin {
+        case .given: given
+        case .firstFix: "the track's first fix (--start first-fix)"
+        case .metadata: origin.description
+        }
     }
 
-    /// A timing error as the flags that fix it say it.
-    static func usageError(_ error: FootageTimingError) -> UsageError {
+    /// The one note a run gives about its time: the first frame's, where it came from, and the
+    /// offset and speed applied; for photos posed by their geotags, each one's EXIF time; or that
+    /// there is none (`given`: the option that gives one).
+    static func note(_ prepared: PreparedFootageJob, given: String = "--start") -> String {
+        if let clock = prepared.clock, let origin = prepared.clockOrigin {
+            var note =
+                "note: time: the first frame at \(UTCTime.format(clock.start)) from \(phrase(origin, given: given))"
+            if clock.offset != 0 { note += String(format: ", %+g s (--offset)", clock.offset) }
+            if clock.speed != 1 { note += String(format: ", at %g× (--speed)", clock.speed) }
+            return note
+        }
+        let info = prepared.info
+        if let start = info.metadataStart {
+            return info.kind == .jpegFolder && info.frameCount > 1
+                ? "note: time: each photo's own; the first, \(UTCTime.format(start.date)), from \(start.source)"
+                : "note: time: \(UTCTime.format(start.date)) from \(start.source)"
+        }
+        return "note: time: none (\(info.path) has none in its metadata): the banner's {time} and the sidecar's "
+            + "times are empty; give \(given) TIME for them"
+    }
+
+    /// A timing error as the flags that fix it say it (`suggestsSync`: whether to point at `sync`,
+    /// which a sync run itself should not).
+    static func usageError(_ error: FootageTimingError, suggestsSync: Bool = true) -> UsageError {
         switch error {
         case .noFrameRate(let kind):
             UsageError("--fps is required: \(kind.map { "\($0.rawValue) footage" } ?? "--frames") states no frame rate")
-        case .noMetadataTime(let footage):
+        case .noMetadataTime(nil, _):
             UsageError(
-                "--start metadata: \(footage) has no capture time in its metadata; give --start TIME or first-fix")
+                "--frames stands for footage with no time of its own: give --start TIME (the first frame's time, "
+                    + "such as 2020-12-18T06:15:50Z) or --start first-fix")
+        case .noMetadataTime(let footage?, let kind):
+            UsageError(
+                "\(footage) has no start time in its metadata"
+                    + (kind == .video
+                        ? " (a clip re-encoded or exported loses its creation_time)"
+                        : kind == .y4m || kind == .mjpeg ? " (\(kind?.rawValue ?? "") footage never has one)" : "")
+                    + ", so its frames cannot be placed on the track: give --start TIME (the first frame's time, "
+                    + "such as 2020-12-18T06:15:50Z), or --start first-fix to take the track's first fix"
+                    + (suggestsSync ? "; 'arcapture sync' shows how the footage and the track overlap" : ""))
         }
     }
 }

@@ -133,11 +133,31 @@ final class MediaContainer {
         }
     }
 
-    /// The container's `creation_time` (MP4's mvhd, Matroska's DateUTC), when it has one. Cameras
-    /// often write their local time there labelled UTC: a start to check, not to trust.
-    var creationTime: Date? {
-        guard let context, let text = arcapture_av_format_tag(context, "creation_time") else { return nil }
-        return UTCTime.parse(String(cString: text))
+    /// When the video was made, from the container: Apple's `com.apple.quicktime.creationdate`
+    /// when it is there (an iPhone's, with its zone: `2019-06-01T12:34:56+0200`), else the
+    /// `creation_time` (MP4's mvhd, Matroska's DateUTC), which is UTC by definition and often
+    /// the camera's local time: a start to check, not to trust, as its source says.
+    var creationTime: CaptureTime? {
+        guard let context else { return nil }
+        if let text = arcapture_av_format_tag(context, "com.apple.quicktime.creationdate").map({ String(cString: $0) }),
+            let zone = Self.zoneSuffix(text), let date = UTCTime.parse(text)
+        {
+            return CaptureTime(date: date, source: .appleCreationDate(zone))
+        }
+        guard let text = arcapture_av_format_tag(context, "creation_time"),
+            let date = UTCTime.parse(String(cString: text))
+        else { return nil }
+        return CaptureTime(date: date, source: .containerTime)
+    }
+
+    /// The zone an ISO 8601 time ends with (`+0200`, `-05:00`, `Z`), nil when it has none (a
+    /// creationdate without one is no better than `creation_time`).
+    static func zoneSuffix(_ text: String) -> String? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") { return "Z" }
+        guard let time = text.firstIndex(where: { $0 == "T" || $0 == " " }),
+            let sign = text[time...].lastIndex(where: { $0 == "+" || $0 == "-" })
+        else { return nil }
+        return String(text[sign...])
     }
 
     /// Reads only the streams in `indices` from now on; the demuxer skips the others' samples.

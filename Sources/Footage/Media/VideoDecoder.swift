@@ -52,7 +52,7 @@ final class VideoDecoder {
     /// The frames the container says the stream holds (0 when it does not say).
     let frameCount: Int
     /// The container's `creation_time`, read when the decoder opened.
-    let creationTime: Date?
+    let creationTime: CaptureTime?
     /// The threads libavcodec decodes with (what it chose, when asked to choose).
     let threads: Int
     /// Damage met so far, each naming its time.

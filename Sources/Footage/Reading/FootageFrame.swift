@@ -20,7 +20,7 @@ public struct FootageFrame: Sendable {
     /// The file it came from (folders), for messages and sidecars.
     public var name: String?
     /// The capture time its EXIF block gives (folders of photos), when it gives one.
-    public var captureTime: EXIFReader.CaptureTime?
+    public var captureTime: CaptureTime?
     /// Where the photo was taken, from its EXIF GPS block (folders of geotagged photos).
     public var geotag: Geotag?
     /// When the frame is presented, in seconds from the video's start, as the container says
@@ -36,7 +36,7 @@ public struct FootageFrame: Sendable {
 
     /// Creates a frame.
     public init(
-        index: Int, content: Content, name: String? = nil, captureTime: EXIFReader.CaptureTime? = nil,
+        index: Int, content: Content, name: String? = nil, captureTime: CaptureTime? = nil,
         geotag: Geotag? = nil, presentationTime: Double? = nil
     ) {
         self.index = index

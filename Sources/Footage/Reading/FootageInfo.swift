@@ -30,18 +30,15 @@ public struct FootageInfo: Sendable {
     /// Frame height, when known.
     public var height: Int?
     /// When the first frame was taken according to the file's metadata (the first JPEG's EXIF, a
-    /// GoPro video's GPS clock).
-    public var metadataStart: EXIFReader.CaptureTime?
+    /// GoPro video's GPS clock, a container's creation time), with where it came from.
+    public var metadataStart: CaptureTime?
     /// Damage found while counting (a truncated last frame), for the report.
     public var notes: [String]
-    /// Whether ``metadataStart`` is a video's GPS clock (GoPro telemetry) rather than a camera's
-    /// own clock (EXIF, a container's `creation_time`).
-    public var hasGPSClock = false
 
     /// Creates a description (a stream on stdin is described from its first bytes, not probed).
     public init(
         path: String, kind: Kind, frameCount: Int, framesPerSecond: Double?, width: Int?, height: Int?,
-        metadataStart: EXIFReader.CaptureTime?, notes: [String]
+        metadataStart: CaptureTime?, notes: [String]
     ) {
         self.path = path
         self.kind = kind
@@ -78,20 +75,19 @@ public struct FootageInfo: Sendable {
         let container = try MediaContainer(path: path)
         let decoder = try VideoDecoder(container: container)
         var notes: [String] = []
-        var start: EXIFReader.CaptureTime?
+        var start: CaptureTime?
         if container.streams.contains(where: { $0.codecTag == "gpmd" }) {
             let reading = try EmbeddedTelemetry.read(path)
-            start = reading.videoStart.map { EXIFReader.CaptureTime(date: $0, hasTimeZone: true) }
+            start = reading.videoStart.map { CaptureTime(date: $0, source: .gpsClock) }
             notes = reading.track.warnings
         }
         // Without a GPS clock, the container's creation time (which may be local time labelled
         // UTC: the report says where the start came from, and sync shows the overlap).
-        let created = container.creationTime.map { EXIFReader.CaptureTime(date: $0, hasTimeZone: true) }
-        var info = FootageInfo(
+        let created = container.creationTime
+        let info = FootageInfo(
             path: path, kind: .video, frameCount: decoder.frameCount,
             framesPerSecond: decoder.frameRate.map { Double($0.numerator) / Double($0.denominator) },
             width: decoder.width, height: decoder.height, metadataStart: start ?? created, notes: notes)
-        info.hasGPSClock = start != nil
         return info
     }
 
@@ -132,7 +128,7 @@ public struct FootageInfo: Sendable {
     private static func mjpeg(_ data: Data, path: String) -> FootageInfo {
         var count = 0
         var notes: [String] = []
-        var firstTime: EXIFReader.CaptureTime?
+        var firstTime: CaptureTime?
         var splitter = MJPEGSplitter()
         data.withUnsafeBytes { bytes in
             var offset = 0

@@ -44,7 +44,7 @@ public final class FootageReader {
     private var decoder: VideoDecoder?
     /// For a video file: the container's `creation_time`, when it has one (see
     /// ``FootageInfo/metadataStart``).
-    public var videoCreationTime: Date? { decoder?.creationTime }
+    public var videoCreationTime: CaptureTime? { decoder?.creationTime }
 
     private let path: String
     /// The path, or `stdin`, for messages.

@@ -126,6 +126,9 @@ public final class FootagePipeline: @unchecked Sendable {
     private let route: NavigationRoute?
     private let sink: FootageSink
     private let workers: Int
+    /// Seconds east of UTC in which the clock's start was stated (a photo's EXIF offset): the
+    /// banner shows clock times in it; nil: `TZ`'s zone.
+    private let clockUTCOffset: Int?
     private let state = Locked(State())
 
     private struct State {
@@ -144,10 +147,14 @@ public final class FootagePipeline: @unchecked Sendable {
     ///   - route: the route to follow, in frame order.
     ///   - sink: where frames and sidecar records go.
     ///   - workers: frames drawn in parallel (1 or more).
+    ///   - clockUTCOffset: seconds east of UTC in which the clock's start was stated, so the banner
+    ///     shows the time the camera recorded; nil: the zone `TZ` names. A photo timed by its own
+    ///     EXIF shows its own zone.
     public init(
         reader: FootageReader, first: FootageFrame? = nil, settings: AnnotationSettings, poses: Poses,
-        route: NavigationRoute?, sink: FootageSink, workers: Int
+        route: NavigationRoute?, sink: FootageSink, workers: Int, clockUTCOffset: Int? = nil
     ) {
+        self.clockUTCOffset = clockUTCOffset
         self.reader = reader
         self.first = first
         self.settings = settings
@@ -217,6 +224,7 @@ public final class FootagePipeline: @unchecked Sendable {
                 layoutVersion = map.layoutVersion
             }
             let (frameTime, pose, headingAccuracy) = lookUp(frame)
+            let utcOffset = utcOffset(of: frame)
             var speed = settings.groundSpeed
             if let pose, let previous, let frameTime, frameTime > previous.time {
                 let moved = LocalFrame(
@@ -243,7 +251,8 @@ public final class FootagePipeline: @unchecked Sendable {
             // its planes would make the drawing copy them (copy-on-write).
             pipeline.submit(
                 AnnotationJob(
-                    frame: consume frame, time: frameTime, pose: pose, navigation: shown, speed: speed,
+                    frame: consume frame, time: frameTime, utcOffset: utcOffset, pose: pose, navigation: shown,
+                    speed: speed,
                     headingAccuracy: headingAccuracy, selected: selected, track: track, map: map))
         }
         // Ctrl-C while waiting for input (a pipe that then closed) still counts as stopping.
@@ -271,6 +280,16 @@ public final class FootagePipeline: @unchecked Sendable {
         return Summary(
             ending: ending, progress: progress, truncated: reader.truncatedFrames, notes: reader.notes,
             seconds: Self.seconds(started.duration(to: .now)))
+    }
+
+    /// The zone the frame's time is shown in: the clock's when a clock times it, else the frame's
+    /// own EXIF time's.
+    private func utcOffset(of frame: FootageFrame) -> Int? {
+        switch poses {
+        case .track: clockUTCOffset
+        case .fixed(_, let clock) where clock != nil: clockUTCOffset
+        case .fixed, .geotags: frame.captureTime?.source.utcOffset
+        }
     }
 
     /// The frame's time, pose and heading accuracy.

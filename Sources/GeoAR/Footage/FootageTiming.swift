@@ -13,11 +13,13 @@ public struct FootageTiming: Sendable, Equatable {
     /// Where the first frame's time comes from.
     public enum Start: Sendable, Equatable {
         /// The footage's metadata (a video's GPS clock, else its container time; a JPEG's EXIF
-        /// time), else the track's first fix.
+        /// time); footage without any is refused rather than aligned to a guess.
         case automatic
-        /// The footage's metadata; an error when it has none.
+        /// The footage's metadata; an error when it has none (as ``automatic``: the two differ
+        /// only in how a command line names them).
         case metadata
-        /// The track's first fix.
+        /// The track's first fix: only when asked for, since a clip's first frame is seldom the
+        /// track's.
         case firstFix
         /// This time.
         case given(Date)
@@ -56,34 +58,27 @@ public struct FootageTiming: Sendable, Equatable {
     /// The clock for footage described by `info` (nil: frames alone, with no footage) against
     /// `track`, and where its start came from.
     ///
-    /// - Throws: ``FootageTimingError`` when no frame rate is known, or the metadata was asked
-    ///   for and has no time.
+    /// - Throws: ``FootageTimingError`` when no frame rate is known, or the footage's metadata has
+    ///   no time and none was given: a clip re-encoded or exported loses its `creation_time`, and
+    ///   aligning it to the track's first fix would put every label in the wrong place.
     public func clock(footage info: FootageInfo?, track: RecordedTrack?) throws(FootageTimingError) -> (
         FootageClock, ClockOrigin
     ) {
         guard let rate = framesPerSecond ?? info?.framesPerSecond else {
             throw .noFrameRate(kind: info?.kind)
         }
-        let first = track?.fixes.first?.time ?? Date(timeIntervalSince1970: 0)
         let startTime: Date
         let origin: ClockOrigin
         switch start {
         case .given(let date):
             (startTime, origin) = (date, .given)
         case .firstFix:
-            (startTime, origin) = (first, .firstFix)
+            (startTime, origin) = (track?.fixes.first?.time ?? Date(timeIntervalSince1970: 0), .firstFix)
         case .metadata, .automatic:
-            if let metadata = info?.metadataStart {
-                startTime = metadata.date
-                origin =
-                    info?.kind == .video
-                    ? (info?.hasGPSClock == true ? .gpsClock : .containerTime)
-                    : .exif(hasTimeZone: metadata.hasTimeZone)
-            } else if start == .metadata {
-                throw .noMetadataTime(footage: info?.path ?? "the footage")
-            } else {
-                (startTime, origin) = (first, .firstFixForLackOfMetadata)
+            guard let metadata = info?.metadataStart else {
+                throw .noMetadataTime(footage: info?.path, kind: info?.kind)
             }
+            (startTime, origin) = (metadata.date, .metadata(metadata.source))
         }
         return (FootageClock(start: startTime, framesPerSecond: rate, offset: offset, speed: speed), origin)
     }

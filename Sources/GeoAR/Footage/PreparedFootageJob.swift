@@ -72,11 +72,12 @@ public final class PreparedFootageJob: @unchecked Sendable {
             throw .input(error)
         }
         var info = FootageInfo(describing: reader, path: input, first: first)
-        // Without one, the container's creation time (often local time labelled UTC; the origin
-        // says the start came from it).
-        if let start = embedded?.videoStart ?? reader.videoCreationTime {
-            info.metadataStart = EXIFReader.CaptureTime(date: start, hasTimeZone: true)
-            info.hasGPSClock = embedded?.videoStart != nil
+        // Without one, the container's creation time (an iPhone's with its zone; else often local
+        // time labelled UTC: the origin says the start came from it).
+        if let start = embedded?.videoStart.map({ CaptureTime(date: $0, source: .gpsClock) })
+            ?? reader.videoCreationTime
+        {
+            info.metadataStart = start
         }
         self.info = info
 
@@ -100,7 +101,9 @@ public final class PreparedFootageJob: @unchecked Sendable {
             let rate = job.timing.framesPerSecond ?? info.framesPerSecond
             let start = job.timing.givenStart ?? info.metadataStart?.date
             let clock = rate.flatMap { fps in start.map { FootageClock(start: $0, framesPerSecond: fps) } }
-            if clock != nil { clockOrigin = job.timing.givenStart != nil ? .given : Self.metadataOrigin(info) }
+            if clock != nil {
+                clockOrigin = job.timing.givenStart != nil ? .given : info.metadataStart.map { .metadata($0.source) }
+            }
             poses = .fixed(pose, clock)
             // A photo's caller says where its pose came from (its geotag, the program).
             if !job.isSinglePhoto {
@@ -206,7 +209,11 @@ public final class PreparedFootageJob: @unchecked Sendable {
         }
         pipeline = FootagePipeline(
             reader: reader, first: first, settings: settings, poses: poses,
-            route: settings.followsRoute ? job.map.route : nil, sink: sink, workers: job.workers)
+            route: settings.followsRoute ? job.map.route : nil, sink: sink, workers: job.workers,
+            clockUTCOffset: {
+                if case .metadata(let source) = clockOrigin { return source.utcOffset }
+                return nil
+            }())
     }
 
     /// The counts so far. This property is thread-safe.
@@ -240,12 +247,6 @@ public final class PreparedFootageJob: @unchecked Sendable {
         pipeline.run(
             isInterrupted: isInterrupted, onWarning: onWarning, frameObserver: frameObserver, mapData: mapData,
             centreObserver: centreObserver, drawnObserver: drawnObserver)
-    }
-
-    private static func metadataOrigin(_ info: FootageInfo) -> ClockOrigin? {
-        guard let metadata = info.metadataStart else { return nil }
-        if info.kind == .video { return info.hasGPSClock ? .gpsClock : .containerTime }
-        return .exif(hasTimeZone: metadata.hasTimeZone)
     }
 
     /// The first frame's size: the Y4M header's, or the first JPEG's.

@@ -10,6 +10,9 @@ struct AnnotationJob: Sendable {
     var frame: FootageFrame
     /// Nil for a photo without an EXIF time (and no track to time it by).
     var time: Date?
+    /// Seconds east of UTC in which the footage stated its time (the banner shows it so); nil:
+    /// `TZ`'s zone.
+    var utcOffset: Int? = nil
     var pose: DevicePose?
     var navigation: NavigationInfo?
     var speed: Double?

@@ -172,7 +172,8 @@ final class AnnotationWorker {
             } else {
                 let drawn = annotator.draw(
                     &image, pose: pose, camera: camera, groundAltitude: pose.altitude - settings.heightAboveGround,
-                    route: map.route, navigation: job.navigation, time: job.time, speed: job.speed,
+                    route: map.route, navigation: job.navigation, time: job.time, utcOffset: job.utcOffset,
+                    speed: job.speed,
                     frame: job.frame.index, headingAccuracy: job.headingAccuracy)
                 annotation = drawn
                 if settings.keepsRecords { record.add(drawn, units: map.style.layout.units) }

@@ -9,28 +9,16 @@ import Foundation
 /// for them. Every offset is checked against the block, so a damaged EXIF block gives nil, never a
 /// crash.
 public enum EXIFReader {
-    /// The capture time of the JPEG in `bytes`, with whether the file said its time zone.
+    /// The capture time of the JPEG in `bytes`, with where its zone came from.
     ///
-    /// EXIF times are the camera's local clock; only OffsetTimeOriginal (EXIF 2.31) says which zone.
-    /// Without it the time is read as UTC and ``CaptureTime/hasTimeZone`` is false, so callers can
-    /// say so.
+    /// EXIF times are the camera's local wall clock; only OffsetTimeOriginal (EXIF 2.31) says which
+    /// zone. Without it, the zone is the one the photo's GPS date and time stamps (UTC) imply, when
+    /// it has them and they agree with the wall clock to within three minutes of a quarter-hour
+    /// zone; else the time is read in this system's zone (`TZ`), never as UTC. The
+    /// ``CaptureTime/source`` says which, so a run can say so.
     public static func captureTime(inJPEG bytes: some Collection<UInt8>) -> CaptureTime? {
         guard let tiff = exifBlock(Array(bytes.prefix(256 * 1024))) else { return nil }
         return captureTime(tiff: tiff)
-    }
-
-    /// A capture time read from EXIF.
-    public struct CaptureTime: Hashable, Sendable {
-        /// The instant (UTC when the file gave no offset).
-        public var date: Date
-        /// Whether the file gave the time zone (OffsetTimeOriginal).
-        public var hasTimeZone: Bool
-
-        /// A capture time (from EXIF, or from a clock the footage carries, such as a video's GPS).
-        public init(date: Date, hasTimeZone: Bool) {
-            self.date = date
-            self.hasTimeZone = hasTimeZone
-        }
     }
 
     /// The TIFF structure inside the first APP1 `Exif` segment.
@@ -62,10 +50,39 @@ public enum EXIFReader {
         if let subSeconds = tiff.ascii(exif[0x9291]), !subSeconds.isEmpty, subSeconds.allSatisfy(\.isNumber) {
             iso += "." + subSeconds
         }
-        let offset = tiff.ascii(exif[0x9011])
-        if let offset { iso += offset }
-        guard let date = UTCTime.parse(iso) else { return nil }
-        return CaptureTime(date: date, hasTimeZone: offset != nil)
+        if let offset = tiff.ascii(exif[0x9011]), let date = UTCTime.parse(iso + offset) {
+            return CaptureTime(date: date, source: .exifOffset(offset))
+        }
+        // The wall clock, read as if it were UTC, then placed in its zone.
+        guard let wallClock = UTCTime.parse(iso) else { return nil }
+        if let offset = gpsZoneOffset(tiff: tiff, ifd0: ifd0, wallClock: wallClock) {
+            return CaptureTime(
+                date: wallClock.addingTimeInterval(-Double(offset)), source: .exifZoneFromGPS(offsetSeconds: offset))
+        }
+        guard let local = LocalTime.instant(ofWallClock: wallClock) else { return nil }
+        return CaptureTime(
+            date: local.date, source: .exifInLocalZone(zone: local.zone, offsetSeconds: local.offsetSeconds))
+    }
+
+    /// The zone (seconds east of UTC) that the GPS date and time stamps (UTC, GPSDateStamp and
+    /// GPSTimeStamp) imply for the camera's `wallClock`, rounded to a quarter hour, when both are
+    /// there and the difference is within three minutes of such a zone (a receiver stamps the
+    /// time of its last fix, which can lag the shutter; a stamp further off is not trusted to
+    /// give a zone) and within ±14 h.
+    static func gpsZoneOffset(tiff: TIFFStructure, ifd0: [Int: TIFFStructure.Entry], wallClock: Date) -> Int? {
+        guard let pointer = ifd0[0x8825].flatMap({ tiff.u32($0.field) }) else { return nil }
+        let gps = tiff.entries(pointer)
+        guard let day = tiff.ascii(gps[0x1D]), let clock = tiff.rationals(gps[0x07]), clock.count == 3,
+            clock.allSatisfy({ $0.isFinite && $0 >= 0 }), clock[0] < 24, clock[1] < 60, clock[2] < 61
+        else { return nil }
+        let dayParts = day.split(separator: ":")
+        guard dayParts.count == 3, let midnight = UTCTime.parse("\(dayParts.joined(separator: "-"))T00:00:00Z")
+        else { return nil }
+        let utc = midnight.addingTimeInterval(clock[0] * 3600 + clock[1] * 60 + clock[2])
+        let difference = wallClock.timeIntervalSince(utc)
+        let quarters = (difference / 900).rounded()
+        guard abs(difference - quarters * 900) <= 180, abs(quarters) <= 56 else { return nil }
+        return Int(quarters) * 900
     }
 
     /// Where the JPEG in `bytes` was taken, from its EXIF GPS block: latitude and longitude, the

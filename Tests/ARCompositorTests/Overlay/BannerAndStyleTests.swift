@@ -25,6 +25,13 @@ struct BannerAndStyleTests {
         #expect(template.render(BannerValues()) == "– | – | –,– – – – #– {x}")
     }
 
+    @Test("a time stated in a zone is shown in it: the banner says what the camera recorded, whatever TZ is")
+    func bannerInStatedZone() throws {
+        let template = try BannerTemplate("{time} | {time:%H:%M %Z}")
+        let values = BannerValues(time: UTCTime.parse("2022-08-14T11:12:31Z"), utcOffset: 10_800)
+        #expect(template.render(values) == "2022-08-14 14:12:31 | 14:12 +03")
+    }
+
     @Test(
         "a bad template names the token and where it is",
         arguments: [

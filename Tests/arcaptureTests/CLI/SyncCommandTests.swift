@@ -129,7 +129,7 @@ struct SyncCommandTests {
         try (photo + photo + photo).write(to: clip)
         let result = try Binary.run(["sync", "--track", Self.visnjan, "--footage", clip.path, "--fps", "2"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("start from the footage's EXIF time"))
+        #expect(result.stdout.contains("start from the EXIF time with its offset (OffsetTimeOriginal +03:00)"))
         #expect(result.stdout.contains("2022-08-14T11:12:31.000Z to 2022-08-14T11:12:32.000Z"))
         #expect(result.stdout.contains("3 after the track"))
         #expect(result.stdout.contains("no pose: after the track by"))
@@ -161,7 +161,16 @@ struct SyncCommandTests {
             "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--start", "metadata",
         ])
         #expect(metadata.status == 64)
-        #expect(metadata.stderr.contains("has no capture time in its metadata"))
+        #expect(metadata.stderr.contains("--frames stands for footage with no time of its own: give --start TIME"))
+        // Not defaulted to the track's first fix either: that is a guess, said only when asked.
+        let automatic = try Binary.run(["sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1"])
+        #expect(automatic.status == 64)
+        #expect(automatic.stderr.contains("--start first-fix"))
+        let firstFix = try Binary.run([
+            "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--start", "first-fix",
+        ])
+        #expect(firstFix.status == 0)
+        #expect(firstFix.stdout.contains("start from the track's first fix (--start first-fix)"))
         let both = try Binary.run([
             "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--heading-from-course", "--orientation",
             "90",
