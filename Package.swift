@@ -90,7 +90,7 @@ let package = Package(
                 "ScriptedCamera",
             ],
             path: "bench",
-            exclude: ["count-allocations.sh", "footage", "serve"]),
+            exclude: ["count-allocations.sh", "compare-bench.sh", "footage", "serve"]),
 
         // Helpers shared by the test targets (running programs, gpsfake, paths, fixtures;
         // pseudo-terminals in C). Fixtures are read from the source tree by path.

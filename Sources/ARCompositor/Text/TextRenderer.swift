@@ -43,13 +43,13 @@ public final class TextRenderer {
         let advance: Int  // 26.6
     }
 
-    /// The bytes of rendered lines one generation of the line cache keeps (the cache holds at most
-    /// twice this): some thirty labels at 20 px (a 720p frame's default), more than a frame shows,
-    /// and as many at larger sizes (a line's bytes grow with the square of its size). At a fixed
-    /// 256 KB a 1080p frame's 20 labels did not fit, and each frame laid them out by rendering them
-    /// again: 2.4 ms of its 2.6.
+    /// The bytes of rendered lines the line cache keeps: some sixty labels at 20 px (a 720p
+    /// frame's default), more than a frame shows, and as many at larger sizes (a line's bytes grow
+    /// with the square of its size). At a fixed 256 KB a 1080p frame's 20 labels did not fit, and
+    /// each frame laid them out by rendering them again: 2.4 ms of its 2.6. (The same bound as the
+    /// two generations of 256 KB it replaced held at most.)
     static func lineCacheBudget(pixelSize: Int) -> Int {
-        256 * 1024 * max(400, pixelSize * pixelSize) / 400
+        512 * 1024 * max(400, pixelSize * pixelSize) / 400
     }
 
     /// Opens `font` at `pixelSize`.
