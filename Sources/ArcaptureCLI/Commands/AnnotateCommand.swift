@@ -148,7 +148,7 @@ enum AnnotateCommand {
                     "\(input) has no GPS position in its EXIF: give --position LAT,LON,ALT (and --orientation HEADING)")
                 return .usage
             }
-            useGeotag(tag, of: input, in: &parsed)
+            guard useGeotag(tag, of: input, in: &parsed) else { return .usage }
         }
         let options: ProjectOptions
         let settings: AnnotateSettings
@@ -263,21 +263,37 @@ enum AnnotateCommand {
 
     /// Puts a photo's geotag where `--position` (and, without one given, `--orientation`) would
     /// be, and says so: the altitude is taken as given (above sea level), as for a folder of photos.
-    private static func useGeotag(_ tag: Geotag, of input: String, in parsed: inout ParsedArguments) {
+    /// A photo without an image direction and no `--orientation` is refused (false), as one
+    /// without a position is: drawn facing north, its labels would be a guess.
+    private static func useGeotag(_ tag: Geotag, of input: String, in parsed: inout ParsedArguments) -> Bool {
         let altitude = tag.altitudeMeanSeaLevel ?? 0
-        parsed.set(ProjectOptions.position, to: "\(tag.latitude),\(tag.longitude),\(altitude)")
-        var heading = "heading 0° (the EXIF gives no image direction)"
+        let heading: String
         if let given = parsed.text(ProjectOptions.orientation) {
             heading = "orientation \(given) (--orientation)"
         } else if let direction = tag.imageDirection {
             parsed.set(ProjectOptions.orientation, to: "\(direction)")
             heading = String(format: "heading %.1f° (its image direction)", direction)
+            if tag.directionIsMagnetic {
+                Terminal.warning(
+                    String(
+                        format: "%@'s image direction, %.1f°, is from magnetic north (GPSImgDirectionRef M) ", input,
+                        direction)
+                        + "and is drawn as if from true north: its labels are off by the magnetic declination there; "
+                        + "give --orientation with the true heading to correct it")
+            }
+        } else {
+            Terminal.error(
+                "\(input) has no image direction in its EXIF (GPSImgDirection), so where it looks is unknown: give "
+                    + "--orientation HEADING (degrees clockwise from true north; H,P,R with pitch and roll)")
+            return false
         }
+        parsed.set(ProjectOptions.position, to: "\(tag.latitude),\(tag.longitude),\(altitude)")
         let height =
             tag.altitudeMeanSeaLevel.map { String(format: "%.1f m above sea level", $0) } ?? "no altitude (0 m)"
         Terminal.note(
             String(format: "note: the pose from %@'s EXIF: %.6f, %.6f, ", input, tag.latitude, tag.longitude)
                 + "\(height), \(heading)")
+        return true
     }
 
     /// The summary on stderr.

@@ -32,8 +32,9 @@ public final class FootagePipeline: @unchecked Sendable {
         /// A track (GPX, NMEA, a sidecar) on a timeline, and the footage's clock giving each frame's time.
         case track(PoseTimeline, FootageClock)
         /// Each photo's own EXIF geotag (a folder of geotagged photos), its altitude above sea level
-        /// raised by the geoid separation.
-        case geotags(geoidSeparation: Double?)
+        /// raised by the geoid separation; its image direction, else `orientation` when given (a
+        /// photo with neither has no pose: where it looks is unknown, and north would be a guess).
+        case geotags(geoidSeparation: Double?, orientation: DeviceOrientation? = nil)
         /// One pose for every frame (a camera on a mast), with the footage clock when there is one.
         case fixed(DevicePose, FootageClock?)
 
@@ -172,7 +173,9 @@ public final class FootagePipeline: @unchecked Sendable {
     /// - Parameters:
     ///   - isInterrupted: asked before each frame is read; true stops reading (Ctrl-C). The frames
     ///     in flight are finished and the output, whole, holds every frame up to there.
-    ///   - onWarning: damaged frames, one call each (on a worker's delivery, in frame order).
+    ///   - onWarning: damaged frames, one call each (on a worker's delivery, in frame order); and
+    ///     geotagged photos without an image direction (passed through) or with a magnetic one (on
+    ///     the reading thread, before the frame is drawn).
     ///   - frameObserver: told of each frame before it is drawn, in frame order, on the reading
     ///     thread; what it returns is selected in that frame (a view's selection).
     ///   - mapData: asked before each frame, in frame order, on the reading thread: map data to
@@ -225,6 +228,7 @@ public final class FootagePipeline: @unchecked Sendable {
             }
             let (frameTime, pose, headingAccuracy) = lookUp(frame)
             let utcOffset = utcOffset(of: frame)
+            if let warning = Self.geotagWarning(frame, poses: poses, posed: pose != nil) { onWarning(warning) }
             var speed = settings.groundSpeed
             if let pose, let previous, let frameTime, frameTime > previous.time {
                 let moved = LocalFrame(
@@ -282,6 +286,22 @@ public final class FootagePipeline: @unchecked Sendable {
             seconds: Self.seconds(started.duration(to: .now)))
     }
 
+    /// What a user should know of a geotagged photo's pose: no image direction (passed through),
+    /// or a magnetic one (drawn as if true, which it is not by the local declination).
+    private static func geotagWarning(_ frame: FootageFrame, poses: Poses, posed: Bool) -> String? {
+        guard case .geotags = poses, let tag = frame.geotag else { return nil }
+        let name = frame.name.map { " (\($0))" } ?? ""
+        if !posed {
+            return "frame \(frame.index)\(name): no image direction in its EXIF (GPSImgDirection), so where it looks "
+                + "is unknown: passed through unannotated (give its orientation)"
+        }
+        if tag.directionIsMagnetic, tag.imageDirection != nil {
+            return "frame \(frame.index)\(name): its image direction is from magnetic north (GPSImgDirectionRef M) "
+                + "and is drawn as if from true north: its labels are off by the magnetic declination there"
+        }
+        return nil
+    }
+
     /// The zone the frame's time is shown in: the clock's when a clock times it, else the frame's
     /// own EXIF time's.
     private func utcOffset(of frame: FootageFrame) -> Int? {
@@ -299,14 +319,22 @@ public final class FootagePipeline: @unchecked Sendable {
             let time = clock.time(of: frame)
             guard case .pose(let estimate) = timeline.pose(at: time) else { return (time, nil, nil) }
             return (time, estimate.pose, estimate.headingAccuracy)
-        case .geotags(let geoidSeparation):
+        case .geotags(let geoidSeparation, let given):
             // A photo without an EXIF time has none (its sidecar line and banner say so).
             let time = frame.captureTime?.date
             guard let tag = frame.geotag else { return (time, nil, nil) }
+            let orientation: DeviceOrientation
+            if let direction = tag.imageDirection {
+                orientation = DeviceOrientation(
+                    heading: direction, pitch: given?.pitch ?? 0, roll: given?.roll ?? 0)
+            } else if let given {
+                orientation = given
+            } else {
+                return (time, nil, nil)
+            }
             let pose = DevicePose(
                 latitude: tag.latitude, longitude: tag.longitude,
-                altitude: (tag.altitudeMeanSeaLevel ?? 0) + (geoidSeparation ?? 0),
-                orientation: DeviceOrientation(heading: tag.imageDirection ?? 0, pitch: 0, roll: 0))
+                altitude: (tag.altitudeMeanSeaLevel ?? 0) + (geoidSeparation ?? 0), orientation: orientation)
             return (time, pose, nil)
         case .fixed(let pose, let clock):
             return (clock?.time(of: frame) ?? frame.captureTime?.date, pose, nil)

@@ -119,7 +119,9 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 track = embedded.track
                 messages.note("note: poses from \(input)'s own GPS: \(track.summary)")
             } else if reader.kind == .jpegFolder {
-                poses = .geotags(geoidSeparation: plan.geoidSeparation)
+                var given: DeviceOrientation?
+                if case .fixed(let fixed) = plan.orientation { given = fixed }
+                poses = .geotags(geoidSeparation: plan.geoidSeparation, orientation: given)
                 break
             } else {
                 throw .noPositions(footage: info.path, kind: reader.kind)
