@@ -99,6 +99,32 @@ struct DocumentationLinkTests {
         }
     }
 
+    @Test("every figures block in docs/ was written by scripts/record-figures: when, on what, by which command")
+    func figuresAreMeasured() throws {
+        var blocks = 0
+        for page in try Self.pages() {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            var rest = Substring(text)
+            while let open = rest.range(of: "<!-- figures: ") {
+                let name = rest[open.upperBound...].prefix { $0 != " " }
+                guard let end = rest[open.upperBound...].range(of: "<!-- /figures -->") else {
+                    Issue.record("\(page.lastPathComponent): the '\(name)' block has no end")
+                    break
+                }
+                let body = rest[open.upperBound..<end.lowerBound].drop { $0 != "\n" }.dropFirst()
+                // "Measured 2026-12-05 on commit abc1234, 2 cores (…), Linux …, by `COMMAND`:" and
+                // the output in a code block: what record-figures writes, never a hand's table.
+                #expect(
+                    body.hasPrefix("Measured ") && body.contains(" on commit ") && body.contains(", by `")
+                        && body.contains("```\n"),
+                    "\(page.lastPathComponent): the '\(name)' block is not record-figures' output")
+                blocks += 1
+                rest = rest[end.upperBound...]
+            }
+        }
+        #expect(blocks >= 8)
+    }
+
     @Test("anchors are made as GitHub makes them")
     func anchors() {
         #expect(Self.anchor("`arcapture capture`") == "arcapture-capture")

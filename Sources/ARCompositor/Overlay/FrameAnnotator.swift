@@ -18,7 +18,7 @@ public final class FrameAnnotator {
     /// How markers, labels and edge arrows fade when the heading is uncertain.
     public var headingAccuracyPolicy = HeadingAccuracyPolicy()
     private var navigator: RouteNavigator?
-    /// When set, ``draw(_:pose:camera:groundAltitude:route:navigation:time:speed:frame:headingAccuracy:)``
+    /// When set, ``draw(_:pose:camera:groundAltitude:route:navigation:time:utcOffset:speed:frame:headingAccuracy:)``
     /// does not project the POIs or lay them out again: it draws the layout of the call before,
     /// which must have had the same inputs. A spliced JPEG frame is drawn twice (once to find the
     /// MCUs the overlay touches, then on their decoded samples), and with many POIs in view their

@@ -9,9 +9,12 @@ public enum LocalTime {
     /// `date` in local time with a strftime(3) `format`; an empty string when the result would
     /// not fit 1 KiB.
     ///
-    /// - Parameter utcOffset: seconds east of UTC to show the time in (a photo's stated zone, so
-    ///   its banner shows the time its camera recorded); nil: the zone `TZ` names. `%Z` then
-    ///   prints the offset (`+03`, `+0530`), `%z` it as `+0300`.
+    /// - Parameters:
+    ///   - format: a strftime(3) format.
+    ///   - date: the instant to show.
+    ///   - utcOffset: seconds east of UTC to show the time in (a photo's stated zone, so its
+    ///     banner shows the time its camera recorded); nil: the zone `TZ` names. `%Z` then prints
+    ///     the offset (`+03`, `+0530`), `%z` it as `+0300`.
     public static func format(_ format: String, _ date: Date, utcOffset: Int? = nil) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()

@@ -15,7 +15,7 @@ public enum EXIFReader {
     /// zone. Without it, the zone is the one the photo's GPS date and time stamps (UTC) imply, when
     /// it has them and they agree with the wall clock to within three minutes of a quarter-hour
     /// zone; else the time is read in this system's zone (`TZ`), never as UTC. The
-    /// ``CaptureTime/source`` says which, so a run can say so.
+    /// `CaptureTime.source` says which, so a run can say so.
     public static func captureTime(inJPEG bytes: some Collection<UInt8>) -> CaptureTime? {
         guard let tiff = exifBlock(Array(bytes.prefix(256 * 1024))) else { return nil }
         return captureTime(tiff: tiff)
