@@ -29,6 +29,24 @@ public final class PreparedFootageJob: @unchecked Sendable {
     /// Whether ``info``'s frame count is an estimate (an MJPEG stream's).
     public var isFrameCountEstimated: Bool { info.kind == .mjpeg }
 
+    /// One line saying where the frames' time comes from, in the library's terms (a command line
+    /// says it in its flags): the first frame's time and its source with the offset and speed
+    /// applied, each photo's own EXIF time, or that there is none.
+    public var timeNote: String {
+        if let clock, let clockOrigin {
+            var note = "time: the first frame at \(UTCTime.format(clock.start)) from \(clockOrigin)"
+            if clock.offset != 0 { note += String(format: ", %+g s offset", clock.offset) }
+            if clock.speed != 1 { note += String(format: ", at %g× speed", clock.speed) }
+            return note
+        }
+        if let start = info.metadataStart {
+            return info.kind == .jpegFolder && info.frameCount > 1
+                ? "time: each photo's own; the first, \(UTCTime.format(start.date)), from \(start.source)"
+                : "time: \(UTCTime.format(start.date)) from \(start.source)"
+        }
+        return "time: none (\(info.path) has none in its metadata): the banner's time and the sidecar's times are empty"
+    }
+
     private let pipeline: FootagePipeline
     private let sink: FootageSink
 

@@ -71,6 +71,7 @@ final class FootageRun: @unchecked Sendable {
         } catch {
             return (nil, Self.viewError(error))
         }
+        configuration.messages.note(prepared.timeNote)
         view.setPhase(.running)
         let stop = self.stop
         let messages = configuration.messages

@@ -157,4 +157,27 @@ struct FootageViewTests {
         #expect(centre.value == ["a"])
         #expect(view.session.selectedPOIIDs == ["a"])
     }
+
+    @Test("a footage view says where its frames' time comes from, as annotate does")
+    func timeNote() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let input = fixtures.directory.appendingPathComponent("input.mjpeg")
+        let frame = try Self.greyJPEG()
+        try Data(frame + frame).write(to: input)
+        let recorder = ViewRecorder()
+        var configuration = configuration(fixtures, input: input.path, queue: recorder.queue)
+        let notes = StreamCollector<String>()
+        configuration.messages = PipelineMessages(
+            note: { notes.append($0) }, warning: { _ in }, fileWritten: { _ in }, error: { _ in })
+        let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        _ = await view.ended()
+        // The clock the configuration gives: 1,700,000,000 s, 2023-11-14T22:13:20Z.
+        #expect(
+            notes.values.contains("time: the first frame at 2023-11-14T22:13:20.000Z from the start time given"),
+            "\(notes.values)")
+    }
 }
