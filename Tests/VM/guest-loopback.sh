@@ -59,6 +59,10 @@ su -s /bin/sh cam -c "/app/arcapture capture --device $L --count 6 --output - --
     > $LB/stream.y4m 2> /out/lb-y4m.err
 echo $? > /out/lb-y4m.rc
 run lb-lapse cam capture --device $L --every 500ms --count 4 --output "$LB/lapse-%n.jpg" --json-log $LB/lapse.jsonl
+stop_writer
+# Live annotation from a camera whose every frame has restart markers: each can be spliced,
+# whichever frames a loaded guest draws.
+writer lbrst 1280 720 10 restart-1280x720.frames
 run lb-annotate cam capture --device $L --count 5 --location 52.850155,5.313617 --pois e2e-pois.geojson \
     --hfov 70 --orientation 230,0,0 --height-above-ground 2 --sidecar $LB/annotate.jsonl --output "$LB/ann-%n.jpg"
 stop_writer

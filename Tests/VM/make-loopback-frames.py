@@ -22,7 +22,8 @@ and the damaged kinds, for the bad-frames scenario:
                cuts at the buffer's end: it ends without an end-of-image marker
 
 Writes, for 1280x720 and 1920x1080: good-WxH.frames (every good kind of every photo), and for
-1280x720 bad-1280x720.frames (good and damaged frames interleaved); each is a sequence of records,
+1280x720 restart-1280x720.frames (the good kinds with restart markers only) and
+bad-1280x720.frames (good and damaged frames interleaved); each is a sequence of records,
 a 4-byte little-endian length and the frame. Beside each, a .kinds file names each record's kind,
 one per line, so a test can tell what a captured sequence number should hold.
 """
@@ -157,6 +158,11 @@ def main():
         write_records(os.path.join(out, f"good-{width}x{height}.frames"), good)
         if (width, height) != (1280, 720):
             continue
+        # Only the kinds with restart markers: every frame the camera delivers can be spliced, so
+        # a live annotation can be checked frame by frame whichever frames it drew (a loaded guest
+        # skips some, and five in a row of the mixed pass may hold none with markers).
+        write_records(os.path.join(out, f"restart-{width}x{height}.frames"),
+                      [(kind, frame) for kind, frame in good if kind in ("restart", "uvc-restart")])
         plain = [frame for kind, frame in good if kind == "ffmpeg"]
         buffer_size = width * height * 4
         oversize = plain[0][:-2] + b"\x55" * (buffer_size + 4096 - len(plain[0])) + b"\xff\xd9"

@@ -62,7 +62,7 @@ struct LoopbackVM: GuestResults {
             throw VividVM.Unavailable(description: "make-loopback-frames.py failed: \(frames.stderr)")
         }
         var feeds: [String: [(kind: String, bytes: [UInt8])]] = [:]
-        for name in ["good-1280x720", "good-1920x1080", "bad-1280x720"] {
+        for name in ["good-1280x720", "good-1920x1080", "restart-1280x720", "bad-1280x720"] {
             feeds[name] = try Self.records(
                 payload.appendingPathComponent("\(name).frames"), kinds: payload.appendingPathComponent("\(name).kinds")
             )
