@@ -61,6 +61,13 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         _ = EXIFReader.captureTimeAndGeotag(inJPEG: jpeg)
         _ = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
         if let segment = EXIFSegment(inJPEG: jpeg) { _ = segment.upright() }
+        // The same bytes as an XMP packet (a DJI photo's attitude is read from one).
+        let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+        let xmpLength = min(bytes.count, 65_000) + xmpHeader.count + 2
+        let xmpJPEG =
+            [0xFF, 0xD8, 0xFF, 0xE1, UInt8(xmpLength >> 8 & 0xFF), UInt8(xmpLength & 0xFF)] + xmpHeader
+            + bytes.prefix(65_000) + [0xFF, 0xD9]
+        if let xmp = XMPPacket(inJPEG: xmpJPEG) { _ = DroneAttitude(xmp) }
     },
     "gpmf": { bytes in
         guard let items = try? GPMFItem.parse(bytes) else { return }

@@ -76,6 +76,7 @@ struct IIOPoseSourceTests {
         #expect(abs(sample.pitch.map { $0 - pitch } ?? 99) < 0.05)
         #expect(angle(sample.roll ?? 99, roll) < 0.05)
         #expect(sample.headingAccuracy == IIOPoseSource.uncalibratedHeadingAccuracy)
+        #expect(!sample.headingIsMagnetic)  // the declination given made it true
     }
 
     @Test("two devices, rotated axes, and a hard-iron offset removed by calibration")
@@ -116,6 +117,9 @@ struct IIOPoseSourceTests {
         let sample = try calibrated.read().get()
         #expect(angle(sample.heading, 60) < 1.5)
         #expect(sample.headingAccuracy == 2)
+        // No declination given: the heading stays magnetic, marked so, for the World Magnetic Model
+        // where the camera is (LivePoseTracker applies it).
+        #expect(sample.headingIsMagnetic)
         #expect(IMUCalibration.fit(Array(readings.prefix(10))) == nil)
     }
 

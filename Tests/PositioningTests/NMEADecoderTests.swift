@@ -132,4 +132,46 @@ struct NMEADecoderTests {
         #expect(headings.map(\.origin) == [.trueHeading, .compass])
         #expect(decoder.statistics.skipped["THS"] == 1)
     }
+    @Test("a magnetic heading (HDM, HDG without its variation) is made true with the WMM where the receiver is")
+    func magneticHeadings() {
+        // 60.14667 N, 24.90667 E on 2022-08-14 at 10:00:02Z: WMM2020's declination there is
+        // 9.87186° (pygeomag 1.1.0, an independent implementation).
+        let (events, decoder) = decode([
+            "HEHDM,56.0,M",  // before any position: unusable
+            "GPRMC,100002.00,A,6008.8000,N,02454.4000,E,0.0,0.0,140822,,,A",
+            "HEHDM,56.0,M",
+            "GPRMC,100003.00,A,6008.8000,N,02454.4000,E,0.0,0.0,140822,,,A",
+            "HEHDG,100.0,1.0,E,,",
+            "GPRMC,100004.00,A,6008.8000,N,02454.4000,E,0.0,0.0,140822,,,A",
+        ])
+        let headings = events.compactMap { if case .orientation(let sample) = $0 { sample } else { nil } }
+        #expect(headings.count == 2)
+        #expect(headings.map(\.origin) == [.compass, .compass])
+        if headings.count == 2 {
+            #expect(abs(headings[0].heading - (56 + 9.87186)) < 0.0001, "\(headings[0].heading)")
+            #expect(abs(headings[1].heading - (101 + 9.87186)) < 0.0001, "\(headings[1].heading)")
+        }
+        #expect(decoder.statistics.magneticHeadings == 2)
+        #expect(decoder.statistics.declinationModel == "WMM2020")
+        #expect(decoder.statistics.unusableHeadings == 1)
+        #expect(NMEALog.summary(decoder.statistics).contains("magnetic headings made true with WMM2020: 2"))
+    }
+
+    @Test("a magnetic heading no model covers is not used, and said once")
+    func magneticHeadingWithoutModel() {
+        let (events, decoder) = decode([
+            "GPRMC,100002.00,A,6008.8000,N,02454.4000,E,0.0,0.0,140808,,,A",
+            "HEHDM,56.0,M",
+            "GPRMC,100003.00,A,6008.8000,N,02454.4000,E,0.0,0.0,140808,,,A",
+            "HEHDM,57.0,M",
+            "GPRMC,100004.00,A,6008.8000,N,02454.4000,E,0.0,0.0,140808,,,A",
+        ])
+        #expect(!events.contains { if case .orientation = $0 { true } else { false } })
+        let warnings = events.compactMap { if case .warning(let text) = $0 { text } else { nil } }
+        #expect(warnings.count == 1)
+        #expect(
+            warnings.first?.contains("a magnetic heading is not used: no World Magnetic Model covers 2008-08-14")
+                == true)
+        #expect(decoder.statistics.unusableHeadings == 2)
+    }
 }

@@ -148,7 +148,15 @@ enum AnnotateCommand {
                     "\(input) has no GPS position in its EXIF: give --position LAT,LON,ALT (and --orientation HEADING)")
                 return .usage
             }
-            guard useGeotag(tag, of: input, in: &parsed) else { return .usage }
+            // The photo's time picks the magnetic model's year: --time, else its EXIF time.
+            let time: Date?
+            do throws(UsageError) {
+                time = try parsed.valueIfDeclared(AnnotateSettings.time) ?? EXIFReader.captureTime(inJPEG: bytes)?.date
+            } catch {
+                Terminal.error(error.message)
+                return .usage
+            }
+            guard useGeotag(tag, at: time, of: input, in: &parsed) else { return .usage }
         }
         let options: ProjectOptions
         let settings: AnnotateSettings
@@ -262,24 +270,23 @@ enum AnnotateCommand {
     }
 
     /// Puts a photo's geotag where `--position` (and, without one given, `--orientation`) would
-    /// be, and says so: the altitude is taken as given (above sea level), as for a folder of photos.
-    /// A photo without an image direction and no `--orientation` is refused (false), as one
+    /// be, and says so: the altitude is taken as given (above sea level), as for a folder of photos;
+    /// a magnetic image direction is made true as GeoAR's ``GeotagHeading`` says (the photo taken at
+    /// `time`). A photo without an image direction and no `--orientation` is refused (false), as one
     /// without a position is: drawn facing north, its labels would be a guess.
-    private static func useGeotag(_ tag: Geotag, of input: String, in parsed: inout ParsedArguments) -> Bool {
+    private static func useGeotag(_ tag: Geotag, at time: Date?, of input: String, in parsed: inout ParsedArguments)
+        -> Bool
+    {
         let altitude = tag.altitudeMeanSeaLevel ?? 0
         let heading: String
         if let given = parsed.text(ProjectOptions.orientation) {
             heading = "orientation \(given) (--orientation)"
-        } else if let direction = tag.imageDirection {
-            parsed.set(ProjectOptions.orientation, to: "\(direction)")
-            heading = String(format: "heading %.1f° (its image direction)", direction)
-            if tag.directionIsMagnetic {
-                Terminal.warning(
-                    String(
-                        format: "%@'s image direction, %.1f°, is from magnetic north (GPSImgDirectionRef M) ", input,
-                        direction)
-                        + "and is drawn as if from true north: its labels are off by the magnetic declination there; "
-                        + "give --orientation with the true heading to correct it")
+        } else if let direction = GeotagHeading(tag, at: time) {
+            let measured = direction.pitch.map { pitch in ",\(pitch),\(direction.roll ?? 0)" } ?? ""
+            parsed.set(ProjectOptions.orientation, to: "\(direction.heading)\(measured)")
+            heading = direction.description
+            if let warning = direction.warning {
+                Terminal.warning("\(input): \(warning); give --orientation with the true heading to correct it")
             }
         } else {
             Terminal.error(

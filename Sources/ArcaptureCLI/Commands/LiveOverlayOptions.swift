@@ -16,8 +16,17 @@ struct LiveOverlayOptions {
     static let imu = Option.text(
         "imu", "auto|DIR[,DIR]",
         help: "Orientation from an IIO accelerometer and magnetometer (auto: the first of each in sysfs).")
-    static let imuDeclination = Option.number(
-        "imu-declination", "DEGREES", in: -180...180, default: 0, help: "The magnetic declination where the IMU is.")
+    static let imuDeclination = Option<Double?>(
+        "imu-declination", "DEGREES|auto", defaultText: "auto",
+        help: "The magnetic declination where the IMU is, east positive; auto: the World Magnetic Model's at the "
+            + "position"
+    ) { text throws(UsageError) in
+        if text == "auto" { return nil }
+        guard let degrees = Double(text), degrees.isFinite, (-180...180).contains(degrees) else {
+            throw UsageError("--imu-declination must be auto or a number from -180 to 180, not '\(text)'")
+        }
+        return degrees
+    }
     static let receiverLatency = Option.number(
         "receiver-latency", "SECONDS", in: 0...10, default: 0,
         help: "How long fixes take to arrive (a serial GPS: about 0.1): frames are posed that much later.")
@@ -47,7 +56,8 @@ struct LiveOverlayOptions {
     var pose: LivePoseTracker.Options
     /// `--imu`: the accelerometer's and the magnetometer's device directories, or "auto".
     var imu: [String]?
-    var imuDeclination = 0.0
+    /// `--imu-declination`: nil for the World Magnetic Model's where the camera is.
+    var imuDeclination: Double?
     /// `--pose-sidecar`: orientations replayed with a recorded `--location` track.
     var poseSidecar: String?
 
@@ -82,7 +92,7 @@ struct LiveOverlayOptions {
             throw UsageError(
                 "--imu must be auto, or one or two IIO device directories, not '\(parsed.text(Self.imu) ?? "")'")
         }
-        imuDeclination = try parsed.value(Self.imuDeclination)
+        imuDeclination = try parsed.value(Self.imuDeclination) ?? nil
         let poseOptions = try PoseOptions(parsed)
         let orientation: LivePoseTracker.OrientationChoice
         switch poseOptions.orientation {

@@ -287,7 +287,7 @@ public final class FootagePipeline: @unchecked Sendable {
     }
 
     /// What a user should know of a geotagged photo's pose: no image direction (passed through),
-    /// or a magnetic one (drawn as if true, which it is not by the local declination).
+    /// or a magnetic one no declination could correct (drawn as if true).
     private static func geotagWarning(_ frame: FootageFrame, poses: Poses, posed: Bool) -> String? {
         guard case .geotags = poses, let tag = frame.geotag else { return nil }
         let name = frame.name.map { " (\($0))" } ?? ""
@@ -295,11 +295,7 @@ public final class FootagePipeline: @unchecked Sendable {
             return "frame \(frame.index)\(name): no image direction in its EXIF (GPSImgDirection), so where it looks "
                 + "is unknown: passed through unannotated (give its orientation)"
         }
-        if tag.directionIsMagnetic, tag.imageDirection != nil {
-            return "frame \(frame.index)\(name): its image direction is from magnetic north (GPSImgDirectionRef M) "
-                + "and is drawn as if from true north: its labels are off by the magnetic declination there"
-        }
-        return nil
+        return GeotagHeading(tag, at: frame.captureTime?.date)?.warning.map { "frame \(frame.index)\(name): \($0)" }
     }
 
     /// The zone the frame's time is shown in: the clock's when a clock times it, else the frame's
@@ -324,9 +320,11 @@ public final class FootagePipeline: @unchecked Sendable {
             let time = frame.captureTime?.date
             guard let tag = frame.geotag else { return (time, nil, nil) }
             let orientation: DeviceOrientation
-            if let direction = tag.imageDirection {
+            if let direction = GeotagHeading(tag, at: time) {
+                // What the photo measured (a DJI gimbal's pitch and roll) before what was given.
                 orientation = DeviceOrientation(
-                    heading: direction, pitch: given?.pitch ?? 0, roll: given?.roll ?? 0)
+                    heading: direction.heading, pitch: direction.pitch ?? given?.pitch ?? 0,
+                    roll: direction.roll ?? given?.roll ?? 0)
             } else if let given {
                 orientation = given
             } else {

@@ -83,6 +83,11 @@ public final class LivePoseTracker: Sendable {
         var courseEstimator = CourseHeadingEstimator()
         /// A fixed position (a camera on a mast): it holds at every frame's time.
         var fixed: Arrival?
+        /// The declination last taken for magnetic headings, and the place (to 0.1°) and day it
+        /// is for: it changes by hundredths of a degree over kilometres and days.
+        var declination: (key: SIMD3<Int>, value: Result<MagneticDeclination, MagneticDeclination.Unavailable>)?
+        /// Magnetic headings not used: no position yet, or no model for the fix's date.
+        var magneticUnused = 0
     }
 
     /// The options.
@@ -133,12 +138,48 @@ public final class LivePoseTracker: Sendable {
             var moved = sample
             moved.time = arrival(sample.receivedMonotonicNanoseconds)
             state.withLock { state in
+                if moved.headingIsMagnetic {
+                    // An IMU's magnetic heading made true where the camera is now; without a
+                    // position (no pose yet anyway) or a model, it is not used, and counted.
+                    guard let declination = Self.declination(&state) else {
+                        state.magneticUnused += 1
+                        return
+                    }
+                    moved.heading = declination.trueHeading(fromMagnetic: moved.heading)
+                    moved.headingIsMagnetic = false
+                }
                 state.measured.append(moved)
                 Self.trim(&state, newest: moved.time)
             }
         case .status, .warning:
             break
         }
+    }
+
+    /// The declination magnetic headings (an IMU's) are made true with, at the newest fix: nil
+    /// before one, or why there is none (the fix's date outside every built-in model).
+    public var declination: Result<MagneticDeclination, MagneticDeclination.Unavailable>? {
+        state.withLock { $0.declination?.value }
+    }
+
+    /// Magnetic headings not used for want of a position or a model.
+    public var magneticHeadingsUnused: Int { state.withLock { $0.magneticUnused } }
+
+    /// The declination at the newest fix, by its UTC time, cached per 0.1° and day.
+    private static func declination(_ state: inout State) -> MagneticDeclination? {
+        guard let fix = state.fixed?.fix ?? state.arrivals.last?.fix else { return nil }
+        let key = SIMD3(
+            Int((fix.coordinate.latitude * 10).rounded()), Int((fix.coordinate.longitude * 10).rounded()),
+            Int((fix.time.timeIntervalSince1970 / 86_400).rounded(.down)))
+        if state.declination?.key != key {
+            let value = Result { () throws(MagneticDeclination.Unavailable) in
+                try MagneticDeclination.at(
+                    latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
+                    heightMetres: fix.coordinate.altitude ?? 0, time: fix.time)
+            }
+            state.declination = (key, value)
+        }
+        return try? state.declination?.value.get()
     }
 
     /// The newest fix received.

@@ -90,13 +90,17 @@ public enum EXIFReader {
     ///
     /// - Returns: nil without a GPS block, or when its coordinates are missing or impossible.
     public static func geotag(inJPEG bytes: some Collection<UInt8>) -> Geotag? {
-        exifBlock(Array(bytes.prefix(256 * 1024))).flatMap(geotag(tiff:))
+        captureTimeAndGeotag(inJPEG: bytes).1
     }
 
-    /// The capture time and the geotag of the JPEG in `bytes`, its EXIF block found once.
+    /// The capture time and the geotag of the JPEG in `bytes`, its EXIF block found once; a DJI
+    /// photo's XMP attitude is added to its geotag.
     public static func captureTimeAndGeotag(inJPEG bytes: some Collection<UInt8>) -> (CaptureTime?, Geotag?) {
-        guard let block = exifBlock(Array(bytes.prefix(256 * 1024))) else { return (nil, nil) }
-        return (captureTime(tiff: block), geotag(tiff: block))
+        let head = Array(bytes.prefix(256 * 1024))
+        guard let block = exifBlock(head) else { return (nil, nil) }
+        var tag = geotag(tiff: block)
+        if tag != nil, let xmp = XMPPacket(inJPEG: head) { tag?.drone = DroneAttitude(xmp) }
+        return (captureTime(tiff: block), tag)
     }
 
     static func geotag(tiff bytes: [UInt8]) -> Geotag? {

@@ -10,12 +10,15 @@ public struct Geotag: Hashable, Sendable {
     public var imageDirection: Double?
     /// Whether ``imageDirection`` is from magnetic north (GPSImgDirectionRef `M`) rather than true.
     public var directionIsMagnetic: Bool
+    /// A DJI photo's gimbal and aircraft attitude from its XMP, when it has one.
+    public var drone: DroneAttitude?
 
     /// Creates a geotag.
     public init(
         latitude: Double, longitude: Double, altitudeMeanSeaLevel: Double? = nil, imageDirection: Double? = nil,
-        directionIsMagnetic: Bool = false
+        directionIsMagnetic: Bool = false, drone: DroneAttitude? = nil
     ) {
+        self.drone = drone
         self.latitude = latitude
         self.longitude = longitude
         self.altitudeMeanSeaLevel = altitudeMeanSeaLevel

@@ -21,8 +21,10 @@ public final class IIOPoseSource: PoseSource {
     public let magnetometerAxes: IMUAxisMapping
     /// The magnetometer's correction, in its own axes.
     public let calibration: IMUCalibration
-    /// Degrees from magnetic to true north here, east positive (from a model such as the WMM).
-    public let declination: Double
+    /// Degrees from magnetic to true north here, east positive; nil (the default) leaves the
+    /// samples magnetic (``OrientationSample/headingIsMagnetic``) for the World Magnetic Model's
+    /// declination where the camera is, which the pose's owner knows and this source does not.
+    public let declination: Double?
     /// Readings per second.
     public let rate: Double
     private let hub = LocationEventHub(status: .starting)
@@ -34,7 +36,7 @@ public final class IIOPoseSource: PoseSource {
     /// Creates the source.
     public init(
         accelerometer: IIODevice, magnetometer: IIODevice, accelerometerAxes: IMUAxisMapping = .identity,
-        magnetometerAxes: IMUAxisMapping = .identity, calibration: IMUCalibration = .none, declination: Double = 0,
+        magnetometerAxes: IMUAxisMapping = .identity, calibration: IMUCalibration = .none, declination: Double? = nil,
         rate: Double = 20
     ) {
         self.accelerometer = accelerometer
@@ -71,7 +73,7 @@ public final class IIOPoseSource: PoseSource {
         }
         guard
             let angles = TiltCompensatedCompass.orientation(
-                acceleration: acceleration, magneticField: field, declination: declination)
+                acceleration: acceleration, magneticField: field, declination: declination ?? 0)
         else {
             return .failure(
                 IIOReadError(
@@ -81,7 +83,7 @@ public final class IIOPoseSource: PoseSource {
             OrientationSample(
                 time: Date(), heading: angles.heading, pitch: angles.pitch, roll: angles.roll,
                 headingAccuracy: calibration.headingAccuracy ?? Self.uncalibratedHeadingAccuracy, origin: .imu,
-                receivedMonotonicNanoseconds: MonotonicClock.nanoseconds()))
+                receivedMonotonicNanoseconds: MonotonicClock.nanoseconds(), headingIsMagnetic: declination == nil))
     }
 
     /// Starts reading on the source's thread.

@@ -15,7 +15,8 @@ public struct OrientationSample: Hashable, Sendable {
         case cameraTurns = "camera-turns"
         /// A true heading sentence: NMEA HDT or THS (dual-antenna receivers, gyrocompasses).
         case trueHeading = "true-heading"
-        /// A magnetic compass corrected by the variation it reports (NMEA HDG).
+        /// A magnetic compass (NMEA HDG, HDM) corrected by the variation it reports, else by the
+        /// World Magnetic Model's declination where the receiver is.
         case compass
         /// gpsd's ATT message.
         case gpsdAttitude = "gpsd-att"
@@ -34,7 +35,7 @@ public struct OrientationSample: Hashable, Sendable {
     public var time: Date
     /// When this process received it, on CLOCK_MONOTONIC in nanoseconds; nil for recorded samples.
     public var receivedMonotonicNanoseconds: Int64?
-    /// Degrees clockwise from true north.
+    /// Degrees clockwise from true north (from magnetic north while ``headingIsMagnetic``).
     public var heading: Double
     /// Degrees above the horizon, when measured.
     public var pitch: Double?
@@ -44,12 +45,17 @@ public struct OrientationSample: Hashable, Sendable {
     public var headingAccuracy: Double?
     /// What measured it.
     public var origin: Origin
+    /// Whether ``heading`` is from magnetic north still: a magnetometer whose declination was left
+    /// to the World Magnetic Model where the camera is. Whoever knows the position makes it true
+    /// (`LivePoseTracker` in GeoAR) before it is used.
+    public var headingIsMagnetic: Bool
 
     /// Creates a sample.
     public init(
         time: Date, heading: Double, pitch: Double? = nil, roll: Double? = nil, headingAccuracy: Double? = nil,
-        origin: Origin, receivedMonotonicNanoseconds: Int64? = nil
+        origin: Origin, receivedMonotonicNanoseconds: Int64? = nil, headingIsMagnetic: Bool = false
     ) {
+        self.headingIsMagnetic = headingIsMagnetic
         self.time = time
         self.heading = heading
         self.pitch = pitch

@@ -30,6 +30,10 @@ public struct NMEADecoder: Sendable {
     private var lastFixTime: Date?
     private var lastOrientationTime: Date?
     private var hadFix = false
+    /// The newest position with a fix, where a magnetic heading's declination is taken.
+    private var lastPosition: (latitude: Double, longitude: Double)?
+    /// Whether a magnetic heading without a declination has been warned of (once is enough).
+    private var saidNoDeclination = false
     /// Whether the last sentences were time-less "no position" ones (one epoch, counted once).
     private var inUntimedEpoch = false
     private var reportedMode: FixMode?
@@ -190,12 +194,17 @@ public struct NMEADecoder: Sendable {
             return addHeading(heading, origin: .trueHeading)
         case "HDG":
             guard let magnetic = sentence.number(0) else { return malformed("bad heading") }
-            guard let variation = Self.signed(sentence.number(3), sentence[4]) else {
-                statistics.unusableHeadings += 1
-                return false
-            }
             let deviation = Self.signed(sentence.number(1), sentence[2]) ?? 0
+            guard let variation = Self.signed(sentence.number(3), sentence[4]) else {
+                // No variation: made true with the World Magnetic Model where the receiver is.
+                return addHeading(CompassDegrees.wrapped(magnetic + deviation), origin: .compass, magnetic: true)
+            }
             return addHeading(CompassDegrees.wrapped(magnetic + deviation + variation), origin: .compass)
+        case "HDM":
+            guard let magnetic = sentence.number(0), (0...360).contains(magnetic) else {
+                return malformed("bad heading '\(sentence[0] ?? "")'")
+            }
+            return addHeading(CompassDegrees.wrapped(magnetic), origin: .compass, magnetic: true)
         case "ASHR" where sentence.talker == "P":
             guard let time = sentence.timeOfDay(0), let heading = sentence.number(1) else {
                 return malformed("bad time or heading")
@@ -226,7 +235,11 @@ public struct NMEADecoder: Sendable {
     /// Heading sentences carry no time: they belong to the open epoch. Only the first of an epoch
     /// (the closest to its time) is used; receivers that send headings faster than positions would
     /// otherwise give many samples with one time.
-    private mutating func addHeading(_ heading: Double, origin: OrientationSample.Origin) -> Bool {
+    /// Adds the epoch's heading; a `magnetic` one is made true when the epoch is delivered, with
+    /// the declination where the receiver is then.
+    private mutating func addHeading(_ heading: Double, origin: OrientationSample.Origin, magnetic: Bool = false)
+        -> Bool
+    {
         guard let current = epoch else {
             statistics.unusableHeadings += 1
             return false
@@ -235,7 +248,7 @@ public struct NMEADecoder: Sendable {
             statistics.repeatedHeadings += 1
             return false
         }
-        epoch?.headings.append((heading, origin))
+        epoch?.headings.append((heading, origin, magnetic))
         return true
     }
 
@@ -301,10 +314,19 @@ public struct NMEADecoder: Sendable {
         }
         lastFixTime = time
         let mode = epoch.mode
-        for (heading, origin) in epoch.headings {
+        if mode >= .twoD, let latitude = epoch.latitude, let longitude = epoch.longitude {
+            lastPosition = (latitude, longitude)
+        }
+        for (heading, origin, magnetic) in epoch.headings {
+            var fromTrueNorth = heading
+            if magnetic {
+                guard let made = trueHeading(fromMagnetic: heading, at: time, line: epoch.firstLine, into: &events)
+                else { continue }
+                fromTrueNorth = made
+            }
             deliver(
                 OrientationSample(
-                    time: time, heading: heading, origin: origin,
+                    time: time, heading: fromTrueNorth, origin: origin,
                     receivedMonotonicNanoseconds: epoch.receivedMonotonicNanoseconds), into: &events)
         }
         guard mode >= .twoD, let latitude = epoch.latitude, let longitude = epoch.longitude,
@@ -335,6 +357,33 @@ public struct NMEADecoder: Sendable {
         hadFix = true
         statistics.fixes += 1
         events.append(.fix(fix))
+    }
+
+    /// A magnetic heading (HDM, HDG without its variation) made true with the World Magnetic
+    /// Model's declination at the receiver's position (this epoch's, else the last one's) and the
+    /// epoch's time; nil, counted as unusable, before any position or where no model applies (said
+    /// once).
+    private mutating func trueHeading(
+        fromMagnetic heading: Double, at time: Date, line: Int?, into events: inout [LocationEvent]
+    ) -> Double? {
+        guard let position = lastPosition else {
+            statistics.unusableHeadings += 1
+            return nil
+        }
+        do {
+            let declination = try MagneticDeclination.at(
+                latitude: position.latitude, longitude: position.longitude, time: time)
+            statistics.declinationModel = declination.model
+            statistics.magneticHeadings += 1
+            return declination.trueHeading(fromMagnetic: heading)
+        } catch {
+            statistics.unusableHeadings += 1
+            if !saidNoDeclination {
+                saidNoDeclination = true
+                events.append(warning("a magnetic heading is not used: \(error.description)", line))
+            }
+            return nil
+        }
     }
 
     /// Dates and delivers the PASHR samples once a date is known.

@@ -1,6 +1,6 @@
 /// The sentences of one receiver epoch (one time of day), merged: GGA gives the altitude and fix
 /// quality, RMC the date, course and speed, GSA the mode and dilution, GST the error estimates, VTG
-/// course and speed, HDT/THS/HDG the heading.
+/// course and speed, HDT/THS/HDG/HDM the heading.
 struct NMEAEpoch: Sendable {
     var timeOfDay: Double
     var firstLine: Int?
@@ -21,7 +21,8 @@ struct NMEAEpoch: Sendable {
     var sigmaLatitude: Double?
     var sigmaLongitude: Double?
     var sigmaAltitude: Double?
-    var headings: [(heading: Double, origin: OrientationSample.Origin)] = []
+    /// Headings as received: a `magnetic` one is made true when the epoch is delivered.
+    var headings: [(heading: Double, origin: OrientationSample.Origin, magnetic: Bool)] = []
 
     /// Metres of range error assumed per unit of dilution of precision when a receiver sends no GST:
     /// a typical single-frequency figure, so `accuracy = DOP × 5 m` is an estimate, not a measurement.

@@ -68,6 +68,11 @@ public enum NMEALog {
         ]
         if statistics.epochsWithoutFix > 0 { parts.append("epochs without a fix: \(statistics.epochsWithoutFix)") }
         if statistics.nonMonotonic > 0 { parts.append("out of order: \(statistics.nonMonotonic)") }
+        if statistics.magneticHeadings > 0 {
+            parts.append(
+                "magnetic headings made true with \(statistics.declinationModel ?? "the World Magnetic Model"): "
+                    + "\(statistics.magneticHeadings)")
+        }
         if statistics.unusableHeadings > 0 { parts.append("unusable headings: \(statistics.unusableHeadings)") }
         if statistics.repeatedHeadings > 0 {
             parts.append("headings after the first in an epoch: \(statistics.repeatedHeadings)")

@@ -16,8 +16,13 @@ public struct NMEAStatistics: Hashable, Sendable {
     public var malformed = 0
     /// Epochs or orientations whose time was not after the previous one, skipped.
     public var nonMonotonic = 0
-    /// Headings that could not be used: magnetic without a variation, or before any time.
+    /// Headings that could not be used: before any time, or magnetic before any position or
+    /// where no magnetic model applies.
     public var unusableHeadings = 0
+    /// Magnetic headings (HDM, HDG without a variation) made true with the World Magnetic Model.
+    public var magneticHeadings = 0
+    /// The model that declination came from (`WMM2025`), when one did.
+    public var declinationModel: String?
     /// Headings after the first in one epoch, not used: heading sentences carry no time of their
     /// own, so only the one closest to the epoch's time is.
     public var repeatedHeadings = 0
@@ -25,7 +30,7 @@ public struct NMEAStatistics: Hashable, Sendable {
     public var fixes = 0
     /// Epochs in which the receiver reported no position.
     public var epochsWithoutFix = 0
-    /// Orientation samples delivered (HDT, THS, HDG with variation, PASHR).
+    /// Orientation samples delivered (HDT, THS, HDG, HDM, PASHR).
     public var orientations = 0
 
     /// Creates empty statistics.

@@ -183,6 +183,10 @@ struct CaptureOptionsBinaryTests {
                 "--pose-sidecar replays with a recorded --location (a GPX or NMEA file)"
             ),
             (["--imu", "auto", "--pose-sidecar", "poses.csv"], "--imu and --pose-sidecar are alternatives"),
+            (
+                ["--imu", "auto", "--imu-declination", "east"],
+                "--imu-declination must be auto or a number from -180 to 180, not 'east'"
+            ),
             (["--output", "v4l2:video10"], "--output v4l2: needs the loopback's node, such as v4l2:/dev/video10"),
             (
                 ["--output", "v4l2:/dev/video10", "--format-out", "y4m"],
