@@ -57,7 +57,8 @@ enum AnnotateCommand {
               0   the photo or footage was annotated (footage: also when the program reading
                   --output - closed it early; a note says after how many frames)
               64  bad command line
-              65  an input file is malformed (or the image is not a JPEG)
+              65  an input file is malformed (or the image is not a JPEG); with --strict, a video
+                  cut short (fewer frames than its index promises: the output holds those read)
               66  an input file is missing, a folder or unreadable
               73  the output exists (use --force) or cannot be created
               74  writing the output failed

@@ -51,12 +51,15 @@ enum AnnotateFootage {
     static let passThrough = Flag(
         "pass-through",
         help: "Footage: write the frames even when the track gives none of them a pose (else an error, 1).")
+    static let strict = Flag(
+        "strict",
+        help: "Footage: a video cut short (fewer frames than its index promises) is an error, 65, not a warning.")
 
     /// The options footage adds to `annotate`'s.
     static let specs: [OptionSpec] =
         [
             track.spec, format.spec, codec.spec, crf.spec, preset.spec, x264Parameters.spec, workers.spec, minimap.spec,
-            sidecar.spec, batch.spec, shard.spec, report.spec, passThrough.spec,
+            sidecar.spec, batch.spec, shard.spec, report.spec, passThrough.spec, strict.spec,
         ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != PoseOptions.orientation.name }
 
     static func run(_ parsed: ParsedArguments, input: String) async -> ExitStatus {
@@ -207,6 +210,9 @@ enum AnnotateFootage {
         let summary = prepared.run(isInterrupted: interrupted, onWarning: { Terminal.warning($0) })
         progress.stop()
         for note in summary.notes + prepared.videoNotes { Terminal.warning(note) }
+        if let shortfall = summary.shortfall {
+            Terminal.warning("\(input) is cut short: \(shortfall) (the output holds the frames read)")
+        }
         let final = summary.progress
         switch summary.ending {
         case .readerClosed:
@@ -228,8 +234,13 @@ enum AnnotateFootage {
                 + "\(final.corrupt + summary.truncated) damaged skipped; "
                 + (final.splicing.summary.map { $0 + "; " } ?? "")
                 + String(format: "%.1f s, %.1f fps, ", summary.seconds, Double(final.read) / max(summary.seconds, 1e-9))
-                + (workers == 1 ? "1 worker" : "\(workers) workers"))
+                + (workers == 1 ? "1 worker" : "\(workers) workers")
+                + (summary.shortfall.map { "; cut short (\($0.read) of \($0.promised) frames)" } ?? ""))
         if output != "-" { Terminal.out(output) }
+        if summary.shortfall != nil, summary.ending == .completed, parsed.isSet(Self.strict) {
+            Terminal.error("\(input) is cut short, and --strict makes that an error")
+            return .dataError
+        }
         if prepared.posesFromTrack, final.read > 0, final.annotated == 0, summary.ending == .completed,
             !parsed.isSet(Self.passThrough)
         {

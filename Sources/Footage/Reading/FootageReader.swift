@@ -22,6 +22,11 @@ public final class FootageReader {
     public private(set) var notes: [String] = []
     /// Frames found incomplete and skipped.
     public private(set) var truncatedFrames = 0
+    /// For a video read to its end: the frames its index promised and did not hold, when it held
+    /// fewer (a file cut short); nil otherwise.
+    public private(set) var shortfall: FootageShortfall?
+    /// The presentation time of the last video frame read.
+    private var lastPresentationTime: Double?
     /// Bytes between frames that were not part of any (MJPEG).
     public var skippedBytes: Int { streamSkipped }
     /// For a folder, how many JPEGs it holds (its frames, but for any that cannot be read); nil
@@ -168,7 +173,15 @@ public final class FootageReader {
                 notes = decoder.notes
                 truncatedFrames = decoder.damagedPackets
             }
-            guard let decoded = decoder.next(pool: pool) else { return nil }
+            guard let decoded = decoder.next(pool: pool) else {
+                let read = index + decoder.damagedPackets
+                if FootageShortfall.isShort(read: read, promised: decoder.frameCount) {
+                    shortfall = FootageShortfall(
+                        promised: decoder.frameCount, read: read, endSeconds: lastPresentationTime)
+                }
+                return nil
+            }
+            lastPresentationTime = decoded.time
             var frame = FootageFrame(index: index, content: .planes(decoded.image), presentationTime: decoded.time)
             frame.presentationTimestamp = decoded.timestamp
             frame.streamCopyMark = decoded.copyMark

@@ -115,6 +115,8 @@ public final class FootagePipeline: @unchecked Sendable {
         public var notes: [String]
         /// Seconds from start to end.
         public var seconds: Double
+        /// A video that held fewer frames than its index promises (cut short), when read to its end.
+        public var shortfall: FootageShortfall?
 
         /// Nothing done (footage that never started).
         static let empty = Summary(ending: .completed, progress: Progress(), truncated: 0, notes: [], seconds: 0)
@@ -283,7 +285,7 @@ public final class FootagePipeline: @unchecked Sendable {
         }
         return Summary(
             ending: ending, progress: progress, truncated: reader.truncatedFrames, notes: reader.notes,
-            seconds: Self.seconds(started.duration(to: .now)))
+            seconds: Self.seconds(started.duration(to: .now)), shortfall: reader.shortfall)
     }
 
     /// What a user should know of a geotagged photo's pose: no image direction (passed through),
