@@ -103,7 +103,7 @@ struct ParsedArguments: Equatable, Sendable {
     }
 
     /// Sets a text option as if the user had given it (a photo's geotag standing for --position).
-    mutating func set(_ option: Option<String>, to text: String) {
+    mutating func set<Value>(_ option: Option<Value>, to text: String) {
         values[option.name] = [text]
     }
 

@@ -20,7 +20,7 @@ enum AnnotateCommand {
             """,
         usage: """
             IMAGE.jpg --pois FILE.geojson [--position LAT,LON,ALT] [--orientation H,P,R] \
-            (--camera FILE.yaml | --hfov DEG) [--output OUT.jpg] [--force] [more options]
+            [--camera FILE.yaml | --hfov DEG] [--output OUT.jpg] [--force] [more options]
               or: arcapture annotate FOOTAGE --pois FILE.geojson (--camera FILE.yaml | --hfov DEG) \
             [--track FILE] --output OUT [--workers N] [time and pose options]
               or: arcapture annotate --batch MANIFEST [--shard K/N] [--report FILE.json] [footage options]
@@ -35,7 +35,8 @@ enum AnnotateCommand {
         options: photoSpecs + AnnotateFootage.specs,
         discussion: """
             The pose and camera options are `arcapture project`'s; without --position, a geotagged \
-            photo's EXIF position and image direction are the pose. Footage options given for one \
+            photo's EXIF position and image direction are the pose, and without --camera or --hfov its \
+            EXIF focal length gives the field of view (said in a note; refused when it has none). Footage options given for one \
             photo, and photo options (--time, --subsampling, --ground-speed, --poi-altitude) given \
             for footage, are refused. The ground (for POIs without an \
             altitude and for the route) is --height-above-ground below the device. Options given on the \
@@ -158,6 +159,18 @@ enum AnnotateCommand {
                 return .usage
             }
             guard useGeotag(tag, at: time, of: input, in: &parsed) else { return .usage }
+        }
+        // Without --hfov or --camera, the field of view from the photo's EXIF lens data, said.
+        if !parsed.isGiven(ProjectOptions.hfov), !parsed.isGiven(ProjectOptions.camera),
+            let fieldOfView = EXIFReader.lens(inJPEG: bytes)?.horizontalFieldOfView(
+                width: Int(size.width), height: Int(size.height),
+                turned: EXIFSegment(inJPEG: bytes)?.orientation?.swapsAxes ?? false)
+        {
+            parsed.set(ProjectOptions.hfov, to: "\(fieldOfView.degrees)")
+            Terminal.note(
+                String(
+                    format: "note: the field of view from %@'s EXIF: %.1f° across, from ", input, fieldOfView.degrees)
+                    + "\(fieldOfView.from) (--hfov or --camera overrides it)")
         }
         let options: ProjectOptions
         let settings: AnnotateSettings

@@ -103,6 +103,36 @@ public enum EXIFReader {
         return (captureTime(tiff: block), tag)
     }
 
+    /// What the JPEG in `bytes`' EXIF says of its lens and sensor (for its field of view), or nil
+    /// when it says nothing of them.
+    public static func lens(inJPEG bytes: some Collection<UInt8>) -> PhotoLens? {
+        guard let block = exifBlock(Array(bytes.prefix(256 * 1024))), let tiff = TIFFStructure(block),
+            let first = tiff.u32(4),
+            let exif = tiff.entries(first)[0x8769].flatMap({ tiff.u32($0.field) }).map(tiff.entries)
+        else { return nil }
+        var lens = PhotoLens()
+        lens.focalLengthIn35mm = tiff.integer(exif[0xA405]).flatMap { $0 > 0 ? Double($0) : nil }
+        lens.focalLength = tiff.rationals(exif[0x920A])?.first.flatMap { $0 > 0 ? $0 : nil }
+        // FocalPlaneResolutionUnit: 2 inches (the default), 3 centimetres, 4 millimetres (EXIF 2.3).
+        let millimetresPerUnit: Double? =
+            switch tiff.integer(exif[0xA210]) ?? 2 {
+            case 2: 25.4
+            case 3: 10
+            case 4: 1
+            default: nil
+            }
+        if let unit = millimetresPerUnit, let x = tiff.rationals(exif[0xA20E])?.first,
+            let y = tiff.rationals(exif[0xA20F])?.first, x > 0, y > 0
+        {
+            lens.focalPlanePixelsPerMillimetre = (x / unit, y / unit)
+        }
+        if let width = tiff.integer(exif[0xA002]), let height = tiff.integer(exif[0xA003]), width > 0, height > 0 {
+            lens.pixelDimensions = (width, height)
+        }
+        guard lens.focalLengthIn35mm != nil || lens.focalLength != nil else { return nil }
+        return lens
+    }
+
     static func geotag(tiff bytes: [UInt8]) -> Geotag? {
         guard let tiff = TIFFStructure(bytes), let first = tiff.u32(4) else { return nil }
         guard let pointer = tiff.entries(first)[0x8825].flatMap({ tiff.u32($0.field) }) else { return nil }

@@ -57,6 +57,16 @@ struct TIFFStructure {
         return Int(bytes[entry.field])
     }
 
+    /// A SHORT (type 3) or LONG (type 4) value, the first of its count.
+    func integer(_ entry: Entry?) -> Int? {
+        guard let entry, entry.count >= 1 else { return nil }
+        switch entry.type {
+        case 3: return u16(entry.field)
+        case 4: return u32(entry.field)
+        default: return nil
+        }
+    }
+
     /// RATIONAL values (type 5, unsigned) or SRATIONAL ones (type 10, signed: some phones write GPS
     /// coordinates so); nil if any is x/0.
     func rationals(_ entry: Entry?) -> [Double]? {
