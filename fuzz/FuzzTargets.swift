@@ -60,6 +60,7 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             + Array("Exif\0\0".utf8) + bytes.prefix(65_000) + [0xFF, 0xD9]
         _ = EXIFReader.captureTimeAndGeotag(inJPEG: jpeg)
         _ = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
+        if let lens = EXIFReader.lens(inJPEG: jpeg) { _ = lens.horizontalFieldOfView(width: 4000, height: 3000) }
         if let segment = EXIFSegment(inJPEG: jpeg) { _ = segment.upright() }
         // The same bytes as an XMP packet (a DJI photo's attitude is read from one).
         let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
