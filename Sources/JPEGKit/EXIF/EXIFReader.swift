@@ -23,6 +23,14 @@ public enum EXIFReader {
 
     /// The TIFF structure inside the first APP1 `Exif` segment.
     static func exifBlock(_ jpeg: [UInt8]) -> [UInt8]? {
+        headerSegment(in: jpeg) { marker, range in EXIFSegment.isEXIF(marker: marker, range: range, in: jpeg) }
+            .map { Array(jpeg[($0.lowerBound + 10)..<$0.upperBound]) }
+    }
+
+    /// The first segment before the scan (marker to its end) that `matches` (its marker and
+    /// range), walking the lengths with every one checked against `jpeg`; nil when none does or
+    /// the header is damaged. EXIF and XMP (``XMPPacket``) are found by it.
+    static func headerSegment(in jpeg: [UInt8], matching matches: (UInt8, Range<Int>) -> Bool) -> Range<Int>? {
         guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
         var index = 2
         while index + 4 <= jpeg.count, jpeg[index] == 0xFF {
@@ -30,9 +38,8 @@ public enum EXIFReader {
             if marker == 0xDA || marker == 0xD9 { return nil }
             let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
             guard length >= 2, index + 2 + length <= jpeg.count else { return nil }
-            if EXIFSegment.isEXIF(marker: marker, range: index..<(index + 2 + length), in: jpeg) {
-                return Array(jpeg[(index + 10)..<(index + 2 + length)])
-            }
+            let range = index..<(index + 2 + length)
+            if matches(marker, range) { return range }
             index += 2 + length
         }
         return nil
@@ -90,7 +97,8 @@ public enum EXIFReader {
     ///
     /// - Returns: nil without a GPS block, or when its coordinates are missing or impossible.
     public static func geotag(inJPEG bytes: some Collection<UInt8>) -> Geotag? {
-        captureTimeAndGeotag(inJPEG: bytes).1
+        let head = Array(bytes.prefix(256 * 1024))
+        return exifBlock(head).flatMap { geotag(tiff: $0, head: head) }
     }
 
     /// The capture time and the geotag of the JPEG in `bytes`, its EXIF block found once; a DJI
@@ -98,9 +106,14 @@ public enum EXIFReader {
     public static func captureTimeAndGeotag(inJPEG bytes: some Collection<UInt8>) -> (CaptureTime?, Geotag?) {
         let head = Array(bytes.prefix(256 * 1024))
         guard let block = exifBlock(head) else { return (nil, nil) }
-        var tag = geotag(tiff: block)
-        if tag != nil, let xmp = XMPPacket(inJPEG: head) { tag?.drone = DroneAttitude(xmp) }
-        return (captureTime(tiff: block), tag)
+        return (captureTime(tiff: block), geotag(tiff: block, head: head))
+    }
+
+    /// The geotag of an EXIF block, with the XMP attitude of the JPEG header `head` it came from.
+    private static func geotag(tiff block: [UInt8], head: [UInt8]) -> Geotag? {
+        guard var tag = geotag(tiff: block) else { return nil }
+        if let xmp = XMPPacket(inJPEG: head) { tag.drone = DroneAttitude(xmp) }
+        return tag
     }
 
     /// What the JPEG in `bytes`' EXIF says of its lens and sensor (for its field of view), or nil

@@ -19,24 +19,17 @@ public struct XMPPacket: Sendable {
 
     /// The first XMP packet in the JPEG `bytes`' header segments, or nil without one.
     public init?(inJPEG bytes: [UInt8]) {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        var index = 2
-        while index + 4 <= bytes.count, bytes[index] == 0xFF {
-            let marker = bytes[index + 1]
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-            guard length >= 2, index + 2 + length <= bytes.count else { return nil }
-            let payload = (index + 4)..<(index + 2 + length)
-            if marker == 0xE1, payload.count > Self.header.count,
-                bytes[payload.prefix(Self.header.count)].elementsEqual(Self.header)
-            {
-                text = String(
-                    decoding: bytes[(payload.lowerBound + Self.header.count)..<payload.upperBound], as: UTF8.self)
-                return
-            }
-            index += 2 + length
-        }
-        return nil
+        let header = Self.header
+        guard
+            let segment = EXIFReader.headerSegment(
+                in: bytes,
+                matching: { marker, range in
+                    let payload = (range.lowerBound + 4)..<range.upperBound
+                    return marker == 0xE1 && payload.count > header.count
+                        && bytes[payload.prefix(header.count)].elementsEqual(header)
+                })
+        else { return nil }
+        text = String(decoding: bytes[(segment.lowerBound + 4 + header.count)..<segment.upperBound], as: UTF8.self)
     }
 
     /// Creates a packet from its text.
