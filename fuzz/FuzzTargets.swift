@@ -61,7 +61,7 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         _ = EXIFReader.captureTimeAndGeotag(inJPEG: jpeg)
         _ = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
         if let lens = EXIFReader.lens(inJPEG: jpeg) { _ = lens.horizontalFieldOfView(width: 4000, height: 3000) }
-        if let segment = EXIFSegment(inJPEG: jpeg) { _ = segment.upright() }
+        if let metadata = PhotoMetadata(inJPEG: jpeg) { _ = metadata.upright() }
         // The same bytes as an XMP packet (a DJI photo's attitude is read from one).
         let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
         let xmpLength = min(bytes.count, 65_000) + xmpHeader.count + 2
@@ -69,6 +69,7 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             [0xFF, 0xD8, 0xFF, 0xE1, UInt8(xmpLength >> 8 & 0xFF), UInt8(xmpLength & 0xFF)] + xmpHeader
             + bytes.prefix(65_000) + [0xFF, 0xD9]
         if let xmp = XMPPacket(inJPEG: xmpJPEG) { _ = DroneAttitude(xmp) }
+        if let metadata = PhotoMetadata(inJPEG: xmpJPEG) { _ = metadata.upright() }
     },
     "gpmf": { bytes in
         guard let items = try? GPMFItem.parse(bytes) else { return }
@@ -111,12 +112,20 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         defer { unlink(path) }
         if let reader = try? FootageReader(path: path) { while reader.next() != nil {} }
     },
+    "mp4-boxes": { bytes in
+        // The camera's user data read from a file, and added to a copy of the same file.
+        let path = FuzzFiles.write(bytes, suffix: ".mp4")
+        defer { unlink(path) }
+        if let userData = MovieUserData(readingFileAt: path) { _ = try? userData.add(toFileAt: path) }
+    },
     "jpeg-structure": { bytes in
         let jpeg = [0xFF, 0xD8] + bytes
         _ = JPEGStructure.problem(in: jpeg)
         _ = JPEGStructure.insertingStandardHuffmanTables(into: jpeg)
         _ = JPEGStructure.headerSegments(of: jpeg)
-        _ = JPEGStructure.inserting(exif: [0xFF, 0xE1, 0x00, 0x08] + Array("Exif\0\0".utf8), into: jpeg)
+        if let metadata = PhotoMetadata(inJPEG: jpeg) {
+            _ = JPEGStructure.inserting(metadata: metadata.upright(), into: jpeg)
+        }
     },
     "jpeg-decode": { bytes in
         guard let decoder = FuzzFiles.decoder else { return }

@@ -50,12 +50,12 @@ struct ImageOrientationTests {
         #expect(segment.upright() == segment.bytes)
         // Into a JPEG without EXIF: after the JFIF header, and read back the same.
         let encoded = try JPEGEncoder().encode(YCbCrImage(width: 16, height: 16, subsampling: .s420), quality: 80)
-        let combined = JPEGStructure.inserting(exif: segment.upright(), into: encoded)
+        let combined = JPEGStructure.inserting(metadata: [segment.upright()], into: encoded)
         #expect(EXIFSegment(inJPEG: combined)?.bytes == segment.bytes)
         #expect(EXIFReader.geotag(inJPEG: combined) == EXIFReader.geotag(inJPEG: photo))
         #expect(try JPEGDecoder().decode(combined).width == 16)
         // Inserted twice: one EXIF block, not two.
-        let twice = JPEGStructure.inserting(exif: segment.upright(), into: combined)
+        let twice = JPEGStructure.inserting(metadata: [segment.upright()], into: combined)
         #expect(twice.count == combined.count)
     }
 }

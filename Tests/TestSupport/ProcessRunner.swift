@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs a program and collects what it printed, for tests that run the built binary or check
 /// results with independent tools.
@@ -74,5 +75,15 @@ public enum ProcessRunner {
             throw Missing(tool: tool, install: install)
         }
         return try run(executable: executable, arguments: arguments, input: input)
+    }
+
+    /// Runs a program found on PATH that must succeed (a reference tool making or reading a
+    /// file), and gives its standard output; a failure is recorded with its standard error.
+    ///
+    /// - Throws: ``Missing`` naming `apt-get install package` when the program is not on PATH.
+    public static func output(tool: String, _ arguments: [String], package: String) throws -> String {
+        let result = try run(tool: tool, arguments, install: "apt-get install \(package)")
+        #expect(result.status == 0, "\(tool) \(arguments): \(result.stderr)")
+        return result.stdout
     }
 }

@@ -173,7 +173,25 @@ public final class VideoFileWriter {
         guard status >= 0 else { throw failed("the \(format.displayName) index could not be written", status) }
         status = avio_closep(&output.pointee.pb)
         guard status >= 0 else { throw failed("closing the file failed", status) }
+        if let userData = source?.userData {
+            do {
+                if let added = try userData.add(toFileAt: path) {
+                    userDataAdded = added
+                } else {
+                    userDataLeftOut = userData.types
+                }
+            } catch {
+                throw VideoWriteError(path: name, problem: "the camera's user data could not be added: \(error)")
+            }
+        }
     }
+
+    /// The types of the input's user-data boxes added to the file (GoPro's `FIRM`, `LENS`, `CAME`…),
+    /// once finished.
+    public private(set) var userDataAdded: [String] = []
+    /// The types of the input's user-data boxes that could not be added (the file did not end with
+    /// its index, as FFmpeg writes it), once finished.
+    public private(set) var userDataLeftOut: [String] = []
 
     // MARK: - Starting
 
@@ -227,7 +245,12 @@ public final class VideoFileWriter {
         av_dict_set(&output.pointee.metadata, "encoder", nil, 0)
         var status = avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE)
         guard status >= 0 else { throw failed("cannot be opened for writing", status, starting: true) }
-        status = avformat_write_header(output, nil)
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        // The camera's brand (GoPro's `mp41`) rather than the muxer's `isom`: some tools tell
+        // cameras' files by it.
+        if let brand = source?.majorBrand { av_dict_set(&options, "brand", brand, 0) }
+        status = avformat_write_header(output, &options)
         guard status >= 0 else {
             throw failed("\(format.displayName) refuses these streams", status, starting: true)
         }

@@ -30,6 +30,13 @@ public final class VideoStreamCopy: @unchecked Sendable {
     public let notCopied: [String]
     /// The input's file name, for messages.
     let path: String
+    /// The camera's boxes in the input's user data (GoPro's firmware, serials, settings), added to
+    /// an MP4 or MOV output after its muxer has finished; nil when there are none or the output
+    /// cannot hold them.
+    let userData: MovieUserData?
+    /// The input's major brand (`mp41`, GoPro's and most cameras'), kept by an MP4 output; nil for
+    /// QuickTime files and other outputs, whose muxer's own brand is right.
+    let majorBrand: String?
     /// Holds the description: streams, their parameters and metadata, the file's metadata.
     private var shadow: UnsafeMutablePointer<AVFormatContext>?
     private let queue = Locked(Queue())
@@ -71,6 +78,16 @@ public final class VideoStreamCopy: @unchecked Sendable {
                 let telemetry = described.codecTag == "gpmd" && format != .matroska
                 let accepted = muxer.map { avformat_query_codec($0, parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL) }
                 guard parameters.pointee.codec_id != AV_CODEC_ID_NONE, telemetry || accepted == 1 else {
+                    if described.codecTag == "tmcd", let timecode = Self.timecode(of: input, videoIndex: videoIndex) {
+                        // MP4's and MOV's muxers write a timecode track of their own from the
+                        // video's timecode; Matroska keeps it as the video's TIMECODE tag.
+                        if format == .matroska {
+                            notCopied.append(
+                                "\(what): Matroska has no timecode track; its start, \(timecode), is kept as the "
+                                    + "video's TIMECODE tag")
+                        }
+                        continue
+                    }
                     notCopied.append("\(what): \(format.displayName) cannot hold it")
                     continue
                 }
@@ -92,6 +109,24 @@ public final class VideoStreamCopy: @unchecked Sendable {
         }
         self.streams = streams
         self.notCopied = notCopied
+        // FFmpeg's demuxer for the ISO family (MP4, MOV, 3GP) is named "mov,mp4,m4a,3gp,3g2,mj2".
+        let demuxer = input.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+        let isQuickTime = demuxer.split(separator: ",").contains("mov")
+        userData = format == .matroska || !isQuickTime ? nil : MovieUserData(readingFileAt: container.path)
+        let brand = av_dict_get(input.pointee.metadata, "major_brand", nil, 0).flatMap {
+            String(cString: $0.pointee.value)
+        }
+        majorBrand =
+            format == .mp4 && isQuickTime ? brand.flatMap { $0.utf8.count == 4 && $0 != "qt  " ? $0 : nil } : nil
+    }
+
+    /// The timecode of the video stream `videoIndex` of `input` (or of the file), when it has one.
+    private static func timecode(of input: UnsafeMutablePointer<AVFormatContext>, videoIndex: Int) -> String? {
+        let stream = input.pointee.streams[videoIndex]
+        let entry =
+            av_dict_get(stream?.pointee.metadata, "timecode", nil, 0)
+            ?? av_dict_get(input.pointee.metadata, "timecode", nil, 0)
+        return entry.flatMap { String(cString: $0.pointee.value) }
     }
 
     deinit {

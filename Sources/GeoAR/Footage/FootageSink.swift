@@ -229,8 +229,17 @@ public final class FootageSink: @unchecked Sendable {
     /// Notes about the video written (streams of the input it could not hold, frames retimed).
     public var videoNotes: [String] {
         guard let video else { return [] }
-        return video.retimedFrames == 0
-            ? [] : ["\(video.retimedFrames) frames came at or before the time of the one before: each moved a tick on"]
+        var notes: [String] = []
+        if video.retimedFrames > 0 {
+            notes.append(
+                "\(video.retimedFrames) frames came at or before the time of the one before: each moved a tick on")
+        }
+        if !video.userDataLeftOut.isEmpty {
+            notes.append(
+                "the camera's user data (\(video.userDataLeftOut.joined(separator: ", "))) is not in the output: "
+                    + "it does not end with its index")
+        }
+        return notes
     }
 
     /// A video writer's failure as an output's: could not be made (73) or failed writing (74).

@@ -69,7 +69,7 @@ final class AnnotationWorker {
         var record = SidecarRecord(
             job: copy job, time: settings.keepsRecords ? job.time.map(JSONLinesLog.timestamp) : nil)
         var image: YCbCrImage
-        var exif: EXIFSegment?
+        var metadata: PhotoMetadata?
         var splice: SpliceOutcome?
         follow(job.map)
         if planes != nil {
@@ -93,7 +93,9 @@ final class AnnotationWorker {
                     drawn = drawOverlay(on: &image, job: job, record: &splicedRecord)
                 }
                 switch spliced {
-                case .spliced(let jpeg):
+                case .spliced(var jpeg):
+                    // A photo's header is kept whole but for an index of pictures after its end.
+                    if job.frame.name != nil { jpeg = JPEGStructure.removingMultiPictureIndex(from: jpeg) }
                     return .frame(
                         .jpeg(jpeg), annotated: drawn.annotated, record: splicedRecord, time: job.time,
                         centre: drawn.centre, timing: FrameTiming(of: job.frame), splice: .spliced, drawn: drawn.drawn)
@@ -115,10 +117,10 @@ final class AnnotationWorker {
                     record: record, time: job.time)
             }
             // A photo of a folder is drawn on (or passed on as planes) upright, as its EXIF orientation shows it, and
-            // written upright with its EXIF block (time, GPS, camera) kept.
-            if job.frame.name != nil, let segment = EXIFSegment(inJPEG: bytes) {
-                exif = segment
-                if let orientation = segment.orientation, orientation != .up {
+            // written upright with its metadata kept: EXIF (time, GPS, camera), colour profile, XMP, IPTC.
+            if job.frame.name != nil, let found = PhotoMetadata(inJPEG: bytes) {
+                metadata = found
+                if let orientation = found.exif?.orientation, orientation != .up {
                     decoded = decoded.turnedUpright(orientation)
                 }
             }
@@ -143,7 +145,7 @@ final class AnnotationWorker {
         defer { decoded = image }  // the planes are decoded into again for the next frame
         do {
             var jpeg = try encoder.encode(image, quality: settings.quality, restartRows: settings.restartRows)
-            if let exif { jpeg = JPEGStructure.inserting(exif: exif.upright(), into: jpeg) }
+            if let metadata { jpeg = JPEGStructure.inserting(metadata: metadata.upright(), into: jpeg) }
             return .frame(
                 .jpeg(jpeg), annotated: annotated, record: record, time: job.time, centre: centre,
                 timing: FrameTiming(of: job.frame), splice: splice, drawn: drawn)

@@ -25,7 +25,12 @@ public struct EXIFSegment: Hashable, Sendable {
                 $0.range.count >= 18 && Self.isEXIF(marker: $0.marker, range: $0.range, in: jpeg)
             })
         else { return nil }
-        let bytes = Array(jpeg[segment.range])
+        self.init(bytes: Array(jpeg[segment.range]))
+    }
+
+    /// The EXIF segment `bytes` (from its FF E1 marker to its end), or nil when it is damaged.
+    init?(bytes: [UInt8]) {
+        guard bytes.count >= 18 else { return nil }
         self.bytes = bytes
         let tiffStart = 10
         guard let tiff = TIFFStructure(Array(bytes[tiffStart...])), let first = tiff.u32(4) else { return nil }
@@ -79,26 +84,5 @@ public struct EXIFSegment: Hashable, Sendable {
             result.replaceSubrange(b..<(b + size), with: first)
         }
         return result
-    }
-}
-
-extension JPEGStructure {
-    /// `jpeg` with `segment` (a whole APP segment, marker included) placed after SOI and any JFIF
-    /// APP0, which must come first; an EXIF segment already there is replaced.
-    public static func inserting(exif segment: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
-        guard let segments = headerSegments(of: jpeg) else { return jpeg }
-        var result = Array(jpeg[..<2])
-        var placed = false
-        for (marker, range) in segments {
-            let isEXIF = EXIFSegment.isEXIF(marker: marker, range: range, in: jpeg)
-            if !placed && marker != 0xE0 {
-                result += segment
-                placed = true
-            }
-            if !isEXIF { result += jpeg[range] }
-        }
-        if !placed { result += segment }
-        let headerEnd = segments.last?.range.upperBound ?? 2
-        return result + jpeg[headerEnd...]
     }
 }

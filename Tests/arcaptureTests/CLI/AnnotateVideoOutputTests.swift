@@ -66,12 +66,31 @@ struct AnnotateVideoOutputTests {
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("315 frames in, 315 out (315 annotated"))
-        #expect(result.stderr.contains("not copied: stream 2 (tmcd data): MP4 cannot hold it"), "\(result.stderr)")
+        // The timecode track is written again from the video's timecode: no warning says otherwise.
+        #expect(!result.stderr.contains("tmcd"), "\(result.stderr)")
         #expect(result.stderr.contains("not copied: stream 4 (fdsc data): MP4 cannot hold it"))
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == output)
         let kinds = try streams(output)
         #expect(kinds.first == "h264,video,avc1", "\(kinds)")
         #expect(kinds.contains("aac,audio,mp4a") && kinds.contains("bin_data,data,gpmd"), "\(kinds)")
+        #expect(kinds.contains { $0.hasSuffix(",data,tmcd") }, "\(kinds)")
+        let timecode = { (path: String) in try self.tag(path, "stream_tags=timecode").split(separator: "\n").first }
+        #expect(try timecode(output) == (try timecode(Self.clip)) && (try timecode(output)) == "15:44:35:10")
+        // The camera's user data (firmware, lens and camera serials, where it was) and its brand,
+        // as exiftool reads them from the clip.
+        let cameraTags = { (path: String) in
+            try ProcessRunner.run(
+                tool: "exiftool",
+                [
+                    "-n", "-s", "-FirmwareVersion", "-LensSerialNumber", "-SerialNumberHash", "-GPSCoordinates",
+                    "-MajorBrand", path,
+                ],
+                install: "apt-get install libimage-exiftool-perl"
+            ).stdout
+        }
+        let theirs = try cameraTags(Self.clip)
+        #expect(theirs.split(separator: "\n").count == 5 && theirs.contains("mp41"), "\(theirs)")
+        #expect(try cameraTags(output) == theirs)
         let times = try frameTimes(output)
         #expect(times.count == 315)
         #expect(times == (try frameTimes(Self.clip)), "every frame's timestamp as the input's")
@@ -291,6 +310,10 @@ struct AnnotateVideoOutputTests {
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("not copied: stream 3 (gpmd data): Matroska cannot hold it"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "not copied: stream 2 (tmcd data): Matroska has no timecode track; its start, 15:44:35:10, is kept "
+                    + "as the video's TIMECODE tag"), "\(result.stderr)")
         let kinds = try streams(output)
         #expect(
             kinds.first?.hasPrefix("mjpeg,video") == true && kinds.contains { $0.hasPrefix("aac,audio") }, "\(kinds)")

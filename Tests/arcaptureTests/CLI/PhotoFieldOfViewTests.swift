@@ -8,9 +8,7 @@ import Testing
 @Suite("arcapture annotate: a photo's field of view from its EXIF")
 struct PhotoFieldOfViewTests {
     private func run(_ tool: String, _ arguments: [String], package: String) throws -> String {
-        let result = try ProcessRunner.run(tool: tool, arguments, install: "apt-get install \(package)")
-        #expect(result.status == 0, "\(tool) \(arguments): \(result.stderr)")
-        return result.stdout
+        try ProcessRunner.output(tool: tool, arguments, package: package)
     }
 
     /// The degrees the note gives, or nil.
