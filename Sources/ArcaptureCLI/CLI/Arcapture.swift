@@ -1,4 +1,5 @@
 import Foundation
+import GeoAR
 
 /// The `arcapture` command: dispatches to subcommands and answers `--help`, `help` and `--version`.
 public enum Arcapture {
@@ -91,7 +92,16 @@ public enum Arcapture {
                 Terminal.out(command.spec.helpText)
                 return .ok
             }
-            return await command.run(rest)
+            let status = await command.run(rest)
+            // Said once the run is over: the folders were cleaned as outputs were first written.
+            let removed = TemporaryOutputName.takeRemovedLeftovers()
+            if !removed.isEmpty {
+                let names = removed.prefix(3).joined(separator: ", ") + (removed.count > 3 ? "…" : "")
+                Terminal.note(
+                    "note: removed \(removed.count) temporary file\(removed.count == 1 ? "" : "s") that a run killed "
+                        + "before its end left on this host (\(names))")
+            }
+            return status
         }
     }
 

@@ -251,7 +251,18 @@ enum AnnotateFootage {
             return .failure
         }
         if summary.ending == .interrupted {
-            Terminal.note("interrupted: the output holds the \(final.written) frames before Ctrl-C, each whole")
+            // Not under the names a finished run's have, which a later step would take for one.
+            let moved = prepared.partialOutputs
+            if let file = moved.first(where: { $0.output == output }) {
+                Terminal.note(
+                    "interrupted: \(file.partial) holds the \(final.written) frames before Ctrl-C, each whole "
+                        + "(\(output) is not written)")
+            } else {
+                Terminal.note("interrupted: the output holds the \(final.written) frames before Ctrl-C, each whole")
+            }
+            for sidecar in moved where sidecar.output != output {
+                Terminal.note("interrupted: the sidecar's lines so far are in \(sidecar.partial)")
+            }
             return .interrupted
         }
         return .ok

@@ -213,7 +213,9 @@ public final class FootageSink: @unchecked Sendable {
     /// Makes a single output file and the sidecar appear (atomically).
     ///
     /// - Parameter readToEnd: whether the footage was read to its end (a video's copied streams
-    ///   are then written to theirs), rather than stopped.
+    ///   are then written to theirs), rather than stopped. A stopped run's single file and
+    ///   sidecar appear under their ``AtomicFileWriter/partialName(of:)`` (``partialOutputs``),
+    ///   never under the names a finished run's have; numbered frames are each whole and final.
     /// - Throws: `OutputError`.
     public func finish(readToEnd: Bool = true) throws(OutputError) {
         do {
@@ -221,10 +223,17 @@ public final class FootageSink: @unchecked Sendable {
         } catch {
             throw Self.outputError(error)
         }
-        try file?.commit()
-        try sidecar?.commit()
+        for writer in [file, sidecar].compactMap({ $0 }) {
+            let partial = readToEnd || writer.isStream ? nil : AtomicFileWriter.partialName(of: writer.destination)
+            try writer.commit(as: partial)
+            if let partial { partialOutputs.append((writer.destination, partial)) }
+        }
         virtualCamera?.close()
     }
+
+    /// The files a stopped run wrote under their partial names instead (see ``finish(readToEnd:)``):
+    /// each output's name and the one it has.
+    public private(set) var partialOutputs: [(output: String, partial: String)] = []
 
     /// Notes about the video written (streams of the input it could not hold, frames retimed).
     public var videoNotes: [String] {

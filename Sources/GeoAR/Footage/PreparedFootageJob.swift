@@ -242,6 +242,10 @@ public final class PreparedFootageJob: @unchecked Sendable {
     /// What the video output could not keep (a stream's metadata, a rate), after ``run(isInterrupted:onWarning:frameObserver:mapData:centreObserver:drawnObserver:)``.
     public var videoNotes: [String] { sink.videoNotes }
 
+    /// The files a stopped run wrote under their partial names (`ride.partial.mp4`) instead of
+    /// the names a finished run's have: each output's name and the one it has.
+    public var partialOutputs: [(output: String, partial: String)] { sink.partialOutputs }
+
     /// Reads, annotates and writes every frame, then commits the output.
     ///
     /// - Parameters:

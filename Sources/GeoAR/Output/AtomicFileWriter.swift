@@ -7,7 +7,9 @@ import Foundation
 /// directory, which `commit()` flushes to disk and renames over the destination, then flushes the
 /// directory, so a committed file survives a power cut.
 ///
-/// A crash, Ctrl-C or full disk leaves at most a hidden temporary file, never a half-written output.
+/// A crash, Ctrl-C or full disk leaves at most a hidden temporary file, never a half-written output;
+/// the next run that writes into the folder removes those of runs that no longer run
+/// (``TemporaryOutputName``).
 /// A writer made with `replacing: false` never replaces a file that exists when it commits (one
 /// made since the run started included): its commit fails instead, and the file is left as it was.
 ///
@@ -18,11 +20,11 @@ import Foundation
 ///
 /// - Important: Not thread-safe; one writer belongs to one queue.
 public final class AtomicFileWriter {
-    /// The file that appears on ``commit()``.
+    /// The file that appears on ``commit(as:)``.
     public let destination: String
-    /// Whether ``commit()`` may replace an existing file at ``destination`` (`--force`).
+    /// Whether ``commit(as:)`` may replace an existing file at ``destination`` (`--force`).
     public let replacing: Bool
-    /// Where the data goes until ``commit()``: a hidden twin of ``target``, or the destination
+    /// Where the data goes until ``commit(as:)``: a hidden twin of ``target``, or the destination
     /// itself when it is written in place.
     private let temporary: String
     /// The file the twin is renamed over: the destination, or the file a symbolic link there names.
@@ -40,16 +42,20 @@ public final class AtomicFileWriter {
     /// Large outputs are handed to the disk every this many bytes.
     private static let writebackStep = 8 << 20
 
+    /// Whether the destination is a device or a pipe, written straight into (it has no
+    /// temporary twin, and nothing is renamed).
+    public var isStream: Bool { inPlace }
+
     /// The temporary file, for a writer that writes it by name (FFmpeg's muxer opens and seeks
-    /// it itself); ``commit()`` flushes and renames it all the same. For a destination written in
+    /// it itself); ``commit(as:)`` flushes and renames it all the same. For a destination written in
     /// place (a device, a pipe), the destination itself.
     public var temporaryPath: String { temporary }
 
     /// Creates the temporary file next to `destination`.
     ///
     /// - Parameters:
-    ///   - destination: the file that appears on ``commit()``.
-    ///   - replacing: whether ``commit()`` may replace a file that exists then.
+    ///   - destination: the file that appears on ``commit(as:)``.
+    ///   - replacing: whether ``commit(as:)`` may replace a file that exists then.
     ///   - creatingFolders: whether missing folders on the way to `destination` are made (frames
     ///     named by a template, which may sort them into a folder per day); when not, the error
     ///     names the folder that is missing.
@@ -80,7 +86,8 @@ public final class AtomicFileWriter {
         let directory = url.deletingLastPathComponent().path
         // The folder as the user wrote it, for messages.
         let named = Self.parent(of: destination) ?? "."
-        temporary = "\(directory)/.\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp"
+        temporary = "\(directory)/\(TemporaryOutputName.hidden(for: url.lastPathComponent))"
+        TemporaryOutputName.removeLeftovers(in: directory)
         // open(2) rather than FileManager.createFile, whose errno after a failure is not promised.
         var descriptor = Self.create(temporary)
         if descriptor.failure == ENOENT && creatingFolders {
@@ -221,7 +228,7 @@ public final class AtomicFileWriter {
     ///
     /// A large output (annotated footage: gigabytes) is handed to the disk as it grows, a few
     /// mebibytes at a time (`POSIX_FADV_DONTNEED` starts writing back what was written, and drops
-    /// what is already on disk from the page cache): ``commit()``'s flush then waits for the last
+    /// what is already on disk from the page cache): ``commit(as:)``'s flush then waits for the last
     /// few mebibytes instead of all of it, and hours of footage do not push everything else out of
     /// memory.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
@@ -234,10 +241,14 @@ public final class AtomicFileWriter {
         }
     }
 
-    /// Flushes the data to disk and renames the temporary file to ``destination``.
-    public func commit() throws(OutputError) {
+    /// Flushes the data to disk and renames the temporary file to ``destination``, or to
+    /// `alternative` (a stopped run's output goes to its ``partialName(of:)``), which it replaces.
+    public func commit(as alternative: String? = nil) throws(OutputError) {
         guard !finished else { return }
         finished = true
+        let target = alternative ?? self.target
+        let destination = alternative ?? self.destination
+        let replacing = alternative != nil || self.replacing
         if inPlace {
             // A device or a pipe: what was written is where it goes (fsync(2) says EINVAL to both).
             _ = SystemCall.once("close") { close(descriptor) }
@@ -249,7 +260,7 @@ public final class AtomicFileWriter {
             unlink(temporary)
             throw OutputError(path: destination, writing: error.errno.rawValue, atomic: true)
         }
-        let failure = replacing ? (rename(temporary, target) == 0 ? nil : errno) : placeWithoutReplacing()
+        let failure = replacing ? (rename(temporary, target) == 0 ? nil : errno) : placeWithoutReplacing(at: target)
         if failure == nil {
             if cfs_is_fat(descriptor) {
                 // FAT (a USB stick, an SD card) has no atomic rename: the new directory entry gets
@@ -300,7 +311,7 @@ public final class AtomicFileWriter {
     /// is made (which fails with `EEXIST` when the name is taken) and the temporary name removed.
     /// On filesystems without hard links (FAT on a USB stick) the name is checked first, then
     /// renamed to. Returns the failure's errno.
-    private func placeWithoutReplacing() -> Int32? {
+    private func placeWithoutReplacing(at target: String) -> Int32? {
         if link(temporary, target) == 0 {
             unlink(temporary)
             return nil
@@ -327,6 +338,17 @@ public final class AtomicFileWriter {
             case .failure(let error): throw OutputError(path: path, writing: error.errno.rawValue, atomic: atomic)
             }
         }
+    }
+
+    /// The name a stopped run's output takes instead of `path`, so that nothing half done
+    /// appears under the name a finished one would have: `ride.mp4` → `ride.partial.mp4`,
+    /// `log` → `log.partial`.
+    public static func partialName(of path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        let folder = String(path.dropLast(name.count))
+        guard let dot = name.lastIndex(of: "."), dot > name.startIndex else { return path + ".partial" }
+        return folder + name[..<dot] + ".partial" + name[dot...]
     }
 
     /// Removes the temporary file; the destination is left as it was.

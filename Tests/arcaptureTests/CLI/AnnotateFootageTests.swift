@@ -704,7 +704,7 @@ struct AnnotateFootageTests {
         #expect(try frameCount(out) == "640,480,yuv444p,5")
     }
 
-    @Test("Ctrl-C stops cleanly: exit 130, and the output holds the frames before it, each whole")
+    @Test("Ctrl-C stops cleanly: exit 130, and out.partial.mjpeg holds the frames before it, each whole")
     func interrupt() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -715,15 +715,28 @@ struct AnnotateFootageTests {
         ])
         // Ctrl-C once frames are being written (the output's temporary file has some).
         let output = directory.appendingPathComponent("out.mjpeg").path
+        let sidecar = directory.appendingPathComponent("frames.jsonl").path
         let (status, stderr) = try InterruptedAnnotation.run(
-            arguments: along + ["--workers", "1"], footage: try Data(contentsOf: URL(fileURLWithPath: clip)),
-            output: output)
+            arguments: along + ["--workers", "1", "--sidecar", sidecar],
+            footage: try Data(contentsOf: URL(fileURLWithPath: clip)), output: output)
         #expect(status == 130, "\(stderr)")
-        #expect(stderr.contains("interrupted: the output holds the"))
-        let count = try frameCount(output)
+        // Never under the name a finished run's has.
+        let partial = directory.appendingPathComponent("out.partial.mjpeg").path
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(stderr.contains("interrupted: \(partial) holds the"), "\(stderr)")
+        #expect(stderr.contains("(\(output) is not written)"))
+        let count = try frameCount(partial)
         let frames = Int(count.split(separator: ",").last ?? "") ?? 0
         #expect(frames > 0 && frames <= 60, "\(count)")
         #expect(stderr.contains("\(frames) out"), "the summary counts what the file holds")
+        // The sidecar too: a line for each frame written, under its partial name.
+        let lines = try String(
+            contentsOfFile: directory.appendingPathComponent("frames.partial.jsonl").path, encoding: .utf8
+        ).split(separator: "\n")
+        #expect(lines.count == frames)
+        #expect(!FileManager.default.fileExists(atPath: sidecar))
+        #expect(
+            stderr.contains("interrupted: the sidecar's lines so far are in \(directory.path)/frames.partial.jsonl"))
     }
 
     @Test("time sync: each frame gets the track's position at start + i / fps + offset", arguments: [0.0, 2.5])

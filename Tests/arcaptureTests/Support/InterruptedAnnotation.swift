@@ -7,7 +7,7 @@ import Testing
 /// waits for more, however fast this machine annotates.
 enum InterruptedAnnotation {
     /// Runs `annotate -` with `arguments`, writes `footage` into its stdin, sends SIGINT once the
-    /// output's temporary file (`.NAME.PID.tmp` in `folder`) holds more than `bytes`, and closes
+    /// output's temporary file (`.NAME.arcapture-HOST-PID.tmp` beside it) holds more than `bytes`, and closes
     /// the input once arcapture has said it saw the signal (before that, the end of input would
     /// be a plain end). Returns the exit status and what it printed on stderr.
     static func run(arguments: [String], footage: Data, output: String, bytes: Int = 0) throws -> (
@@ -25,10 +25,19 @@ enum InterruptedAnnotation {
         try process.run()
         input.fileHandleForWriting.write(footage)
         let url = URL(fileURLWithPath: output)
-        let temporary =
-            "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(process.processIdentifier).tmp"
+        let folder = url.deletingLastPathComponent().path
+        // `.NAME.arcapture-HOST-PID.tmp`: found by its name and this process, whatever the host.
+        let temporary = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).first {
+                $0.hasPrefix(".\(url.lastPathComponent).arcapture-")
+                    && $0.hasSuffix("-\(process.processIdentifier).tmp")
+            }.map { "\(folder)/\($0)" }
+        }
         #expect(
-            waitUntil { ((try? FileManager.default.attributesOfItem(atPath: temporary)[.size]) as? Int ?? 0) > bytes })
+            waitUntil {
+                guard let path = temporary() else { return false }
+                return ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > bytes
+            })
         process.interrupt()  // SIGINT, as Ctrl-C sends
         #expect(waitUntil { stderrText.value.contains("stopping (Ctrl-C)") }, "\(stderrText.value)")
         try input.fileHandleForWriting.close()
