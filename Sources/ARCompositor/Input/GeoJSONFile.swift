@@ -3,12 +3,17 @@ import ArcaptureCore
 /// The points of interest and routes in a GeoJSON file (RFC 7946), read as users' real files have
 /// them: a FeatureCollection, a single Feature or a bare geometry.
 public struct GeoJSONFile: Hashable, Sendable {
-    /// The Point features, in file order.
+    /// The Point features, and the Polygon and MultiPolygon ones at their label point, in file order.
     public var pointsOfInterest: [PointOfInterest]
     /// The LineStrings, and the lines of MultiLineStrings, in file order.
     public var routes: [GeoRoute]
-    /// Features of other geometry types (Polygon, MultiPoint…), skipped, counted by type.
+    /// Features of other geometry types (MultiPoint, GeometryCollection…), skipped, counted by type.
     public var skipped: [String: Int]
+    /// How many of ``pointsOfInterest`` are areas (Polygon, MultiPolygon) placed at their label point.
+    public var areas = 0
+    /// Features that could not be read, each `feature 12: what is wrong`, skipped (unless the file
+    /// was read strictly, when the first is an error).
+    public var invalid: [String] = []
 
     /// Creates a file's contents.
     public init(pointsOfInterest: [PointOfInterest], routes: [GeoRoute], skipped: [String: Int]) {
@@ -25,27 +30,46 @@ public struct GeoJSONFile: Hashable, Sendable {
         if !routes.isEmpty {
             let count = routes.count
             notes.append(
-                "\(file): skipped \(count) line\(count == 1 ? "" : "s") (LineString, MultiLineString): only Points are POIs; "
+                "\(file): skipped \(count) line\(count == 1 ? "" : "s") (LineString, MultiLineString): only Points and areas are POIs; "
                     + "a line is a route (load it as the route)")
         }
         for (type, count) in skipped.sorted(by: { $0.key < $1.key }) {
-            notes.append("\(file): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (only Points are POIs)")
+            notes.append(
+                "\(file): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (Points and areas are POIs)")
         }
-        if pointsOfInterest.isEmpty { notes.append("\(file): no Point features, so no POIs to draw") }
+        // Each bad feature named, up to a few: a 100k-feature export with many would drown the run.
+        for problem in invalid.prefix(5) { notes.append("\(file): skipped \(problem)") }
+        if invalid.count > 5 {
+            notes.append(
+                "\(file): skipped \(invalid.count - 5) more features that cannot be read (read strictly, the first is an error)"
+            )
+        }
+        if pointsOfInterest.isEmpty { notes.append("\(file): no Point or area features, so no POIs to draw") }
         return notes
     }
 
-    /// Reads a GeoJSON file.
-    ///
-    /// - Throws: `InputFileError`: missing, unreadable, not JSON (with the line), or a feature
-    ///   that is wrong (with its index and field), such as `pois.geojson: feature 12: coordinates
-    ///   must be [lon, lat] numbers, found ["24.9", "60.1"]`.
-    public init(contentsOf path: String) throws(InputFileError) {
-        let root = try JSONValue.parse(try InputFile.read(path), file: path)
-        try self.init(root, file: path)
+    /// What a user should know that is not wrong: how many POIs are areas, placed at their label
+    /// point (nil when none are).
+    public func areaNote(file: String) -> String? {
+        areas == 0
+            ? nil
+            : "\(file): \(areas) of the \(pointsOfInterest.count) POIs are areas (Polygon, MultiPolygon), each placed at "
+                + "its label point, the point inside it farthest from its edges"
     }
 
-    init(_ root: JSONValue, file: String) throws(InputFileError) {
+    /// Reads a GeoJSON file. A feature that is wrong is skipped and listed in ``invalid``, as
+    /// one bad feature of a 100k-feature export should not reject the rest; `strict` makes it an
+    /// error, and so is a file none of whose features can be read.
+    ///
+    /// - Throws: `InputFileError`: missing, unreadable, not JSON (with the line), not GeoJSON, or
+    ///   (when `strict`) a feature that is wrong (with its index and field), such as
+    ///   `pois.geojson: feature 12: coordinates must be [lon, lat] numbers, found ["24.9", "60.1"]`.
+    public init(contentsOf path: String, strict: Bool = false) throws(InputFileError) {
+        let root = try JSONValue.parse(try InputFile.read(path), file: path)
+        try self.init(root, file: path, strict: strict)
+    }
+
+    init(_ root: JSONValue, file: String, strict: Bool = true) throws(InputFileError) {
         self.init(pointsOfInterest: [], routes: [], skipped: [:])
         guard case .string(let type) = root["type"] else {
             throw .malformed(file: file, location: nil, problem: "not GeoJSON: the top level has no \"type\"")
@@ -55,7 +79,19 @@ public struct GeoJSONFile: Hashable, Sendable {
             guard case .array(let features) = root["features"] else {
                 throw .malformed(file: file, location: nil, problem: "\"features\" must be an array")
             }
-            for (index, feature) in features.enumerated() { try add(feature: feature, index: index, file: file) }
+            var first: InputFileError?
+            for (index, feature) in features.enumerated() {
+                do {
+                    try add(feature: feature, index: index, file: file)
+                } catch {
+                    guard !strict, case .malformed(_, let location, let problem) = error else { throw error }
+                    first = first ?? error
+                    invalid.append([location, problem].compactMap { $0 }.joined(separator: ": "))
+                }
+            }
+            // A file none of whose features can be read is not an export with a bad feature: it is
+            // the wrong file, or written wrongly throughout.
+            if let first, invalid.count == features.count { throw first }
         case "Feature":
             try add(feature: root, index: 0, file: file)
         default:
@@ -90,15 +126,27 @@ public struct GeoJSONFile: Hashable, Sendable {
         switch type {
         case "Point":
             let position = try Self.position(geometry["coordinates"], place: place, file: file)
-            func text(_ key: String) -> String? {
-                if case .string(let value) = properties?[key] { return value }
-                return nil
+            try addPointOfInterest(
+                at: position, identifier: identifier, properties: properties, place: place, file: file)
+        case "Polygon", "MultiPolygon":
+            let polygons =
+                type == "Polygon"
+                ? [try Self.polygon(geometry["coordinates"], place: place, file: file)]
+                : try Self.polygons(geometry["coordinates"], place: place, file: file)
+            // A MultiPolygon (a park in parts, an island group) is labelled in its largest part.
+            guard
+                let largest = polygons.max(by: {
+                    PolygonLabelPoint.area($0[0]) < PolygonLabelPoint.area($1[0])
+                }),
+                let label = PolygonLabelPoint.of(largest)
+            else {
+                skipped["\(type) without area", default: 0] += 1
+                return
             }
-            pointsOfInterest.append(
-                PointOfInterest(
-                    id: identifier, name: text("name") ?? text("title") ?? identifier, latitude: position.latitude,
-                    longitude: position.longitude, altitude: position.altitude, category: text("category"),
-                    color: try Self.color(properties?["color"], place: place, file: file), icon: text("icon")))
+            areas += 1
+            try addPointOfInterest(
+                at: GeoRoute.Vertex(latitude: label.latitude, longitude: label.longitude, altitude: nil),
+                identifier: identifier, properties: properties, place: place, file: file)
         case "LineString":
             routes.append(
                 GeoRoute(id: identifier, vertices: try Self.line(geometry["coordinates"], place: place, file: file)))
@@ -114,6 +162,60 @@ public struct GeoJSONFile: Hashable, Sendable {
         default:
             skipped[type, default: 0] += 1
         }
+    }
+
+    private mutating func addPointOfInterest(
+        at position: GeoRoute.Vertex, identifier: String, properties: JSONValue?, place: String, file: String
+    ) throws(InputFileError) {
+        func text(_ key: String) -> String? {
+            if case .string(let value) = properties?[key] { return value }
+            return nil
+        }
+        pointsOfInterest.append(
+            PointOfInterest(
+                id: identifier, name: text("name") ?? text("title") ?? identifier, latitude: position.latitude,
+                longitude: position.longitude, altitude: position.altitude, category: text("category"),
+                color: try Self.color(properties?["color"], place: place, file: file), icon: text("icon")))
+    }
+
+    /// A Polygon's rings (outline first, then holes), each at least four positions (RFC 7946
+    /// 3.1.6: closed, the first repeated last).
+    private static func polygon(_ value: JSONValue?, place: String, file: String) throws(InputFileError)
+        -> [PolygonLabelPoint.Ring]
+    {
+        guard case .array(let rings) = value, !rings.isEmpty else {
+            throw .malformed(
+                file: file, location: place,
+                problem: "Polygon coordinates must be an array of rings, found \(value?.summary ?? "nothing")")
+        }
+        var result: [PolygonLabelPoint.Ring] = []
+        for ring in rings {
+            guard case .array(let items) = ring, items.count >= 4 else {
+                throw .malformed(
+                    file: file, location: place,
+                    problem: "a Polygon's ring needs at least four positions, found \(ring.summary)")
+            }
+            var positions: PolygonLabelPoint.Ring = []
+            for item in items {
+                let vertex = try position(item, place: place, file: file)
+                positions.append((vertex.longitude, vertex.latitude))
+            }
+            result.append(positions)
+        }
+        return result
+    }
+
+    private static func polygons(_ value: JSONValue?, place: String, file: String) throws(InputFileError)
+        -> [[PolygonLabelPoint.Ring]]
+    {
+        guard case .array(let items) = value, !items.isEmpty else {
+            throw .malformed(
+                file: file, location: place,
+                problem: "MultiPolygon coordinates must be an array of polygons, found \(value?.summary ?? "nothing")")
+        }
+        var result: [[PolygonLabelPoint.Ring]] = []
+        for item in items { result.append(try polygon(item, place: place, file: file)) }
+        return result
     }
 
     private static func identifier(id: JSONValue?, properties: JSONValue?, index: Int) -> String {

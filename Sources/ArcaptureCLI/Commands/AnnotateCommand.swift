@@ -200,7 +200,7 @@ enum AnnotateCommand {
         let route: NavigationRoute?
         let units: DistanceUnits
         do throws(InputFileError) {
-            let file = try GeoJSONFile(contentsOf: options.poisFile)
+            let file = try GeoJSONFile(contentsOf: options.poisFile, strict: parsed.isSet(AnnotateFootage.strict))
             ProjectCommand.report(file: file, ground: options.groundAltitude, options: options)
             _ = try options.camera()  // a calibration that does not load is said before any work
             var style = try settings.loadStyle()

@@ -12,7 +12,8 @@ enum AnnotateMode {
     var unusedOptions: [OptionSpec] {
         switch self {
         case .photo:
-            AnnotateFootage.specs
+            // --strict also holds for one photo: its --pois file read strictly.
+            AnnotateFootage.specs.filter { $0.name != AnnotateFootage.strict.spec.name }
         case .footage:
             Self.photoOnly.map(\.option)
         }

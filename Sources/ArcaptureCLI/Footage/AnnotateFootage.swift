@@ -53,7 +53,9 @@ enum AnnotateFootage {
         help: "Footage: write the frames even when the track gives none of them a pose (else an error, 1).")
     static let strict = Flag(
         "strict",
-        help: "Footage: a video cut short (fewer frames than its index promises) is an error, 65, not a warning.")
+        help:
+            "A --pois feature that cannot be read, or a video cut short (fewer frames than its index promises), is an "
+            + "error, 65, not a warning.")
 
     /// The options footage adds to `annotate`'s.
     static let specs: [OptionSpec] =
@@ -145,8 +147,9 @@ enum AnnotateFootage {
         // The map data: the POIs (with what their file held that is not one), the style with its
         // selection resolved, the route.
         let poisFile = parsed.text(ProjectOptions.pois) ?? ""
-        let pois = try GeoJSONFile(contentsOf: poisFile)
+        let pois = try GeoJSONFile(contentsOf: poisFile, strict: parsed.isSet(Self.strict))
         for note in pois.pointOfInterestNotes(file: poisFile) { Terminal.warning(note) }
+        if let note = pois.areaNote(file: poisFile) { Terminal.note("note: \(note)") }
         var style = try settingsOptions.loadStyle()
         SelectedPOIs.resolve(&style, among: pois.pointsOfInterest)
         let route = try settingsOptions.loadRoute()

@@ -18,10 +18,10 @@ struct EmptyResultsTests {
         #expect(projected.status == 0)
         #expect(
             projected.stderr.contains(
-                "\(route): skipped 1 line (LineString, MultiLineString): only Points are POIs; a line is a route (--route)"
+                "\(route): skipped 1 line (LineString, MultiLineString): only Points and areas are POIs; a line is a route (--route)"
             ),
             "\(projected.stderr)")
-        #expect(projected.stderr.contains("\(route): no Point features, so no POIs to draw"))
+        #expect(projected.stderr.contains("\(route): no Point or area features, so no POIs to draw"))
         let directory = try PackagePaths.temporaryDirectory("lines")
         defer { try? FileManager.default.removeItem(at: directory) }
         let footage = try Binary.run(
