@@ -122,7 +122,7 @@ struct PolygonLabelPointTests {
         #expect(
             notes.contains(
                 "x.geojson: skipped feature 1: coordinates must be [lon, lat] numbers, found [\"24.9\", \"60.1\"]"))
-        #expect(file.areaNote(file: "x.geojson")?.hasPrefix("x.geojson: 2 of the 3 POIs are areas") == true)
+        #expect(file.placementNote(file: "x.geojson")?.hasPrefix("x.geojson: 2 of the 3 POIs are areas") == true)
         // Read strictly, the first bad feature is the error.
         #expect(throws: InputFileError.self) { try GeoJSONFile(contentsOf: path, strict: true) }
     }

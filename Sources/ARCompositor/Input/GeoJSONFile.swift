@@ -11,6 +11,11 @@ public struct GeoJSONFile: Hashable, Sendable {
     public var skipped: [String: Int]
     /// How many of ``pointsOfInterest`` are areas (Polygon, MultiPolygon) placed at their label point.
     public var areas = 0
+    /// How many of ``pointsOfInterest`` have an altitude above mean sea level (a GPX waypoint's
+    /// `<ele>`), taken as a height on the ellipsoid.
+    public var elevationsAboveSeaLevel = 0
+    /// A GPX file's tracks and routes, which are not POIs.
+    public var gpxLines = 0
     /// Features that could not be read, each `feature 12: what is wrong`, skipped (unless the file
     /// was read strictly, when the first is an error).
     public var invalid: [String] = []
@@ -33,6 +38,11 @@ public struct GeoJSONFile: Hashable, Sendable {
                 "\(file): skipped \(count) line\(count == 1 ? "" : "s") (LineString, MultiLineString): only Points and areas are POIs; "
                     + "a line is a route (load it as the route)")
         }
+        if gpxLines > 0 {
+            notes.append(
+                "\(file): skipped \(gpxLines) tracks and routes: only a GPX file's waypoints "
+                    + "are POIs")
+        }
         for (type, count) in skipped.sorted(by: { $0.key < $1.key }) {
             notes.append(
                 "\(file): skipped \(count) \(type) feature\(count == 1 ? "" : "s") (Points and areas are POIs)")
@@ -48,23 +58,34 @@ public struct GeoJSONFile: Hashable, Sendable {
         return notes
     }
 
-    /// What a user should know that is not wrong: how many POIs are areas, placed at their label
-    /// point (nil when none are).
-    public func areaNote(file: String) -> String? {
-        areas == 0
+    /// What a user should know of where the POIs were placed, which is not wrong but assumed or
+    /// derived: waypoints' elevations above sea level taken as ellipsoidal heights, or areas placed
+    /// at their label point (nil when neither).
+    public func placementNote(file: String) -> String? {
+        if elevationsAboveSeaLevel > 0 {
+            // Said, not hidden: the geoid separation (tens of metres) is not applied.
+            return "\(file): \(elevationsAboveSeaLevel) of the \(pointsOfInterest.count) waypoints' elevations are "
+                + "above sea level, taken as heights on the ellipsoid (the geoid separation is not applied)"
+        }
+        return areas == 0
             ? nil
             : "\(file): \(areas) of the \(pointsOfInterest.count) POIs are areas (Polygon, MultiPolygon), each placed at "
                 + "its label point, the point inside it farthest from its edges"
     }
 
-    /// Reads a GeoJSON file. A feature that is wrong is skipped and listed in ``invalid``, as
-    /// one bad feature of a 100k-feature export should not reject the rest; `strict` makes it an
-    /// error, and so is a file none of whose features can be read.
+    /// Reads a GeoJSON file (or, named `.gpx`, a GPX file's waypoints). A feature that is wrong
+    /// is skipped and listed in ``invalid``, as one bad feature of a 100k-feature export should
+    /// not reject the rest; `strict` makes it an error, and so is a file none of whose features
+    /// can be read.
     ///
     /// - Throws: `InputFileError`: missing, unreadable, not JSON (with the line), not GeoJSON, or
     ///   (when `strict`) a feature that is wrong (with its index and field), such as
     ///   `pois.geojson: feature 12: coordinates must be [lon, lat] numbers, found ["24.9", "60.1"]`.
     public init(contentsOf path: String, strict: Bool = false) throws(InputFileError) {
+        if path.lowercased().hasSuffix(".gpx") {
+            try self.init(gpxWaypointsOf: path)
+            return
+        }
         let root = try JSONValue.parse(try InputFile.read(path), file: path)
         try self.init(root, file: path, strict: strict)
     }

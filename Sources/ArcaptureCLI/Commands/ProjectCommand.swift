@@ -62,7 +62,7 @@ enum ProjectCommand {
     /// Notes on stderr: skipped geometries and the altitude assumed for points without one.
     static func report(file: GeoJSONFile, ground: Double, options: ProjectOptions) {
         for note in file.pointOfInterestNotes(file: options.poisFile) { Terminal.warning(note) }
-        if let note = file.areaNote(file: options.poisFile) { Terminal.note("note: \(note)") }
+        if let note = file.placementNote(file: options.poisFile) { Terminal.note("note: \(note)") }
         let withoutAltitude = file.pointsOfInterest.filter { $0.altitude == nil }.count
         guard withoutAltitude > 0 else { return }
         let source =

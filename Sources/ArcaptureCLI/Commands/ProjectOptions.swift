@@ -21,7 +21,8 @@ struct ProjectOptions: Sendable {
     var json = false
 
     static let pois = OverlayOptions.pois.described(
-        "A GeoJSON file: a FeatureCollection, a Feature or a geometry; its Points are the POIs.")
+        "A GeoJSON file (a FeatureCollection, a Feature or a geometry), whose Points and areas are the POIs; or a "
+            + "GPX file, whose waypoints are.")
     static let position = Option.text(
         "position", "LAT,LON,ALT", help: "The device: degrees, degrees, metres above the WGS84 ellipsoid.")
     static let orientation = Option.text(

@@ -149,7 +149,7 @@ enum AnnotateFootage {
         let poisFile = parsed.text(ProjectOptions.pois) ?? ""
         let pois = try GeoJSONFile(contentsOf: poisFile, strict: parsed.isSet(Self.strict))
         for note in pois.pointOfInterestNotes(file: poisFile) { Terminal.warning(note) }
-        if let note = pois.areaNote(file: poisFile) { Terminal.note("note: \(note)") }
+        if let note = pois.placementNote(file: poisFile) { Terminal.note("note: \(note)") }
         var style = try settingsOptions.loadStyle()
         SelectedPOIs.resolve(&style, among: pois.pointsOfInterest)
         let route = try settingsOptions.loadRoute()
