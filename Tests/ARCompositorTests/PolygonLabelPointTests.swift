@@ -79,6 +79,23 @@ struct PolygonLabelPointTests {
         #expect(PolygonLabelPoint.signedDistance(point.x, point.y, planeRings) > (which == 0 ? 9 : 7))
     }
 
+    @Test("a ring 5 m wide and 3,300 km long (a fuzzing input that ran for minutes): a bounded search")
+    func thinRing() throws {
+        let thin: PolygonLabelPoint.Ring = [
+            (25.0, 60.0), (25.0001, 60.0), (25.0001, 60.0001), (25.0, 30.0), (25.0, 60.0),
+        ]
+        let (label, cells) = PolygonLabelPoint.search([thin], precision: 0.5)
+        #expect(label != nil)
+        // The first grid (at most 64 cells along the long side), then at most 20,000 looked at,
+        // each split in four.
+        #expect(cells < 64 * 2 + 20_000 * 4 + 2, "\(cells) cells")
+        // The fuzzing input itself reads, its bad features skipped.
+        let path = PackagePaths.root.appendingPathComponent("fuzz/regressions/geojson/timeout-thin-multipolygon").path
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(!data.isEmpty)
+        _ = try? GeoJSONFile(contentsOf: path)
+    }
+
     @Test("no area, no point")
     func degenerate() {
         #expect(PolygonLabelPoint.of([[(24.95, 60.17), (24.96, 60.17), (24.97, 60.17), (24.95, 60.17)]]) == nil)

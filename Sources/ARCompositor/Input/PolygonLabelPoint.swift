@@ -23,6 +23,21 @@ struct PolygonLabelPoint {
     static func of(_ rings: [Ring], precision: Double = 0.5) -> (
         latitude: Double, longitude: Double, clearance: Double
     )? {
+        search(rings, precision: precision).label
+    }
+
+    /// ``of(_:precision:)``, with the number of cells it looked at (the work it did).
+    static func search(_ rings: [Ring], precision: Double) -> (
+        label: (latitude: Double, longitude: Double, clearance: Double)?, cells: Int
+    ) {
+        var cells = 0
+        let label = search(rings, precision: precision, counting: &cells)
+        return (label, cells)
+    }
+
+    private static func search(_ rings: [Ring], precision: Double, counting cells: inout Int) -> (
+        latitude: Double, longitude: Double, clearance: Double
+    )? {
         guard let outline = rings.first, outline.count >= 3 else { return nil }
         let latitudes = outline.map(\.latitude)
         let longitudes = outline.map(\.longitude)
@@ -39,10 +54,19 @@ struct PolygonLabelPoint {
         }
         let width = (east - west) * xScale
         let height = (north - south) * metresPerDegree
-        let size = min(width, height)
-        guard size > 0 else { return nil }
+        let longest = max(width, height)
+        guard min(width, height) > 0 else { return nil }
+        // The first grid's cells are as wide as the polygon's narrow side, but at most 64 along
+        // its long one: a long thin ring (a river bank, a damaged file: found by fuzzing) would
+        // otherwise start with millions of cells.
+        let size = max(min(width, height), longest / 64)
+        // A large area (a lake of many kilometres) needs no label placed to half a metre, and
+        // one of many vertices costs that many per cell: both bound the work.
+        let precision = max(precision, longest / 10_000)
+        let vertices = plane.reduce(0) { $0 + $1.count }
         let distance = { (x: Double, y: Double) in signedDistance(x, y, plane) }
         func cell(_ x: Double, _ y: Double, _ half: Double) -> Cell {
+            cells += 1
             let d = distance(x, y)
             return Cell(x: x, y: y, half: half, distance: d, potential: d + half * 2.squareRoot())
         }
@@ -60,9 +84,9 @@ struct PolygonLabelPoint {
         var best = cell(centroid(plane[0]).x, centroid(plane[0]).y, 0)
         let middle = cell(0, 0, 0)
         if middle.distance > best.distance { best = middle }
-        // A bound so that a damaged ring of a million vertices cannot take long: ample for the
-        // precision asked on anything a POI file holds.
-        var budget = 20_000
+        // Cells looked at: ample for the precision on anything a POI file holds, and at most some
+        // 40 million edge distances however many vertices the rings have.
+        var budget = min(20_000, max(64, 40_000_000 / max(vertices, 1)))
         while let next = queue.pop(), budget > 0 {
             budget -= 1
             if next.distance > best.distance { best = next }
