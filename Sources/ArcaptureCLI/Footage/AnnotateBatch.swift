@@ -168,7 +168,8 @@ enum AnnotateBatch {
             // row whose output existed was skipped, unless --force). Only a file: a row written
             // to a device or a pipe (`/dev/null`) leaves nothing to remove, and the node is not ours.
             if OutputPathKind(path: row.output) == .file { try? FileManager.default.removeItem(atPath: row.output) }
-            // A stopped row's output appears under its partial name (its sidecar's too, when it has one).
+            // A stopped row's output appears under its partial name instead. (A --sidecar among a
+            // row's options is not removed, as before: a stopped row leaves it under its partial name.)
             let partial = AtomicFileWriter.partialName(of: row.output)
             if OutputPathKind(path: partial) == .file { try? FileManager.default.removeItem(atPath: partial) }
         }

@@ -60,8 +60,7 @@ public struct EXIFSegment: Hashable, Sendable {
     /// Whether the header segment at `range` of `jpeg` (marker `marker`, its FF included in the
     /// range) is an EXIF block: APP1 starting `Exif\0\0`.
     static func isEXIF(marker: UInt8, range: Range<Int>, in jpeg: [UInt8]) -> Bool {
-        marker == 0xE1 && range.count >= 10 && range.upperBound <= jpeg.count
-            && jpeg[(range.lowerBound + 4)..<(range.lowerBound + 10)].elementsEqual("Exif\0\0".utf8)
+        marker == 0xE1 && JPEGStructure.hasIdentifier(Array("Exif\0\0".utf8), range: range, in: jpeg)
     }
 
     /// The segment for a copy written upright: Orientation 1, and the pixel dimensions swapped

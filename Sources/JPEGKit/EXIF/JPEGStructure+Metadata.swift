@@ -1,6 +1,15 @@
 import ArcaptureCore
 
 extension JPEGStructure {
+    /// Whether the header segment at `range` of `jpeg` (its marker and length included) starts
+    /// with `identifier` (`Exif\0\0`, `ICC_PROFILE\0`, XMP's namespace…): how application
+    /// segments say what they hold.
+    static func hasIdentifier(_ identifier: [UInt8], range: Range<Int>, in jpeg: [UInt8]) -> Bool {
+        let start = range.lowerBound + 4
+        return start + identifier.count <= range.upperBound && range.upperBound <= jpeg.count
+            && jpeg[start..<(start + identifier.count)].elementsEqual(identifier)
+    }
+
     /// `jpeg` with `segments` (whole header segments, markers included, such as
     /// ``PhotoMetadata/upright()`` gives) placed after SOI and any JFIF APP0, which must come first;
     /// the segments of those kinds already there (EXIF, XMP, ICC profile…) are replaced, so that
@@ -10,7 +19,7 @@ extension JPEGStructure {
         var result = Array(jpeg[..<2])
         var placed = false
         for (marker, range) in found {
-            let isJFIF = marker == 0xE0 && PhotoMetadata.hasIdentifier(Array("JFIF\0".utf8), range: range, in: jpeg)
+            let isJFIF = marker == 0xE0 && JPEGStructure.hasIdentifier(Array("JFIF\0".utf8), range: range, in: jpeg)
             if !placed && !isJFIF {
                 for segment in segments { result += segment }
                 placed = true
@@ -33,7 +42,7 @@ extension JPEGStructure {
     public static func removingMultiPictureIndex(from jpeg: [UInt8]) -> [UInt8] {
         guard let found = headerSegments(of: jpeg) else { return jpeg }
         let indices = found.filter {
-            $0.marker == 0xE2 && PhotoMetadata.hasIdentifier(Array("MPF\0".utf8), range: $0.range, in: jpeg)
+            $0.marker == 0xE2 && JPEGStructure.hasIdentifier(Array("MPF\0".utf8), range: $0.range, in: jpeg)
         }
         guard !indices.isEmpty else { return jpeg }
         var result = jpeg

@@ -37,7 +37,7 @@ public struct PhotoMetadata: Sendable {
             {
                 exif = segment
                 segments.append(.exif(segment))
-            } else if marker == 0xE1 && Self.hasIdentifier(Self.xmpIdentifier, range: range, in: jpeg) {
+            } else if marker == 0xE1 && JPEGStructure.hasIdentifier(XMPPacket.identifier, range: range, in: jpeg) {
                 segments.append(.xmp(bytes))
             } else {
                 segments.append(.other(bytes))
@@ -61,28 +61,19 @@ public struct PhotoMetadata: Sendable {
         }
     }
 
-    static let xmpIdentifier = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
-
     /// Whether the header segment `marker` at `range` is kept: application segments (APP0–APP15)
     /// and comments, except those that describe the encoding (see the type's description).
     static func keeps(marker: UInt8, range: Range<Int>, in jpeg: [UInt8]) -> Bool {
         switch marker {
         case 0xFE: true
         case 0xE0:
-            !(hasIdentifier(Array("JFIF\0".utf8), range: range, in: jpeg)
-                || hasIdentifier(Array("JFXX\0".utf8), range: range, in: jpeg))
-        case 0xE2: !hasIdentifier(Array("MPF\0".utf8), range: range, in: jpeg)
-        case 0xEE: !hasIdentifier(Array("Adobe".utf8), range: range, in: jpeg)
+            !(JPEGStructure.hasIdentifier(Array("JFIF\0".utf8), range: range, in: jpeg)
+                || JPEGStructure.hasIdentifier(Array("JFXX\0".utf8), range: range, in: jpeg))
+        case 0xE2: !JPEGStructure.hasIdentifier(Array("MPF\0".utf8), range: range, in: jpeg)
+        case 0xEE: !JPEGStructure.hasIdentifier(Array("Adobe".utf8), range: range, in: jpeg)
         case 0xE1...0xEF: true
         default: false
         }
-    }
-
-    /// Whether the segment at `range` (its marker and length included) starts with `identifier`.
-    static func hasIdentifier(_ identifier: [UInt8], range: Range<Int>, in jpeg: [UInt8]) -> Bool {
-        let start = range.lowerBound + 4
-        return start + identifier.count <= range.upperBound
-            && jpeg[start..<(start + identifier.count)].elementsEqual(identifier)
     }
 
     /// `segment` (an XMP APP1) with each `tiff:Orientation` value of one digit, as an attribute

@@ -1,3 +1,4 @@
+import ArcaptureCore
 import Foundation
 
 /// A JPEG's XMP packet (the APP1 segment headed `http://ns.adobe.com/xap/1.0/`), read for simple
@@ -15,18 +16,18 @@ public struct XMPPacket: Sendable {
     public let text: String
 
     /// The APP1 header that marks an XMP packet.
-    private static let header = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+    static let identifier = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
     /// The first XMP packet in the JPEG `bytes`' header segments, or nil without one.
     public init?(inJPEG bytes: [UInt8]) {
-        let header = Self.header
+        let header = Self.identifier
         guard
             let segment = EXIFReader.headerSegment(
                 in: bytes,
                 matching: { marker, range in
-                    let payload = (range.lowerBound + 4)..<range.upperBound
-                    return marker == 0xE1 && payload.count > header.count
-                        && bytes[payload.prefix(header.count)].elementsEqual(header)
+                    // A packet of at least one byte after its header.
+                    marker == 0xE1 && range.count > 4 + header.count
+                        && JPEGStructure.hasIdentifier(header, range: range, in: bytes)
                 })
         else { return nil }
         text = String(decoding: bytes[(segment.lowerBound + 4 + header.count)..<segment.upperBound], as: UTF8.self)
