@@ -48,6 +48,29 @@ public enum InterruptSignal {
         user.setEventHandler { userHandler.withLock { $0 }?() }
         user.resume()
         sources.append(user)
+        waitUntilRegistered()
+    }
+
+    /// Waits (at most two seconds) until libdispatch has registered the sources, which it does on
+    /// its own queue after `resume()`: until then a stopping signal keeps its default action. The
+    /// block holds such a signal pending only while the main thread runs; once the top-level code
+    /// awaits, the main thread parks in `dispatch_main`'s `sigsuspend` with nothing blocked, and a
+    /// pending SIGINT took its default action there, killing the process with no handler run. Seen
+    /// once in a loaded run of the test suite: Ctrl-C during `check --wait` ended it by signal 2,
+    /// not with 130. Registered, the signal is caught (libdispatch's handler passes it on to the
+    /// source), so the wait ends when no stopping signal has its default action any more.
+    private static func waitUntilRegistered() {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline {
+            let defaulted = (stopping + [SIGUSR1]).contains { number in
+                var action = sigaction()
+                let read = SystemCall.retryingInterrupts("sigaction") { sigaction(number, nil, &action) }
+                guard case .success = read else { return false }
+                return action.__sigaction_handler.sa_handler == nil
+            }
+            if !defaulted { return }
+            usleep(200)
+        }
     }
 
     /// Runs `body` with `onUserSignal` called for each SIGUSR1 (on a private queue).
