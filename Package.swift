@@ -28,10 +28,11 @@ let package = Package(
         // The compositor's innermost row loops, in C so they vectorise (see its header).
         .target(name: "CRasterKernels"),
         .target(name: "CYAML", linkerSettings: [.linkedLibrary("yaml")]),
-        // FreeType and fontconfig for text; pkg-config supplies FreeType's include directory.
+        // Text: FreeType, fontconfig, HarfBuzz and FriBidi; HarfBuzz's pkg-config supplies its own
+        // include directory and FreeType's.
         .systemLibrary(
-            name: "CFreeType", pkgConfig: "freetype2",
-            providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]),
+            name: "CText", pkgConfig: "harfbuzz",
+            providers: [.apt(["libfreetype-dev", "libfontconfig-dev", "libharfbuzz-dev", "libfribidi-dev"])]),
 
         // GNU libmicrohttpd: the HTTP server of `arcapture serve`.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -59,7 +60,7 @@ let package = Package(
         // Geodesy, camera models, projection, layout and rasterising: no V4L2, JPEG or FFmpeg.
         .target(
             name: "ARCompositor",
-            dependencies: ["ArcaptureCore", "Positioning", "CYAML", "CFreeType", "CRasterKernels"]),
+            dependencies: ["ArcaptureCore", "Positioning", "CYAML", "CText", "CRasterKernels"]),
         // The geo-AR view API and the one frame pipeline (sources, pose lookup, annotator, sinks).
         .target(
             name: "GeoAR",

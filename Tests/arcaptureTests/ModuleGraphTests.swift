@@ -17,7 +17,7 @@ struct ModuleGraphTests {
         "JPEGKit": ["ArcaptureCore", "CTurboJPEG", "CLibJPEG"],
         "Footage": ["ArcaptureCore", "Positioning", "JPEGKit", "CFFmpeg"],
         "CaptureKit": ["ArcaptureCore", "Positioning", "CV4L2"],
-        "ARCompositor": ["ArcaptureCore", "Positioning", "CYAML", "CFreeType", "CRasterKernels"],
+        "ARCompositor": ["ArcaptureCore", "Positioning", "CYAML", "CText", "CRasterKernels"],
         "GeoAR": ["ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "CFileSystem"],
         "LiveViewHTTP": ["ArcaptureCore", "JPEGKit", "CaptureKit", "ARCompositor", "GeoAR", "CMicroHTTPD"],
         "ArcaptureCLI": [
@@ -84,7 +84,7 @@ struct ModuleGraphTests {
         let forbidden: Set = ["CaptureKit", "JPEGKit", "Footage", "CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg"]
         #expect(reached.isDisjoint(with: forbidden), "ARCompositor reaches \(reached.intersection(forbidden).sorted())")
         // Each C library family sits behind one module.
-        for family in ["CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg", "CMicroHTTPD", "CFreeType", "CYAML"] {
+        for family in ["CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg", "CMicroHTTPD", "CText", "CYAML"] {
             let users = Self.allowed.keys.filter { targets[$0]?.contains(family) == true }
             #expect(users.count == 1, "\(family) is behind \(users.sorted())")
         }

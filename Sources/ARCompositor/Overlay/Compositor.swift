@@ -53,6 +53,12 @@ public final class Compositor {
     /// and chose another (its family and file named), or nil.
     public let fontNote: String?
 
+    /// The scripts of `labels` that no installed font draws (see ``TextRenderer/uncoveredScripts(in:)``):
+    /// for a warning before the first frame.
+    public func uncoveredScripts(in labels: [String]) -> [UncoveredScript] {
+        textRenderer(pixelSize: 20)?.uncoveredScripts(in: labels) ?? []
+    }
+
     /// The pixel size of text on a frame `height` rows tall.
     public func textSize(frameHeight height: Int) -> Int { max(10, Int((Double(height) * style.textScale).rounded())) }
 
@@ -112,6 +118,9 @@ public final class Compositor {
                 if let text = renderer?.render(label.text) {
                     layers.append(Sprite.Layer(mask: text.halo, x: 0, y: 0, color: style.haloColor))
                     layers.append(Sprite.Layer(mask: text.mask, x: 0, y: 0, color: style.textColor))
+                    if let color = text.color {
+                        layers.append(Sprite.Layer(mask: text.mask, x: 0, y: 0, color: style.textColor, image: color))
+                    }
                 }
                 return Sprite(width: width, height: height, h: h, v: v, layers: layers, range: sampleRange)
             }

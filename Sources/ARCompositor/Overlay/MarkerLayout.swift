@@ -144,7 +144,7 @@ public struct MarkerLayout: Sendable {
             let distance = options.units.format(marker.distance)
             let text =
                 texts?.text(for: marker.pointOfInterest, distance: distance)
-                ?? "\(marker.pointOfInterest.name) · \(distance)"
+                ?? LabelTextCache.compose(name: marker.pointOfInterest.name, distance: distance)
             let size = labelSize(text)
             if let label = place(
                 text, size: size, marker: marker, index: index, width: width, height: height, options: options)

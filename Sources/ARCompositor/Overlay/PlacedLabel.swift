@@ -2,7 +2,9 @@
 public struct PlacedLabel: Hashable, Sendable {
     /// Index of its marker in ``MarkerLayout/markers``.
     public var markerIndex: Int
-    /// The text: `Name · 1.2 km`.
+    /// The text as drawn: `Name · 1.2 km`, the name between Unicode's first-strong isolate marks
+    /// (U+2068, U+2069, not drawn), so a Hebrew or Arabic name reads right to left without turning
+    /// the whole label round.
     public var text: String
     /// The label's box: left, top, width, height in pixels.
     public var x: Double

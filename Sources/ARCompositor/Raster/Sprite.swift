@@ -27,12 +27,14 @@ struct Sprite: Sendable {
     let cbValue: [UInt8]
     let crValue: [UInt8]
 
-    /// One layer: a mask in a colour at an offset inside the sprite.
+    /// One layer: a mask in a colour at an offset inside the sprite, or (with `image`) a picture
+    /// in its own colours (a label's colour emoji), the mask then unused.
     struct Layer {
         var mask: CoverageMask
         var x: Int
         var y: Int
         var color: RGBAColor
+        var image: ColorBitmap? = nil
     }
 
     /// Composes `layers`, first at the bottom, into a sprite `width`×`height` for chroma factors
@@ -58,6 +60,12 @@ struct Sprite: Sendable {
                 cb.withUnsafeMutableBufferPointer { cb in
                     cr.withUnsafeMutableBufferPointer { cr in
                         for layer in layers {
+                            if let image = layer.image {
+                                Self.compose(
+                                    image, x: layer.x, y: layer.y, width: width, height: height,
+                                    range: range, into: (alpha, luma, cb, cr))
+                                continue
+                            }
                             let (y, u, w) = layer.color.ycbcr(in: range)
                             layer.mask.values.withUnsafeBufferPointer { mask in
                                 guard let source = mask.baseAddress, let a = alpha.baseAddress,
@@ -100,6 +108,37 @@ struct Sprite: Sendable {
         chromaAlpha = outputs.2
         cbValue = outputs.3
         crValue = outputs.4
+    }
+
+    /// `image` (premultiplied sRGB) composed over the layers below at (`x`, `y`): in Swift, pixel
+    /// by pixel, since only colour glyphs come this way and a label is composed once.
+    private static func compose(
+        _ image: ColorBitmap, x: Int, y: Int, width: Int, height: Int, range: SampleRange,
+        into planes: (
+            alpha: UnsafeMutableBufferPointer<Float>, luma: UnsafeMutableBufferPointer<Float>,
+            cb: UnsafeMutableBufferPointer<Float>, cr: UnsafeMutableBufferPointer<Float>
+        )
+    ) {
+        for row in max(0, -y)..<min(image.height, height - y) {
+            for column in max(0, -x)..<min(image.width, width - x) {
+                let source = (row * image.width + column) * 4
+                let coverage = Float(image.rgba[source + 3]) / 255
+                guard coverage > 0 else { continue }
+                // Unpremultiplied for the colour conversion (Y, Cb and Cr are affine in R, G, B).
+                let unit = 1 / coverage
+                let color = RGBAColor(
+                    red: UInt8(min(255, (Float(image.rgba[source]) * unit).rounded())),
+                    green: UInt8(min(255, (Float(image.rgba[source + 1]) * unit).rounded())),
+                    blue: UInt8(min(255, (Float(image.rgba[source + 2]) * unit).rounded())))
+                let (l, u, w) = color.ycbcr(in: range)
+                let index = (y + row) * width + x + column
+                let keep = 1 - coverage
+                planes.alpha[index] = planes.alpha[index] * keep + coverage
+                planes.luma[index] = planes.luma[index] * keep + Float(l) * coverage
+                planes.cb[index] = planes.cb[index] * keep + Float(u) * coverage
+                planes.cr[index] = planes.cr[index] * keep + Float(w) * coverage
+            }
+        }
     }
 
     /// Bytes held, for bounding caches.

@@ -1,5 +1,5 @@
 import ArcaptureCore
-import CFreeType
+import CText
 import Foundation
 
 /// fontconfig for the whole process: finds font files by name and by the characters they cover.
@@ -18,7 +18,7 @@ final class FontCatalog: Sendable {
         var config: OpaquePointer?
         var loaded = false
         var files: [String: (String, String?)] = [:]
-        var coverage: [UInt32: String?] = [:]
+        var coverage: [UInt64: String?] = [:]
     }
 
     private let state = Locked(State())
@@ -47,7 +47,7 @@ final class FontCatalog: Sendable {
             else { return .failure(FontError(font: name, problem: "not a fontconfig pattern")) }
             defer { FcPatternDestroy(pattern) }
             let asked = Self.family(of: pattern)
-            guard let (file, family) = Self.match(pattern, in: &state) else {
+            guard let (file, family, _) = Self.match(pattern, in: &state) else {
                 return .failure(FontError(font: name, problem: "fontconfig found no font", isMissing: true))
             }
             // A generic family (sans-serif, monospace…) stands for whichever font fontconfig picks.
@@ -81,30 +81,38 @@ final class FontCatalog: Sendable {
         return String(cString: UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
     }
 
-    /// A font file that covers `scalar`, or nil when fontconfig knows none.
-    func file(covering scalar: Unicode.Scalar) -> String? {
+    /// A font file that covers `scalar`, or nil when fontconfig knows none. With `color`, a
+    /// colour font is asked for first (an emoji in emoji presentation), then any.
+    func file(covering scalar: Unicode.Scalar, color: Bool = false) -> String? {
         state.withLock { state in
-            if let known = state.coverage[scalar.value] { return known }
+            let key = UInt64(scalar.value) | (color ? 1 << 32 : 0)
+            if let known = state.coverage[key] { return known }
             var file: String?
-            if let pattern = FcPatternCreate() {
-                if let characters = FcCharSetCreate() {
-                    FcCharSetAddChar(characters, FcChar32(scalar.value))
-                    FcPatternAddCharSet(pattern, "charset", characters)
-                    file = Self.match(pattern, in: &state, mustCover: scalar)?.file
-                    FcCharSetDestroy(characters)
-                }
-                FcPatternDestroy(pattern)
-            }
-            state.coverage[scalar.value] = .some(file)
+            if color { file = Self.match(covering: scalar, color: true, in: &state) }
+            if file == nil { file = Self.match(covering: scalar, color: false, in: &state) }
+            state.coverage[key] = .some(file)
             return file
         }
+    }
+
+    /// fontconfig's best font for `scalar` (a colour one with `color`), if it covers it.
+    private static func match(covering scalar: Unicode.Scalar, color: Bool, in state: inout State) -> String? {
+        guard let pattern = FcPatternCreate() else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        guard let characters = FcCharSetCreate() else { return nil }
+        defer { FcCharSetDestroy(characters) }
+        FcCharSetAddChar(characters, FcChar32(scalar.value))
+        FcPatternAddCharSet(pattern, "charset", characters)
+        if color { FcPatternAddBool(pattern, "color", FcBool(FcTrue)) }
+        guard let found = match(pattern, in: &state, mustCover: scalar) else { return nil }
+        return !color || found.isColor ? found.file : nil
     }
 
     /// fontconfig's best match for `pattern` (which it completes with its substitutions): its file
     /// and family.
     private static func match(
         _ pattern: OpaquePointer, in state: inout State, mustCover scalar: Unicode.Scalar? = nil
-    ) -> (file: String, family: String?)? {
+    ) -> (file: String, family: String?, isColor: Bool)? {
         if !state.loaded {
             state.config = FcInitLoadConfigAndFonts()
             state.loaded = true
@@ -123,6 +131,10 @@ final class FontCatalog: Sendable {
         }
         var file: UnsafeMutablePointer<FcChar8>?
         guard FcPatternGetString(matched, "file", 0, &file) == FcResultMatch, let file else { return nil }
-        return (String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), family(of: matched))
+        var color = FcBool(FcFalse)
+        let isColor = FcPatternGetBool(matched, "color", 0, &color) == FcResultMatch && color != FcBool(FcFalse)
+        return (
+            String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), family(of: matched), isColor
+        )
     }
 }

@@ -86,7 +86,7 @@ enum CaptureCommand {
             return error.cannotBeOpened ? .noInput : .dataError
         }
         for note in mapData.notes { Terminal.warning(note) }
-        if overlay.drawsOverlay, let failed = FontCheck.check(mapData.style.style) { return failed }
+        if overlay.drawsOverlay, let failed = FontCheck.check(mapData) { return failed }
         signal(SIGPIPE, SIG_IGN)  // a closed stream reader is an EPIPE to handle, not a death
         let path = options.devices.first ?? CheckCommand.defaultDevicePath()
         var authorization = CaptureDevice.authorization(for: path)

@@ -193,10 +193,10 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 throw .input(error)
             }
         }
-        // The font is opened now, so one that is missing is said at once rather than frame by frame.
+        // The font is opened now, so one that is missing is said at once rather than frame by frame,
+        // as are the labels' scripts no font draws.
         do {
-            let compositor = try Compositor(style: job.map.style.style)
-            if let note = compositor.fontNote { messages.warning(note) }
+            for warning in try job.map.fontWarnings() { messages.warning(warning) }
         } catch {
             throw .font(error)
         }

@@ -98,7 +98,7 @@ struct MarkerLayoutTests {
         #expect(layout.markers.map(\.pointOfInterest.id) == ["b", "a"])
         #expect(layout.omitted == 2)
         #expect(layout.markers[1].radius == 14 && layout.markers[0].radius == 5)
-        #expect(layout.labels.map(\.text).contains("Place a · 50 m"))
+        #expect(layout.labels.map(\.text).contains("\u{2068}Place a\u{2069} · 50 m"))
     }
 
     @Test(
