@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 import Testing
 
 @testable import ARCompositor
@@ -11,6 +12,38 @@ struct GeoJSONFileTests {
         ).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    @Test(
+        "an OpenStreetMap ele tag is a height above sea level, put on the ellipsoid with EGM96; a third coordinate wins"
+    )
+    func seaLevelElevations() throws {
+        let path = try Self.temporaryFile(
+            """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [13.8364, 46.3783]}, "properties": {"name": "Triglav", "ele": "2864"}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [13.9, 46.4]}, "properties": {"name": "a", "ele": 1000.5}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [13.9, 46.4]}, "properties": {"name": "b", "ele": "1200 m"}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [13.9, 46.4]}, "properties": {"name": "c", "ele": "4000 ft"}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [13.9, 46.4, 700]}, "properties": {"name": "d", "ele": "650"}}
+            ]}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try GeoJSONFile(contentsOf: path)
+        let grid = try GeoidGrid.shared.get()
+        let triglav = grid.separation(latitude: 46.3783, longitude: 13.8364)
+        let other = grid.separation(latitude: 46.4, longitude: 13.9)
+        let altitudes = file.pointsOfInterest.map(\.altitude)
+        #expect(abs((altitudes[0] ?? 0) - (2864 + triglav)) < 1e-9)
+        #expect(abs((altitudes[1] ?? 0) - (1000.5 + other)) < 1e-9)
+        #expect(abs((altitudes[2] ?? 0) - (1200 + other)) < 1e-9)
+        #expect(altitudes[3] == nil, "feet are not guessed")
+        #expect(altitudes[4] == 700, "a position's third number is on the ellipsoid already")
+        #expect(file.elevationsAboveSeaLevel == 3)
+        #expect(
+            file.placementNote(file: "p.geojson")
+                == "p.geojson: 3 of the 5 POIs' heights are above sea level (OpenStreetMap's ele), put on the "
+                + String(format: "ellipsoid with EGM96's geoid (%+.1f m at the first)", triglav))
     }
 
     @Test("ids, names, altitude, category, colour and icon follow formats.md")

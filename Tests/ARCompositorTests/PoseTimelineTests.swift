@@ -154,13 +154,21 @@ struct PoseTimelineTests {
         #expect(policy.opacity(headingAccuracy: 45) == 0)
     }
 
-    @Test("2D fixes and mean-sea-level altitudes are flagged as approximate unless a separation is given")
+    @Test(
+        "altitudes above sea level go on the ellipsoid: the fix's own separation, else the one given, else EGM96's; 2D fixes are approximate"
+    )
     func approximateAltitude() throws {
         let msl = LocationFix(
             time: t0, coordinate: try #require(GeodeticCoordinate(latitude: 45, longitude: 14)), mode: .threeD,
             altitudeMeanSeaLevel: 500)
-        let flagged = try #require(PoseTimeline(positions: [msl], orientation: level(0)).pose(at: t0).estimate)
-        #expect(flagged.altitudeIsApproximate && abs(flagged.pose.altitude - 500) < 1e-6)
+        let separation = try GeoidGrid.shared.get().separation(latitude: 45, longitude: 14)
+        #expect(separation > 40 && separation < 50)
+        let modelled = try #require(PoseTimeline(positions: [msl], orientation: level(0)).pose(at: t0).estimate)
+        #expect(!modelled.altitudeIsApproximate && abs(modelled.pose.altitude - 500 - separation) < 1e-6)
+        var own = msl
+        own.geoidSeparation = 44
+        let receivers = try #require(PoseTimeline(positions: [own], orientation: level(0)).pose(at: t0).estimate)
+        #expect(!receivers.altitudeIsApproximate && abs(receivers.pose.altitude - 544) < 1e-6)
         let given = try #require(
             PoseTimeline(positions: [msl], orientation: level(0), assumedGeoidSeparation: 46).pose(at: t0).estimate)
         #expect(!given.altitudeIsApproximate && abs(given.pose.altitude - 546) < 1e-6)

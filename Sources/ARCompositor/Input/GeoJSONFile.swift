@@ -1,4 +1,5 @@
 import ArcaptureCore
+import Positioning
 
 /// The points of interest and routes in a GeoJSON file (RFC 7946), read as users' real files have
 /// them: a FeatureCollection, a single Feature or a bare geometry.
@@ -11,9 +12,15 @@ public struct GeoJSONFile: Hashable, Sendable {
     public var skipped: [String: Int]
     /// How many of ``pointsOfInterest`` are areas (Polygon, MultiPolygon) placed at their label point.
     public var areas = 0
-    /// How many of ``pointsOfInterest`` have an altitude above mean sea level (a GPX waypoint's
-    /// `<ele>`), taken as a height on the ellipsoid.
+    /// How many of ``pointsOfInterest`` have an altitude given above mean sea level (a GPX
+    /// waypoint's `<ele>`, an OpenStreetMap `ele` tag), put on the ellipsoid by
+    /// ``seaLevelReference`` (each POI's ``PointOfInterest/altitude`` is the ellipsoidal one).
     public var elevationsAboveSeaLevel = 0
+    /// How the heights above sea level were put on the ellipsoid (EGM96's geoid, or not at all);
+    /// nil when there were none.
+    public var seaLevelReference: AltitudeReference?
+    /// The geoid separation added to the first of them, in metres.
+    public var firstGeoidSeparation: Double?
     /// A GPX file's tracks and routes, which are not POIs.
     public var gpxLines = 0
     /// Features that could not be read, each `feature 12: what is wrong`, skipped (unless the file
@@ -62,15 +69,57 @@ public struct GeoJSONFile: Hashable, Sendable {
     /// derived: waypoints' elevations above sea level taken as ellipsoidal heights, or areas placed
     /// at their label point (nil when neither).
     public func placementNote(file: String) -> String? {
-        if elevationsAboveSeaLevel > 0 {
-            // Said, not hidden: the geoid separation (tens of metres) is not applied.
-            return "\(file): \(elevationsAboveSeaLevel) of the \(pointsOfInterest.count) waypoints' elevations are "
-                + "above sea level, taken as heights on the ellipsoid (the geoid separation is not applied)"
+        var notes: [String] = []
+        if elevationsAboveSeaLevel > 0, let reference = seaLevelReference, let separation = firstGeoidSeparation {
+            let what =
+                "\(elevationsAboveSeaLevel) of the \(pointsOfInterest.count) POIs' heights are above sea level "
+                + "(\(gpxLines > 0 || isGPX ? "GPX <ele>" : "OpenStreetMap's ele")), "
+            if case .seaLevelGeoidModel(let model) = reference {
+                notes.append(
+                    what + "put on the ellipsoid with \(model)'s geoid "
+                        + String(format: "(%+.1f m at the first)", separation))
+            } else {
+                // Said, not hidden: the geoid separation (tens of metres) is not applied.
+                notes.append(
+                    what + "taken as heights on the ellipsoid (the geoid separation is not applied: "
+                        + "\(GeoidGrid.unavailableReason ?? "no geoid"))")
+            }
         }
-        return areas == 0
-            ? nil
-            : "\(file): \(areas) of the \(pointsOfInterest.count) POIs are areas (Polygon, MultiPolygon), each placed at "
-                + "its label point, the point inside it farthest from its edges"
+        if areas > 0 {
+            notes.append(
+                "\(areas) of the \(pointsOfInterest.count) POIs are areas (Polygon, MultiPolygon), each placed at "
+                    + "its label point, the point inside it farthest from its edges")
+        }
+        return notes.isEmpty ? nil : "\(file): " + notes.joined(separator: "; ")
+    }
+
+    /// Whether the POIs came from a GPX file's waypoints.
+    var isGPX = false
+
+    /// `seaLevel` metres above sea level at a POI's place, on the ellipsoid (counted for the note).
+    mutating func ellipsoidal(seaLevel: Double, latitude: Double, longitude: Double) -> Double {
+        let (altitude, reference) = LocationFix.ellipsoidal(
+            seaLevel: seaLevel, latitude: latitude, longitude: longitude, assumingGeoidSeparation: nil)
+        elevationsAboveSeaLevel += 1
+        if seaLevelReference == nil {
+            seaLevelReference = reference
+            firstGeoidSeparation = altitude - seaLevel
+        }
+        return altitude
+    }
+
+    /// An OpenStreetMap `ele` tag's metres above sea level: a number, or text such as `1234`,
+    /// `1234.5` or `1234 m` (OSM's convention is metres); nil for anything else (`4000 ft` is
+    /// left out, not guessed).
+    static func seaLevelHeight(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .number(let number): return number.isFinite ? number : nil
+        case .string(let text):
+            var trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasSuffix("m") { trimmed = String(trimmed.dropLast()).trimmingCharacters(in: .whitespaces) }
+            return Double(trimmed).flatMap { $0.isFinite && abs($0) < 10_000 ? $0 : nil }
+        default: return nil
+        }
     }
 
     /// Reads a GeoJSON file (or, named `.gpx`, a GPX file's waypoints). A feature that is wrong
@@ -192,10 +241,16 @@ public struct GeoJSONFile: Hashable, Sendable {
             if case .string(let value) = properties?[key] { return value }
             return nil
         }
+        // A position's third number is on the ellipsoid (RFC 7946); OpenStreetMap's `ele` tag, the
+        // height a peak's export carries, is above sea level.
+        var altitude = position.altitude
+        if altitude == nil, let seaLevel = Self.seaLevelHeight(properties?["ele"]) {
+            altitude = ellipsoidal(seaLevel: seaLevel, latitude: position.latitude, longitude: position.longitude)
+        }
         pointsOfInterest.append(
             PointOfInterest(
                 id: identifier, name: text("name") ?? text("title") ?? identifier, latitude: position.latitude,
-                longitude: position.longitude, altitude: position.altitude, category: text("category"),
+                longitude: position.longitude, altitude: altitude, category: text("category"),
                 color: try Self.color(properties?["color"], place: place, file: file), icon: text("icon")))
     }
 

@@ -25,7 +25,8 @@ public struct PoseTimeline: Sendable {
     /// How far to interpolate and extrapolate.
     public var limits: InterpolationLimits
     /// Metres added to mean-sea-level altitudes that come without a geoid separation (a GPX
-    /// `<ele>`); nil when the user gave none, which marks such altitudes as approximate.
+    /// `<ele>`); nil when the user gave none: the geoid model's separation is added instead (EGM96,
+    /// ``GeoidGrid``), and without one such altitudes are marked approximate.
     public var assumedGeoidSeparation: Double?
 
     /// Creates a timeline. Positions and samples are sorted by time; of several with one time, the
@@ -162,8 +163,8 @@ public struct PoseTimeline: Sendable {
     private func altitude(of fix: LocationFix, fallback: LocationFix) -> (Double, Bool) {
         for candidate in [fix, fallback] {
             if let altitude = candidate.coordinate.altitude { return (altitude, false) }
-            if let altitude = candidate.ellipsoidalAltitude(assumingGeoidSeparation: assumedGeoidSeparation ?? 0) {
-                return (altitude, candidate.geoidSeparation == nil && assumedGeoidSeparation == nil)
+            if let found = candidate.ellipsoidalAltitude(assumingGeoidSeparation: assumedGeoidSeparation) {
+                return (found.altitude, found.reference.isApproximate)
             }
         }
         return (0, true)

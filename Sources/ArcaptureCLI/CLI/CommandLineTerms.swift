@@ -32,6 +32,8 @@ enum CommandLineTerms {
             "(capture with --libv4l2 to get a convertible format)"
         ),
         ("a line is a route (load it as the route)", "a line is a route (--route)"),
+        ("or give the geoid separation", "or give --geoid-separation"),
+        ("the geoid separation given", "the geoid separation given (--geoid-separation)"),
         ("it exists, and replacing it was not asked for", "it exists; use --force to overwrite it"),
     ]
 

@@ -284,14 +284,15 @@ enum AnnotateCommand {
     }
 
     /// Puts a photo's geotag where `--position` (and, without one given, `--orientation`) would
-    /// be, and says so: the altitude is taken as given (above sea level), as for a folder of photos;
+    /// be, and says so: the altitude above sea level put on the ellipsoid with the geoid, as for a
+    /// folder of photos (``Geotag/ellipsoidalAltitude(assumingGeoidSeparation:)``);
     /// a magnetic image direction is made true as GeoAR's ``GeotagHeading`` says (the photo taken at
     /// `time`). A photo without an image direction and no `--orientation` is refused (false), as one
     /// without a position is: drawn facing north, its labels would be a guess.
     private static func useGeotag(_ tag: Geotag, at time: Date?, of input: String, in parsed: inout ParsedArguments)
         -> Bool
     {
-        let altitude = tag.altitudeMeanSeaLevel ?? 0
+        let (altitude, reference) = tag.ellipsoidalAltitude()
         let heading: String
         if let given = parsed.text(ProjectOptions.orientation) {
             heading = "orientation \(given) (--orientation)"
@@ -309,8 +310,13 @@ enum AnnotateCommand {
             return false
         }
         parsed.set(ProjectOptions.position, to: "\(tag.latitude),\(tag.longitude),\(altitude)")
-        let height =
-            tag.altitudeMeanSeaLevel.map { String(format: "%.1f m above sea level", $0) } ?? "no altitude (0 m)"
+        var height =
+            tag.altitudeMeanSeaLevel.map { String(format: "%.1f m above sea level", $0) } ?? "no altitude (sea level)"
+        if case .seaLevelGeoidModel(let model) = reference {
+            height += String(format: ", %.1f m on the ellipsoid with %@'s geoid", altitude, model)
+        } else if reference.isApproximate {
+            height += " taken as on the ellipsoid (\(GeoidGrid.unavailableReason ?? "no geoid"))"
+        }
         Terminal.note(
             String(format: "note: the pose from %@'s EXIF: %.6f, %.6f, ", input, tag.latitude, tag.longitude)
                 + "\(height), \(heading)")

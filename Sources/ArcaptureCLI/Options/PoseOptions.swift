@@ -38,7 +38,8 @@ struct PoseOptions: Sendable {
         "mount-pitch", "DEGREES", in: -90...90, default: 0, help: "The camera's pitch on the vehicle (negative: down).")
     static let geoidSeparationOption = Option.number(
         "geoid-separation", "METRES", in: -120...120,
-        help: "Added to mean-sea-level altitudes that come without one (GPX elevations); about 46 in Istria.")
+        help:
+            "Added to altitudes above sea level that come without one (GPX, EXIF), instead of EGM96's at each place.")
     static let maxGap = Option.number(
         "max-gap", "SECONDS", in: 0...86_400, default: InterpolationLimits().maximumGap,
         help: "Longer gaps between samples mean 'no pose' inside them (loggers write every 8-30 s).")

@@ -334,7 +334,8 @@ public final class FootagePipeline: @unchecked Sendable {
             }
             let pose = DevicePose(
                 latitude: tag.latitude, longitude: tag.longitude,
-                altitude: (tag.altitudeMeanSeaLevel ?? 0) + (geoidSeparation ?? 0), orientation: orientation)
+                altitude: tag.ellipsoidalAltitude(assumingGeoidSeparation: geoidSeparation).altitude,
+                orientation: orientation)
             return (time, pose, nil)
         case .fixed(let pose, let clock):
             return (clock?.time(of: frame) ?? frame.captureTime?.date, pose, nil)

@@ -140,6 +140,8 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 var given: DeviceOrientation?
                 if case .fixed(let fixed) = plan.orientation { given = fixed }
                 poses = .geotags(geoidSeparation: plan.geoidSeparation, orientation: given)
+                let heights = HeightNote.photos(assumedGeoidSeparation: plan.geoidSeparation)
+                if heights.isWarning { messages.warning(heights.text) } else { messages.note("note: \(heights.text)") }
                 break
             } else {
                 throw .noPositions(footage: info.path, kind: reader.kind)
@@ -158,6 +160,9 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 timeline = found.timeline
             } catch {
                 throw .input(error)
+            }
+            if let heights = HeightNote.track(track, assumedGeoidSeparation: plan.geoidSeparation) {
+                if heights.isWarning { messages.warning(heights.text) } else { messages.note("note: \(heights.text)") }
             }
             poses = .track(timeline, clock)
             if !job.passesThroughUnposed,

@@ -47,10 +47,33 @@ public struct LocationFix: Hashable, Sendable {
         self.speed = speed
     }
 
-    /// The altitude to place the camera at: the ellipsoidal altitude when known; otherwise the MSL
-    /// altitude plus `assumedGeoidSeparation` (a user's `--geoid-separation`, 0 when not given).
-    public func ellipsoidalAltitude(assumingGeoidSeparation assumedGeoidSeparation: Double = 0) -> Double? {
-        if let altitude = coordinate.altitude { return altitude }
-        return altitudeMeanSeaLevel.map { $0 + (geoidSeparation ?? assumedGeoidSeparation) }
+    /// The altitude to place the camera at, on the ellipsoid, and how it was obtained: the
+    /// ellipsoidal altitude when known; otherwise the altitude above sea level plus, in this order,
+    /// the fix's own geoid separation, `assumedGeoidSeparation` (a user's `--geoid-separation`), or
+    /// the geoid model's at the fix (EGM96, ``GeoidGrid/shared``); with none of them, the altitude
+    /// above sea level as it is (``AltitudeReference/seaLevelUncorrected``). Nil without an altitude.
+    public func ellipsoidalAltitude(assumingGeoidSeparation assumedGeoidSeparation: Double? = nil) -> (
+        altitude: Double, reference: AltitudeReference
+    )? {
+        if let altitude = coordinate.altitude { return (altitude, .ellipsoid) }
+        guard let seaLevel = altitudeMeanSeaLevel else { return nil }
+        if let geoidSeparation { return (seaLevel + geoidSeparation, .seaLevelReceiverSeparation) }
+        return Self.ellipsoidal(
+            seaLevel: seaLevel, latitude: coordinate.latitude, longitude: coordinate.longitude,
+            assumingGeoidSeparation: assumedGeoidSeparation)
+    }
+
+    /// A height above sea level at a place put on the ellipsoid: plus `assumedGeoidSeparation`
+    /// when given, else the geoid model's separation there, else as it is (uncorrected).
+    public static func ellipsoidal(
+        seaLevel: Double, latitude: Double, longitude: Double, assumingGeoidSeparation assumedGeoidSeparation: Double?
+    ) -> (altitude: Double, reference: AltitudeReference) {
+        if let assumedGeoidSeparation { return (seaLevel + assumedGeoidSeparation, .seaLevelGivenSeparation) }
+        if case .success(let grid) = GeoidGrid.shared {
+            return (
+                seaLevel + grid.separation(latitude: latitude, longitude: longitude), .seaLevelGeoidModel(grid.model)
+            )
+        }
+        return (seaLevel, .seaLevelUncorrected)
     }
 }

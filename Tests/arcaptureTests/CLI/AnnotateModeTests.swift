@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 import TestSupport
 import Testing
 
@@ -78,16 +79,20 @@ struct AnnotateModeTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "the pose from \(photo)'s EXIF: 60.146706, 24.906772, no altitude (0 m), heading 65.9° (its image "
+                "the pose from \(photo)'s EXIF: 60.146706, 24.906772, no altitude (sea level), 17.9 m on the "
+                    + "ellipsoid with EGM96's geoid, heading 65.9° (its image "
                     + "direction, 56.0° from magnetic north, with the declination 9.9° E (WMM2020) there)"
             ), "\(result.stderr)")
         #expect(result.stdout == output + "\n")
         // The same drawing as the pose given by hand: 56° magnetic and WMM2020's 9.87194027993° E
         // there on 2022-08-14 (PhotoHeadingTests checks it against pygeomag).
+        // Sea level there is EGM96's 17.9 m above the ellipsoid (GeoidGridTests holds it to PROJ's).
         let byHand = directory.appendingPathComponent("by-hand.jpg").path
+        let seaLevel = try GeoidGrid.shared.get().separation(latitude: 60.146705555555556, longitude: 24.90677222222222)
         let given = try Binary.run(
             ["annotate", photo] + pois + [
-                "--position", "60.146705555555556,24.90677222222222,0", "--orientation", "65.87194027993472", "--hfov",
+                "--position", "60.146705555555556,24.90677222222222,\(seaLevel)", "--orientation", "65.87194027993472",
+                "--hfov",
                 "100",
                 "--output", byHand,
             ])
