@@ -104,8 +104,8 @@ public final class Compositor {
         for label in layout.labels {
             if let leader = label.leader {
                 painter.fillLine(
-                    from: leader.from, to: leader.to, width: 1.5, color: style.accentColor.withOpacity(opacity),
-                    on: &image)
+                    from: leader.from, to: leader.to, width: 1.5 * MarkerLayoutOptions.frameScale(height: image.height),
+                    color: style.accentColor.withOpacity(opacity), on: &image)
             }
             let (h, v) = Self.factors(image)
             let (width, height) = (Int(label.width), Int(label.height))
@@ -203,8 +203,11 @@ public final class Compositor {
             Shape.polygon([tip - direction * 2, base + normal * size * 0.45, base - normal * size * 0.45]),
             color: style.accentColor.withOpacity(opacity), on: &image)
         guard let text = renderer?.render(indicator.text) else { return }
-        // The distance sits just inside the arrow, kept within the frame.
-        let centre = base - direction * (Double(text.mask.width) / 2 + 2)
+        // The name and distance sit just inside the arrow (as far in as the text reaches that way:
+        // half its width beside a side arrow, half its height below a top one), kept in the frame.
+        let reach = MarkerLayout.textReach(
+            width: Double(text.mask.width), height: Double(text.mask.height), along: direction)
+        let centre = base - direction * (reach + 2)
         let x = min(max(0, Int(centre.x) - text.mask.width / 2), image.width - text.mask.width)
         let y = min(max(0, Int(centre.y) - text.mask.height / 2), image.height - text.mask.height)
         painter.stamp(text.halo, x: x, y: y, color: style.haloColor.withOpacity(opacity), on: &image)

@@ -1,5 +1,5 @@
 /// A point of interest outside the field of view, shown as an arrow at the frame's border
-/// pointing the way, with its distance.
+/// pointing the way, with its name and distance.
 public struct EdgeIndicator: Hashable, Sendable {
     /// The POI.
     public var pointOfInterest: PointOfInterest
@@ -9,6 +9,7 @@ public struct EdgeIndicator: Hashable, Sendable {
     public var angle: Double
     /// Metres from the camera.
     public var distance: Double
-    /// The distance as text.
+    /// The name and distance as drawn: `Name · 11 km` (the name isolated as a label's is, see
+    /// ``PlacedLabel/text``).
     public var text: String
 }

@@ -143,7 +143,7 @@ public final class FrameAnnotator {
             }
             layout.update(
                 points: projected, width: image.width, height: height, heading: pose.orientation.heading,
-                options: layoutOptions, texts: labelTexts, keepClear: keepClear
+                options: layoutOptions.scaled(forFrameHeight: height), texts: labelTexts, keepClear: keepClear
             ) { [compositor] in compositor.labelSize($0, frameHeight: height) }
         }
         let opacity = headingAccuracyPolicy.opacity(headingAccuracy: headingAccuracy)

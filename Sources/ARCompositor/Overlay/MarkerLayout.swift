@@ -309,13 +309,21 @@ public struct MarkerLayout: Sendable {
     static func edgeBox(_ position: SIMD2<Double>, angle: Double, size: (width: Int, height: Int)) -> SIMD4<Double> {
         let (w, h) = (Double(size.width), Double(size.height))
         let direction = SIMD2(cos(angle), sin(angle))
-        let textCentre = position - direction * (h + w / 2)
+        let textCentre = position - direction * (h + textReach(width: w, height: h, along: direction))
         let arrowCentre = position - direction * (h / 2)
         let low = SIMD2(
             min(textCentre.x - w / 2, arrowCentre.x - h / 2), min(textCentre.y - h / 2, arrowCentre.y - h / 2))
         let high = SIMD2(
             max(textCentre.x + w / 2, arrowCentre.x + h / 2), max(textCentre.y + h / 2, arrowCentre.y + h / 2))
         return SIMD4(low.x, low.y, high.x - low.x, high.y - low.y)
+    }
+
+    /// How far a `width`×`height` text's centre sits from its edge along `direction` (a unit
+    /// vector): half its width beside a side arrow, half its height beside a top or bottom one.
+    static func textReach(width: Double, height: Double, along direction: SIMD2<Double>) -> Double {
+        let x = abs(direction.x) < 1e-9 ? Double.infinity : width / 2 / abs(direction.x)
+        let y = abs(direction.y) < 1e-9 ? Double.infinity : height / 2 / abs(direction.y)
+        return min(x, y)
     }
 
     /// Whether `label` would hide a marker's dot (any but `index`'s).
@@ -340,7 +348,10 @@ public struct MarkerLayout: Sendable {
                 bottom = min(bottom, area.y)
             }
         }
-        let boxes = keepClear.filter { !($0.x <= 0 && $0.x + $0.z >= Double(width)) }
+        // Slid past the panel and past every marker's dot: an arrow never hides a place in view.
+        let boxes =
+            keepClear.filter { !($0.x <= 0 && $0.x + $0.z >= Double(width)) }
+            + markers.map { SIMD4($0.center.x - $0.radius, $0.center.y - $0.radius, 2 * $0.radius, 2 * $0.radius) }
         let centre = SIMD2(Double(width) / 2, Double(height) / 2)
         for point in outside {
             guard edgeIndicators.count < options.maximumEdgeIndicators else { break }
@@ -368,7 +379,10 @@ public struct MarkerLayout: Sendable {
                 direction.y == 0 ? .infinity : (direction.y > 0 ? down : up) / abs(direction.y))
             var position = centre + direction * scale
             let angle = atan2(direction.y, direction.x)
-            let size = labelSize(options.units.format(point.distance))
+            // The place's name with its distance: two arrows "◀ 11 km" could not be told apart.
+            let text = LabelTextCache.compose(
+                name: point.pointOfInterest.name, distance: options.units.format(point.distance))
+            let size = labelSize(text)
             // Slid along its border past a kept-clear box, or dropped when that leaves the frame.
             guard
                 let clear = Self.slid(
@@ -385,7 +399,7 @@ public struct MarkerLayout: Sendable {
             edgeIndicators.append(
                 EdgeIndicator(
                     pointOfInterest: point.pointOfInterest, position: position, angle: angle,
-                    distance: point.distance, text: options.units.format(point.distance)))
+                    distance: point.distance, text: text))
         }
     }
 

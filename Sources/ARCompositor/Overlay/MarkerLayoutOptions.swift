@@ -24,4 +24,22 @@ public struct MarkerLayoutOptions: Hashable, Sendable {
 
     /// Creates the defaults.
     public init() {}
+
+    /// How much a frame `height` rows tall scales the pixel sizes above (radii, gap, edge margin)
+    /// and the leader lines: 1 up to 720 rows, for which they are given, then in proportion, as
+    /// text grows with the frame (at 4K, 5-pixel dots beside 60-pixel text were specks).
+    public static func frameScale(height: Int) -> Double { max(1, Double(height) / 720) }
+
+    /// These options with their pixel sizes scaled for frames `height` rows tall
+    /// (``frameScale(height:)``).
+    public func scaled(forFrameHeight height: Int) -> MarkerLayoutOptions {
+        let scale = Self.frameScale(height: height)
+        guard scale != 1 else { return self }
+        var scaled = self
+        scaled.maximumRadius *= scale
+        scaled.minimumRadius *= scale
+        scaled.gap *= scale
+        scaled.edgeMargin *= scale
+        return scaled
+    }
 }

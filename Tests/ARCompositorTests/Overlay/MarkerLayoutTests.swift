@@ -81,7 +81,8 @@ struct MarkerLayoutTests {
         // From the centre towards (1500, 600): (860, 240), leaving the inset frame on the right.
         #expect(abs(offRight.position.x - (1280 - 18)) < 1e-9 && abs(offRight.angle - atan2(240.0, 860)) < 1e-9)
         #expect(abs(offRight.position.y - (360 + 240 * (622.0 / 860))) < 1e-9)
-        #expect(arrows["behind-left"]?.text == "150 m")
+        // Named: two arrows "◀ 150 m" could not be told apart.
+        #expect(arrows["behind-left"]?.text == "\u{2068}Place behind-left\u{2069} · 150 m")
     }
 
     @Test("distance and count limits leave POIs out and count them; markers shrink with distance")
@@ -146,6 +147,39 @@ struct MarkerLayoutTests {
             points: points, width: 1280, height: 720, heading: 0, options: options, texts: nil, keepClear: keepClear,
             labelSize: size)
         return layout
+    }
+
+    @Test("an edge arrow never covers a marker: it slides along its border past the dot")
+    func arrowsClearMarkers() throws {
+        // A place in view just inside the left border, and one out of view to the left whose
+        // arrow would sit on it.
+        let points = [
+            point("near-border", u: 40, v: 360, distance: 90), point("out-left", u: -900, v: 360, distance: 500),
+        ]
+        let placed = MarkerLayout(
+            points: points, width: 1280, height: 720, heading: 0, options: MarkerLayoutOptions(), labelSize: size)
+        let marker = try #require(placed.markers.first)
+        let dot = SIMD4(
+            marker.center.x - marker.radius, marker.center.y - marker.radius, 2 * marker.radius, 2 * marker.radius)
+        let arrow = try #require(placed.edgeIndicators.first)
+        #expect(
+            !MarkerLayout.intersects(
+                MarkerLayout.edgeBox(arrow.position, angle: arrow.angle, size: size(arrow.text)), dot))
+        // Where the arrow would have been, straight out from the centre, it covers the dot.
+        let straight = SIMD2(18.0, 360)
+        #expect(MarkerLayout.intersects(MarkerLayout.edgeBox(straight, angle: .pi, size: size(arrow.text)), dot))
+        #expect(arrow.position.x == 18 && arrow.position.y != 360)
+    }
+
+    @Test("markers, gaps and margins scale with frames taller than 720 rows, as text does")
+    func scaledForLargeFrames() {
+        let options = MarkerLayoutOptions()
+        #expect(options.scaled(forFrameHeight: 480) == options)
+        #expect(options.scaled(forFrameHeight: 720) == options)
+        let uhd = options.scaled(forFrameHeight: 2160)
+        #expect(uhd.maximumRadius == 42 && uhd.minimumRadius == 15 && uhd.gap == 12 && uhd.edgeMargin == 54)
+        #expect(uhd.maximumMarkers == options.maximumMarkers && uhd.maximumDistance == options.maximumDistance)
+        #expect(MarkerLayoutOptions.frameScale(height: 1080) == 1.5)
     }
 
     @Test("edge arrows and labels keep off the banner and the panel: moved above the one, slid past the other")
