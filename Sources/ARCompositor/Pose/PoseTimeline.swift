@@ -26,7 +26,7 @@ public struct PoseTimeline: Sendable {
     public var limits: InterpolationLimits
     /// Metres added to mean-sea-level altitudes that come without a geoid separation (a GPX
     /// `<ele>`); nil when the user gave none: the geoid model's separation is added instead (EGM96,
-    /// ``GeoidGrid``), and without one such altitudes are marked approximate.
+    /// Positioning's `GeoidGrid`), and without one such altitudes are marked approximate.
     public var assumedGeoidSeparation: Double?
 
     /// Creates a timeline. Positions and samples are sorted by time; of several with one time, the

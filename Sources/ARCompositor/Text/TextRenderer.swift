@@ -9,7 +9,7 @@ import Foundation
 ///   Devanagari, Thai or CJK font), so names in any script the installed fonts cover are drawn; an
 ///   emoji in emoji presentation is taken from a colour font first and drawn in colour
 ///   (``RenderedText/color``). Characters no font covers are counted in
-///   ``RenderedText/missingGlyphs`` and named by ``uncoveredScalars(in:)``.
+///   ``RenderedText/missingGlyphs`` and, by script, by ``uncoveredScripts(in:)``.
 /// - Layout: the line is cut into runs of one direction, script and font; HarfBuzz shapes each
 ///   (Arabic letters join, Indic vowel signs move before their consonant, kerning and marks are
 ///   placed), and the runs are put in visual order (rule L2), so Hebrew and Arabic read right to

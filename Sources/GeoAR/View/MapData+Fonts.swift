@@ -6,7 +6,7 @@ extension MapData {
     /// labels (the POIs' names, the banner) that no installed font draws, once, naming a label and
     /// the package that covers it. Every way of annotating (footage, photos, a camera) asks here.
     ///
-    /// - Throws: ``FontError`` when the font is missing or is no font.
+    /// - Throws: ARCompositor's `FontError` when the font is missing or is no font.
     public func fontWarnings() throws(FontError) -> [String] {
         let compositor = try Compositor(style: style.style)
         var labels = pointsOfInterest.map(\.name)
