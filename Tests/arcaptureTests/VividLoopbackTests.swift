@@ -92,9 +92,14 @@ struct VividLoopbackTests {
 
     /// At the camera's full rate the check decodes off the capture path and counts on the
     /// structure check alone what the decoder cannot reach (CheckRecorderTests shows at any speed
-    /// that a stalled decoder holds up no frame). Here, against the real driver: every frame
-    /// arrives whole and is accounted for; the rate and drops are printed, not asserted (they are
-    /// the guest's speed: on an idle host, 0-2 dropped and over 28 fps).
+    /// that a stalled decoder holds up no frame). Here, against the real driver: every frame is
+    /// accounted for, and the frames check passes exactly when every frame is whole. That every
+    /// frame *is* whole is the guest's pace, not asserted: v4l2loopback keeps two buffers and its
+    /// writer never waits for the reader, so in a guest its host slows (a CI run's own load), the
+    /// writer can overwrite a frame the reader is still copying; that torn frame must be, and is,
+    /// counted damaged (seen once in CI: 59 of 60 valid at 1080p, "Premature end of JPEG file").
+    /// The rate, drops and damaged count are printed (on an idle host, 0-2 dropped, over 28 fps,
+    /// none damaged).
     @Test(
         "check takes every frame of a 30-fps MJPEG camera at 1280x720 and 1920x1080, each decoded or checked",
         arguments: [("lb-check-720p30", 1280, 720), ("lb-check-1080p30", 1920, 1080)])
@@ -103,8 +108,10 @@ struct VividLoopbackTests {
         let run = try vm.scenario(name)
         let report = try vm.report(name)
         #expect(report.frames.received == 60, "\(run.stderr)")
-        #expect(report.frames.valid == 60)
-        #expect(report.check("frames")?.status == "pass")
+        let damaged = report.frames.received - report.frames.valid
+        #expect(
+            report.check("frames")?.status == (damaged == 0 ? "pass" : "fail"),
+            "\(report.check("frames")?.detail ?? "")")
         #expect((report.format?.width, report.format?.height) == (width, height))
         let decoded = try #require(report.frames.decoded)
         #expect(decoded + report.frames.structureOnly == 60 && decoded >= 1)
