@@ -9,9 +9,10 @@ enum BidiLevels {
     /// only when it cannot allocate.
     static func resolve(_ scalars: [UInt32]) -> [UInt8] {
         let count = scalars.count
-        // Nothing right to left below U+0590 (Hebrew): Latin, Greek and Cyrillic labels, most of
-        // what is drawn, skip the algorithm (and its four arrays).
-        guard count > 0, scalars.contains(where: { $0 >= 0x0590 }) else { return [UInt8](repeating: 0, count: count) }
+        // Without a right-to-left letter every level is 0 (the isolate marks around a label's
+        // name included): Latin, Greek, Cyrillic, Indic and CJK labels, most of what is drawn,
+        // skip the algorithm and its four arrays.
+        guard count > 0, scalars.contains(where: isRightToLeftBlock) else { return [UInt8](repeating: 0, count: count) }
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: count)
         var brackets = [FriBidiBracketType](repeating: 0, count: count)
         var levels = [FriBidiLevel](repeating: 0, count: count)
@@ -25,6 +26,13 @@ enum BidiLevels {
         }
         guard resolved else { return [UInt8](repeating: 0, count: count) }
         return levels.map { UInt8(clamping: Int($0)) }
+    }
+
+    /// Whether `scalar` is in a block of right-to-left scripts (Hebrew, Arabic, Syriac, Thaana,
+    /// N'Ko and their presentation forms, and the historic ones above U+10800).
+    static func isRightToLeftBlock(_ scalar: UInt32) -> Bool {
+        (0x0590...0x08FF).contains(scalar) || (0xFB1D...0xFDFF).contains(scalar) || (0xFE70...0xFEFF).contains(scalar)
+            || (0x10800...0x10FFF).contains(scalar) || (0x1E800...0x1EFFF).contains(scalar)
     }
 
     /// The visual order of runs at `levels` (logical order in, indices out, left to right): rule

@@ -34,6 +34,8 @@ public final class TextRenderer {
     private var fallbackFaces: [UInt64: FontLibrary.SizedFace?] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: RenderedLineCache
+    /// HarfBuzz's buffer, reused by every run shaped (nil only when HarfBuzz could not allocate).
+    private let shapingBuffer: OpaquePointer? = hb_buffer_create()
     private let ascender: Int
     private let descender: Int
 
@@ -87,6 +89,10 @@ public final class TextRenderer {
         let metrics = sized.face.pointee.size.pointee.metrics
         ascender = Int((Double(metrics.ascender) * sized.scale / 64).rounded(.up))
         descender = Int((Double(-metrics.descender) * sized.scale / 64).rounded(.up))
+    }
+
+    deinit {
+        if let shapingBuffer { hb_buffer_destroy(shapingBuffer) }
     }
 
     /// `text` rendered (from the cache when it was rendered before).
@@ -161,8 +167,10 @@ public final class TextRenderer {
     private func shape(_ run: TextRun, in scalars: [UInt32]) -> [(
         index: UInt32, cluster: Int, xOffset: Int, yOffset: Int, advance: Int
     )] {
-        guard let buffer = hb_buffer_create() else { return [] }
-        defer { hb_buffer_destroy(buffer) }
+        // One buffer for the renderer's life, cleared for each run: a label's runs, shaped again
+        // whenever its distance changes, allocate nothing in HarfBuzz once it has grown.
+        guard let buffer = shapingBuffer else { return [] }
+        hb_buffer_clear_contents(buffer)
         scalars.withUnsafeBufferPointer { text in
             hb_buffer_add_utf32(
                 buffer, text.baseAddress, Int32(text.count), UInt32(run.range.lowerBound), Int32(run.range.count))
