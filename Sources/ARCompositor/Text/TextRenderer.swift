@@ -255,9 +255,7 @@ public final class TextRenderer {
     /// wanted), else a fallback fontconfig finds; the primary (its missing-glyph box) when none has it.
     private func face(for scalar: UInt32, color: Bool) -> FontLibrary.SizedFace {
         if !color, Self.covers(primary, scalar) { return primary }
-        if let fallback = fallback(for: scalar, color: color) { return fallback }
-        if color, Self.covers(primary, scalar) { return primary }
-        return primary
+        return fallback(for: scalar, color: color) ?? primary
     }
 
     private func fallback(for scalar: UInt32, color: Bool) -> FontLibrary.SizedFace? {
@@ -279,10 +277,10 @@ public final class TextRenderer {
         FT_Get_Char_Index(face.face, FT_ULong(scalar)) != 0
     }
 
-    /// Whether `scalar` belongs with the character before it: a combining mark, a joiner, a
-    /// variation selector, an emoji's skin tone or tag.
+    /// Whether `scalar` belongs with the character before it: a combining mark or an emoji's skin
+    /// tone (joiners, selectors and tags, never drawn, are placed before this is asked).
     private static func attachesToPrevious(_ scalar: UInt32) -> Bool {
-        if isIgnorable(scalar) || (0x1F3FB...0x1F3FF).contains(scalar) { return true }
+        if (0x1F3FB...0x1F3FF).contains(scalar) { return true }
         guard let character = Unicode.Scalar(scalar) else { return false }
         switch character.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
