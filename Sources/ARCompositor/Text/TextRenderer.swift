@@ -34,8 +34,8 @@ public final class TextRenderer {
     private var fallbackFaces: [UInt64: FontLibrary.SizedFace?] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: RenderedLineCache
-    /// HarfBuzz's buffer, reused by every run shaped (nil only when HarfBuzz could not allocate).
-    private let shapingBuffer: OpaquePointer? = hb_buffer_create()
+    /// HarfBuzz's buffer, reused by every run shaped.
+    private let shapingBuffer = ShapingBuffer()
     private let ascender: Int
     private let descender: Int
 
@@ -89,10 +89,6 @@ public final class TextRenderer {
         let metrics = sized.face.pointee.size.pointee.metrics
         ascender = Int((Double(metrics.ascender) * sized.scale / 64).rounded(.up))
         descender = Int((Double(-metrics.descender) * sized.scale / 64).rounded(.up))
-    }
-
-    deinit {
-        if let shapingBuffer { hb_buffer_destroy(shapingBuffer) }
     }
 
     /// `text` rendered (from the cache when it was rendered before).
@@ -169,7 +165,7 @@ public final class TextRenderer {
     )] {
         // One buffer for the renderer's life, cleared for each run: a label's runs, shaped again
         // whenever its distance changes, allocate nothing in HarfBuzz once it has grown.
-        guard let buffer = shapingBuffer else { return [] }
+        guard let buffer = shapingBuffer.pointer else { return [] }
         hb_buffer_clear_contents(buffer)
         scalars.withUnsafeBufferPointer { text in
             hb_buffer_add_utf32(
