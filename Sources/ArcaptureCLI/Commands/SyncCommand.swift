@@ -3,6 +3,7 @@ import ArcaptureCore
 import CaptureKit
 import Footage
 import Foundation
+import GeoAR
 import Positioning
 
 /// `arcapture sync`: a dry run of time synchronisation between a GPS track and footage.
@@ -25,7 +26,7 @@ enum SyncCommand {
             footage's time spans, their overlap, and the interpolated pose at the first, middle and last frame.
             """,
         usage:
-            "[--track FILE] (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S] [--speed X] [--json]",
+            "[--track FILE] (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S|auto] [--speed X] [--json]",
         arguments: [],
         options: [track.spec, footage.spec, frames.spec] + FootageTimeOptions.specs + PoseOptions.specs + [json.spec],
         discussion: """
@@ -34,10 +35,15 @@ enum SyncCommand {
             further than --max-extrapolation from the track, or inside a gap longer than --max-gap, has \
             no pose, and the report says why.
 
+            When the footage has GPS of its own (a GoPro's) and --track is another file, the offset that \
+            lines the two up is found by matching their positions over time, with its spread over windows \
+            of the footage and a note when it is close to a time zone; --offset auto applies it (refused, \
+            64, when it is uncertain: laps, too little motion, not the same trip).
+
             EXIT STATUS:
               0   the report was printed and some frames have a pose
               1   no frame has a pose: the footage and the track do not overlap
-              64  bad command line
+              64  bad command line, or --offset auto found no offset it can trust (the report says why)
               65  an input file is malformed (the message names the file, the line and the problem)
               66  an input file is missing, a folder or unreadable
 
@@ -87,7 +93,7 @@ enum SyncCommand {
                     return .usage
                 }
             }
-            let clock: FootageClock
+            var clock: FootageClock
             let origin: String
             do {
                 (clock, origin) = try time.clock(footage: info, track: track)
@@ -95,13 +101,50 @@ enum SyncCommand {
                 Terminal.error(error.message)
                 return .usage
             }
+            // Footage with GPS of its own against a separate track: the offset its motion gives.
+            let match: SyncReport.OffsetMatch?
+            var refusal: String?
+            switch time.timing.offsetMatch(
+                footage: parsed.text(Self.footage), isTrack: trackPath == parsed.text(Self.footage), clock: clock,
+                track: track, maximumGap: pose.limits.maximumGap)
+            {
+            case .none: match = nil
+            case .some(.failure(let error)):
+                guard time.timing.findsOffset else {
+                    match = SyncReport.OffsetMatch(problem: error.description)
+                    break
+                }
+                if case .offsetNotFound = error {
+                    match = SyncReport.OffsetMatch(problem: error.description)
+                    refusal = FootageTimeOptions.usageError(error, suggestsSync: false).message
+                } else {
+                    Terminal.error(FootageTimeOptions.usageError(error, suggestsSync: false).message)
+                    return .usage
+                }
+            case .some(.success(let estimate)):
+                let applies = time.timing.findsOffset && estimate.isReliable
+                if applies { clock.offset = estimate.offset }
+                if time.timing.findsOffset, !estimate.isReliable {
+                    refusal =
+                        FootageTimeOptions.usageError(
+                            .offsetUncertain(footage: parsed.text(Self.footage) ?? "", estimate), suggestsSync: false
+                        ).message
+                }
+                match = SyncReport.OffsetMatch(estimate, applied: applies)
+            }
             let (timeline, orientation) = try pose.timeline(for: track)
-            let report = makeReport(
+            var report = makeReport(
                 track: track, info: info, frames: frames, clock: clock, origin: origin, timeline: timeline,
                 orientation: orientation)
+            report.offsetMatch = match
             Terminal.out(
                 parsed.isSet(Self.json) ? JSONOutput.encode(report) : SyncReportText.render(report),
                 terminator: parsed.isSet(Self.json) ? "\n" : "")
+            if let refusal {
+                // The report shows what was found; the offset was not applied.
+                Terminal.error(refusal)
+                return .usage
+            }
             return report.overlap.framesWithPose > 0 ? .ok : .failure
         } catch {
             Terminal.error(error.description)

@@ -16,9 +16,18 @@ struct FootageTimeOptions: Sendable {
         help:
             "The first frame's time (ISO 8601; without a zone, UTC), 'metadata' (the footage's own: GPS clock, "
             + "container or EXIF time; refused when it has none) or 'first-fix' (the track's first fix).")
-    static let offset = Option.number(
-        "offset", "SECONDS", in: -1e9...1e9, default: 0,
-        help: "Added to every frame time (positive: the camera clock was behind).")
+    static let offset = Option<FootageOffset>(
+        "offset", "SECONDS|auto", defaultText: "0",
+        help:
+            "Added to every frame time (positive: the camera clock was behind), or 'auto': found by matching the "
+            + "footage's own GPS with --track's (as 'arcapture sync' reports it)."
+    ) { text throws(UsageError) in
+        if text == "auto" { return .matched }
+        guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 1e9 else {
+            throw UsageError("--offset must be a number of seconds (such as 2.5 or -3600) or 'auto', not '\(text)'")
+        }
+        return .seconds(seconds)
+    }
     static let speed = Option.number(
         "speed", "FACTOR", in: 0.001...100_000, default: 1,
         help: "Real seconds per second of footage: 10 for a 10× time-lapse.")
@@ -41,7 +50,11 @@ struct FootageTimeOptions: Sendable {
                 timing.start = .given(date)
             }
         }
-        timing.offset = try parsed.value(Self.offset)
+        switch try parsed.value(Self.offset) {
+        case .matched?: timing.findsOffset = true
+        case .seconds(let seconds)?: timing.offset = seconds
+        case nil: break
+        }
         timing.speed = try parsed.value(Self.speed)
         timing.framesPerSecond = try parsed.value(Self.fps)
     }
@@ -73,7 +86,14 @@ struct FootageTimeOptions: Sendable {
         if let clock = prepared.clock, let origin = prepared.clockOrigin {
             var note =
                 "note: time: the first frame at \(UTCTime.format(clock.start)) from \(phrase(origin, given: given))"
-            if clock.offset != 0 { note += String(format: ", %+g s (--offset)", clock.offset) }
+            if let estimate = prepared.offsetEstimate {
+                note +=
+                    ", "
+                    + PreparedFootageJob.describe(estimate).replacingOccurrences(
+                        of: " found by", with: " (--offset auto) found by")
+            } else if clock.offset != 0 {
+                note += String(format: ", %+g s (--offset)", clock.offset)
+            }
             if clock.speed != 1 { note += String(format: ", at %g× (--speed)", clock.speed) }
             return note
         }
@@ -106,6 +126,24 @@ struct FootageTimeOptions: Sendable {
                     + ", so its frames cannot be placed on the track: give --start TIME (the first frame's time, "
                     + "such as 2020-12-18T06:15:50Z), or --start first-fix to take the track's first fix"
                     + (suggestsSync ? "; 'arcapture sync' shows how the footage and the track overlap" : ""))
+        case .noMotionToMatch(let footage?, false):
+            UsageError(
+                "--offset auto matches the footage's own GPS with a separate track: give --track FILE (a logger's, "
+                    + "a phone's), or --offset SECONDS (\(footage)'s own GPS, its own track, needs none)")
+        case .noMotionToMatch(let footage, _):
+            UsageError(
+                "--offset auto needs footage with GPS of its own (a GoPro's) to match with the track: "
+                    + "\(footage ?? "--frames") \(footage == nil ? "have" : "has") none; give --offset SECONDS")
+        case .offsetNotFound(let footage, let error):
+            UsageError(
+                "--offset auto: no offset found by matching \(footage)'s own GPS with the track: \(error); "
+                    + "give --offset SECONDS")
+        case .offsetUncertain(let footage, let estimate):
+            UsageError(
+                String(
+                    format: "--offset auto: the offset found by matching %@'s own GPS with the track, %+.1f s, is "
+                        + "uncertain: %@; give --offset SECONDS", footage, estimate.offset, estimate.problem ?? "")
+                    + (suggestsSync ? " ('arcapture sync' reports the match)" : ""))
         }
     }
 }

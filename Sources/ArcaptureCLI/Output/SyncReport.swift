@@ -1,6 +1,7 @@
 import ARCompositor
 import CaptureKit
 import Foundation
+import Positioning
 
 /// What `arcapture sync` found: the track's and the footage's time spans, their overlap, and the
 /// pose at the first, middle and last frame. Encodes as schema `arcapture.sync/1`.
@@ -79,10 +80,90 @@ struct SyncReport: Encodable, Sendable {
         }
     }
 
+    /// The offset found by matching the footage's own positions with the track (a video with
+    /// GPS of its own against a separate track): every key, null when it has no value.
+    struct OffsetMatch: Encodable, Sendable {
+        var offsetS: Double?
+        var spreadS: Double?
+        var windows: Int?
+        var medianMismatchM: Double?
+        var speedCorrelation: Double?
+        var matchedFixes: Int?
+        var footageFixes: Int?
+        var rivalOffsetS: Double?
+        var rivalMedianMismatchM: Double?
+        var likelyTimeZoneS: Double?
+        var reliable: Bool
+        var problem: String?
+        var applied: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case offsetS, spreadS, windows, medianMismatchM, speedCorrelation, matchedFixes, footageFixes
+            case rivalOffsetS, rivalMedianMismatchM, likelyTimeZoneS, reliable, problem, applied
+        }
+
+        init(_ estimate: TrackOffsetEstimate, applied: Bool) {
+            offsetS = estimate.offset
+            spreadS = estimate.spread
+            windows = estimate.windows
+            medianMismatchM = estimate.medianMismatch
+            speedCorrelation = estimate.speedCorrelation
+            matchedFixes = estimate.matchedFixes
+            footageFixes = estimate.footageFixes
+            rivalOffsetS = estimate.rival?.offset
+            rivalMedianMismatchM = estimate.rival?.medianMismatch
+            likelyTimeZoneS = estimate.likelyTimeZone
+            reliable = estimate.isReliable
+            problem = estimate.problem
+            self.applied = applied
+        }
+
+        /// No offset found: `problem` says why.
+        init(problem: String) {
+            reliable = false
+            self.problem = problem
+            applied = false
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(offsetS, forKey: .offsetS)
+            try container.encode(spreadS, forKey: .spreadS)
+            try container.encode(windows, forKey: .windows)
+            try container.encode(medianMismatchM, forKey: .medianMismatchM)
+            try container.encode(speedCorrelation, forKey: .speedCorrelation)
+            try container.encode(matchedFixes, forKey: .matchedFixes)
+            try container.encode(footageFixes, forKey: .footageFixes)
+            try container.encode(rivalOffsetS, forKey: .rivalOffsetS)
+            try container.encode(rivalMedianMismatchM, forKey: .rivalMedianMismatchM)
+            try container.encode(likelyTimeZoneS, forKey: .likelyTimeZoneS)
+            try container.encode(reliable, forKey: .reliable)
+            try container.encode(problem, forKey: .problem)
+            try container.encode(applied, forKey: .applied)
+        }
+    }
+
     var schema = "arcapture.sync/1"
     var track: Track
     var footage: Footage
     var orientation: String
     var overlap: Overlap
     var samples: [FramePose]
+    /// Null unless the footage has positions of its own and a separate track was given.
+    var offsetMatch: OffsetMatch?
+
+    enum CodingKeys: String, CodingKey {
+        case schema, track, footage, orientation, overlap, samples, offsetMatch
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schema, forKey: .schema)
+        try container.encode(track, forKey: .track)
+        try container.encode(footage, forKey: .footage)
+        try container.encode(orientation, forKey: .orientation)
+        try container.encode(overlap, forKey: .overlap)
+        try container.encode(samples, forKey: .samples)
+        try container.encode(offsetMatch, forKey: .offsetMatch)
+    }
 }

@@ -31,6 +31,7 @@ enum SyncReportText {
         for (reason, count) in overlap.withoutPoseByReason.sorted(by: { $0.key < $1.key }) {
             lines.append("         \(count) \(reason)")
         }
+        if let match = report.offsetMatch { lines += offsetLines(match) }
         lines.append("")
         for sample in report.samples {
             var line =
@@ -52,6 +53,44 @@ enum SyncReportText {
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The offset found by matching the footage's own GPS with the track, and what to do with it.
+    static func offsetLines(_ match: SyncReport.OffsetMatch) -> [String] {
+        guard let offset = match.offsetS else {
+            return ["offset   not found by matching the footage's own GPS with the track: \(match.problem ?? "")"]
+        }
+        var lines = [
+            String(format: "offset   %+.1f s", offset)
+                + (match.spreadS.map { String(format: " ±%.1f s (%d windows)", $0, match.windows ?? 0) } ?? "")
+                + " by matching the footage's own GPS with the track"
+                + (match.applied ? " (applied: --offset auto)" : "")
+        ]
+        var figures = String(
+            format: "         %d of %d positions compared, a median %.1f m apart", match.matchedFixes ?? 0,
+            match.footageFixes ?? 0, match.medianMismatchM ?? 0)
+        if let correlation = match.speedCorrelation {
+            figures += String(format: "; speeds correlate %.2f", correlation)
+        }
+        lines.append(figures)
+        if let zone = match.likelyTimeZoneS {
+            let minutes = Int(abs(zone) / 60)
+            lines.append(
+                "         probably a time zone: \(zone < 0 ? "-" : "+")\(minutes / 60) h"
+                    + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+                    + String(format: "%@ (a clock set to local time against one in UTC)", clockDrift(offset - zone)))
+        }
+        if let problem = match.problem {
+            lines.append("         uncertain: \(problem); give --offset SECONDS after a look")
+        } else if !match.applied {
+            lines.append(String(format: "         use it: --offset %.1f, or --offset auto", offset))
+        }
+        return lines
+    }
+
+    /// ` and 12.4 s`: what a time zone leaves of an offset, when it is more than a tenth of a second.
+    private static func clockDrift(_ seconds: Double) -> String {
+        abs(seconds) < 0.1 ? "" : String(format: " and %+.1f s", seconds)
     }
 
     /// `8 min 34 s`, `4.0 s`, `2 h 03 min`.

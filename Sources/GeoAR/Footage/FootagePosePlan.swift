@@ -16,6 +16,12 @@ public struct FootagePosePlan: Sendable {
         case track(RecordedTrack)
         /// One place for every frame (a camera on a mast), its altitude above the WGS84 ellipsoid.
         case fixed(GeodeticCoordinate)
+
+        /// Whether positions come from a separate track.
+        public var isTrack: Bool {
+            if case .track = self { return true }
+            return false
+        }
     }
 
     /// Where the orientation comes from.

@@ -29,15 +29,22 @@ public struct FootageTiming: Sendable, Equatable {
     public var start: Start
     /// Seconds added to every frame's time (positive: the camera's clock was behind).
     public var offset: Double
+    /// Whether the offset is found by matching the footage's own motion (a GoPro's GPS) against
+    /// the track, in place of ``offset`` (`--offset auto`): see ``matchedOffset(footage:path:clock:track:maximumGap:)``.
+    public var findsOffset: Bool
     /// Real seconds per second of footage (10 for a 10× time-lapse).
     public var speed: Double
     /// Frames per second, when the footage states none or states it wrongly; nil: the footage's.
     public var framesPerSecond: Double?
 
     /// Creates a timing.
-    public init(start: Start = .automatic, offset: Double = 0, speed: Double = 1, framesPerSecond: Double? = nil) {
+    public init(
+        start: Start = .automatic, offset: Double = 0, findsOffset: Bool = false, speed: Double = 1,
+        framesPerSecond: Double? = nil
+    ) {
         self.start = start
         self.offset = offset
+        self.findsOffset = findsOffset
         self.speed = speed
         self.framesPerSecond = framesPerSecond
     }
@@ -81,5 +88,61 @@ public struct FootageTiming: Sendable, Equatable {
             (startTime, origin) = (metadata.date, .metadata(metadata.source))
         }
         return (FootageClock(start: startTime, framesPerSecond: rate, offset: offset, speed: speed), origin)
+    }
+
+    /// The offset that lines up the footage's own positions (`footage`: its telemetry) with
+    /// `track`'s, the footage timed by `clock` without its offset.
+    ///
+    /// The telemetry's fixes are put on the footage's clock first (a fix at presentation time *t*
+    /// is at `clock.start + t × speed`), so the offset found is the one `clock` takes, whatever
+    /// gave its start.
+    ///
+    /// - Parameters:
+    ///   - path: the footage's path, for messages.
+    ///   - maximumGap: the longest time between two track fixes that is interpolated across.
+    /// - Throws: ``FootageTimingError/noMotionToMatch(footage:hasTrack:)`` when the footage has no
+    ///   positions of its own (or they have no time), ``FootageTimingError/offsetNotFound(footage:_:)``
+    ///   when nothing matches.
+    public func matchedOffset(
+        footage: EmbeddedTelemetry.Reading?, path: String, clock: FootageClock, track: RecordedTrack,
+        maximumGap: Double
+    ) throws(FootageTimingError) -> TrackOffsetEstimate {
+        guard let footage, let videoStart = footage.videoStart, !footage.track.fixes.isEmpty else {
+            throw .noMotionToMatch(footage: path, hasTrack: true)
+        }
+        let positions = footage.track.fixes.map { fix in
+            var fix = fix
+            fix.time = clock.start.addingTimeInterval(fix.time.timeIntervalSince(videoStart) * clock.speed)
+            return fix
+        }
+        do {
+            return try TrackOffsetEstimate.matching(footage: positions, track: track.fixes, maximumGap: maximumGap)
+        } catch {
+            throw .offsetNotFound(footage: path, error)
+        }
+    }
+
+    /// What matching the footage at `footage`'s own GPS with `track` gives, for a report that
+    /// shows it whether or not it is applied: nil when there is nothing to match (no footage
+    /// file, no GPS of its own, or its own GPS is the track: `isTrack`) and ``findsOffset`` is
+    /// off; else the estimate, or why there is none.
+    public func offsetMatch(
+        footage: String?, isTrack: Bool, clock: FootageClock, track: RecordedTrack, maximumGap: Double
+    ) -> Result<TrackOffsetEstimate, FootageTimingError>? {
+        guard let footage, !isTrack else {
+            return findsOffset ? .failure(.noMotionToMatch(footage: footage, hasTrack: footage == nil)) : nil
+        }
+        guard EmbeddedTelemetry.hasTelemetry(footage), let reading = try? EmbeddedTelemetry.read(footage) else {
+            return findsOffset ? .failure(.noMotionToMatch(footage: footage, hasTrack: true)) : nil
+        }
+        var unshifted = clock
+        unshifted.offset = 0
+        do {
+            return .success(
+                try matchedOffset(
+                    footage: reading, path: footage, clock: unshifted, track: track, maximumGap: maximumGap))
+        } catch {
+            return .failure(error)
+        }
     }
 }

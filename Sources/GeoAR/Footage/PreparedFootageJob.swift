@@ -24,6 +24,9 @@ public final class PreparedFootageJob: @unchecked Sendable {
     public let clock: FootageClock?
     /// Where the clock's start came from, with ``clock``.
     public let clockOrigin: ClockOrigin?
+    /// The offset found by matching the footage's own motion with the track, when the timing
+    /// asked for it (``FootageTiming/findsOffset``): ``clock``'s offset is its.
+    public let offsetEstimate: TrackOffsetEstimate?
     /// Whether the frames' poses come from a track (so a run that annotates none of them says so).
     public let posesFromTrack: Bool
     /// Whether ``info``'s frame count is an estimate (an MJPEG stream's).
@@ -35,7 +38,11 @@ public final class PreparedFootageJob: @unchecked Sendable {
     public var timeNote: String {
         if let clock, let clockOrigin {
             var note = "time: the first frame at \(UTCTime.format(clock.start)) from \(clockOrigin)"
-            if clock.offset != 0 { note += String(format: ", %+g s offset", clock.offset) }
+            if let offsetEstimate {
+                note += ", " + Self.describe(offsetEstimate)
+            } else if clock.offset != 0 {
+                note += String(format: ", %+g s offset", clock.offset)
+            }
             if clock.speed != 1 { note += String(format: ", at %g× speed", clock.speed) }
             return note
         }
@@ -45,6 +52,24 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 : "time: \(UTCTime.format(start.date)) from \(start.source)"
         }
         return "time: none (\(info.path) has none in its metadata): the banner's time and the sidecar's times are empty"
+    }
+
+    /// An offset found by matching, in a phrase: `+3600.4 s found by matching the footage's own
+    /// positions with the track (±0.3 s over 8 windows; probably a time zone, +1 h)`.
+    public static func describe(_ estimate: TrackOffsetEstimate) -> String {
+        var text = String(
+            format: "%+.1f s found by matching the footage's own positions with the track (median %.1f m apart",
+            estimate.offset, estimate.medianMismatch)
+        if let spread = estimate.spread {
+            text += String(format: ", ±%.1f s over %d windows", spread, estimate.windows)
+        }
+        if let zone = estimate.likelyTimeZone {
+            let minutes = Int(abs(zone) / 60)
+            text +=
+                "; probably a time zone, \(zone < 0 ? "-" : "+")\(minutes / 60) h"
+                + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+        }
+        return text + ")"
     }
 
     private let pipeline: FootagePipeline
@@ -104,6 +129,11 @@ public final class PreparedFootageJob: @unchecked Sendable {
         let plan = job.poses
         let poses: FootagePipeline.Poses
         var clockOrigin: ClockOrigin?
+        var offsetEstimate: TrackOffsetEstimate?
+        if job.timing.findsOffset, !plan.positions.isTrack {
+            // One fixed place, or the footage's own positions: there is nothing to match them with.
+            throw .timing(.noMotionToMatch(footage: input, hasTrack: false))
+        }
         switch plan.positions {
         case .fixed(let position):
             let body: DeviceOrientation
@@ -147,9 +177,21 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 throw .noPositions(footage: info.path, kind: reader.kind)
             }
             for warning in track.warnings.prefix(5) { messages.warning(warning) }
-            let clock: FootageClock
-            do {
+            var clock: FootageClock
+            do throws(FootageTimingError) {
                 (clock, clockOrigin) = try job.timing.clock(footage: info, track: track)
+                if job.timing.findsOffset {
+                    var unshifted = clock
+                    unshifted.offset = 0
+                    let estimate = try job.timing.matchedOffset(
+                        footage: embedded, path: input, clock: unshifted, track: track,
+                        maximumGap: plan.limits.maximumGap)
+                    guard estimate.isReliable else {
+                        throw FootageTimingError.offsetUncertain(footage: input, estimate)
+                    }
+                    clock.offset = estimate.offset
+                    offsetEstimate = estimate
+                }
             } catch {
                 throw .timing(error)
             }
@@ -182,6 +224,7 @@ public final class PreparedFootageJob: @unchecked Sendable {
             }
         }()
         self.clockOrigin = clockOrigin
+        self.offsetEstimate = offsetEstimate
         if case .track = poses { posesFromTrack = true } else { posesFromTrack = false }
         do {
             // One photo's name is the one given, whatever its conversions.

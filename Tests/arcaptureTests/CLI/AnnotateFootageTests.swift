@@ -200,6 +200,58 @@ struct AnnotateFootageTests {
         #expect(names.contains("Encinitas"), "the towns to the south-east are drawn: \(names.sorted())")
     }
 
+    @Test(
+        "a drone clip and a logger an hour and 2 s ahead: refused as they are; --offset auto matches them and says so")
+    func offsetAuto() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/karma.mp4")
+        let logger = directory.appendingPathComponent("logger.gpx").path
+        try ExifToolGPSTrack(video: clip).gpx(ahead: 3602).write(toFile: logger, atomically: true, encoding: .utf8)
+        func annotate(_ offset: [String], _ name: String) throws -> ProcessRunner.Result {
+            try Binary.run(
+                [
+                    "annotate", clip, "--track", logger, "--pois",
+                    PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov", "118",
+                    "--max-distance", "40000", "--output", directory.appendingPathComponent("\(name).y4m").path,
+                    "--sidecar", directory.appendingPathComponent("\(name).jsonl").path,
+                ] + offset)
+        }
+        let plain = try annotate([], "plain")
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("all miss the track"), "\(plain.stderr)")
+        let matched = try annotate(["--offset", "auto"], "matched")
+        #expect(matched.status == 0, "\(matched.stderr)")
+        #expect(
+            matched.stderr.contains(
+                "note: time: the first frame at 2017-04-17T19:27:57.340Z from the video's GPS clock (its GPMF telemetry), "
+                    + "+3602.0 s (--offset auto) found by matching the footage's own positions with the track (median 0.0 m "
+                    + "apart, ±0.0 s over 5 windows; probably a time zone, +1 h)"), "\(matched.stderr)")
+        #expect(matched.stderr.contains("362 frames in, 362 out (362 annotated"), "\(matched.stderr)")
+        let records = try String(
+            contentsOfFile: directory.appendingPathComponent("matched.jsonl").path, encoding: .utf8
+        )
+        .split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        // The GPS clock's 19:27:57.340 on the logger's clock.
+        let firstTime = records.first?["time"] as? String
+        let first = try #require(firstTime.flatMap { UTCTime.parse($0) })
+        let expected = try #require(UTCTime.parse("2017-04-17T19:27:57.340Z")).addingTimeInterval(3602)
+        #expect(abs(first.timeIntervalSince(expected)) < 0.01, "\(records.first ?? [:])")
+        // A number still works as before; 'auto' for a clip with no other track is refused (64).
+        let given = try annotate(["--offset", "3602"], "given")
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr.contains("+3602 s (--offset)"))
+        let own = try Binary.run([
+            "annotate", clip, "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov",
+            "118", "--offset", "auto", "--output", directory.appendingPathComponent("own.y4m").path,
+        ])
+        #expect(own.status == 64)
+        #expect(
+            own.stderr.contains("--offset auto matches the footage's own GPS with a separate track: give --track FILE"))
+    }
+
     @Test("a video's own times: a variable frame rate's frames are posed at their presentation times")
     func variableRateVideo() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")

@@ -178,4 +178,88 @@ struct SyncCommandTests {
         ])
         #expect(both.status == 64)
     }
+
+    static let karma = PackagePaths.sample("video/karma.mp4")
+
+    /// The Karma clip's GPS as ExifTool reads it, written as a logger's GPX whose clock is
+    /// `ahead` seconds ahead of the GPS clock, into `directory`.
+    static func loggerTrack(ahead: Double, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("logger.gpx").path
+        try ExifToolGPSTrack(video: karma).gpx(ahead: ahead).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test(
+        "a drone clip against a logger an hour and 2 s ahead: sync finds +3602 s and the time zone; --offset auto applies it"
+    )
+    func findsOffset() throws {
+        let directory = try PackagePaths.temporaryDirectory("sync-offset")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let logger = try Self.loggerTrack(ahead: 3602, in: directory)
+        let text = try Binary.run(["sync", "--footage", Self.karma, "--track", logger])
+        // The clip ends an hour before the logger's track starts: no frame has a pose (1), but
+        // the report says what offset would give them one.
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(
+            text.stdout.contains("offset   +3602.0 s ±0.0 s (5 windows) by matching the footage's own GPS"),
+            "\(text.stdout)")
+        #expect(text.stdout.contains("47 of 47 positions compared, a median 0.0 m apart; speeds correlate"))
+        #expect(text.stdout.contains("probably a time zone: +1 h and +2.0 s"))
+        #expect(text.stdout.contains("use it: --offset 3602.0, or --offset auto"))
+
+        let report = try Binary.run(["sync", "--footage", Self.karma, "--track", logger, "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let match = try #require(json["offset_match"] as? [String: Any])
+        // ExifTool times each sample of the flight streams as arcapture does: the offset is the
+        // logger's to within a few milliseconds.
+        #expect(abs((match["offset_s"] as? Double ?? 0) - 3602) < 0.05, "\(match)")
+        #expect((match["spread_s"] as? Double ?? 1) < 0.05)
+        #expect(match["likely_time_zone_s"] as? Double == 3600)
+        #expect(match["reliable"] as? Bool == true && match["applied"] as? Bool == false)
+        #expect(match["rival_offset_s"] is NSNull && match["problem"] is NSNull)
+
+        let applied = try Binary.run(["sync", "--footage", Self.karma, "--track", logger, "--offset", "auto", "--json"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        let appliedJSON = try #require(
+            try JSONSerialization.jsonObject(with: Data(applied.stdout.utf8)) as? [String: Any])
+        #expect((appliedJSON["offset_match"] as? [String: Any])?["applied"] as? Bool == true)
+        let footage = try #require(appliedJSON["footage"] as? [String: Any])
+        #expect(abs((footage["offset_s"] as? Double ?? 0) - 3602) < 0.05)
+        let overlap = try #require(appliedJSON["overlap"] as? [String: Any])
+        #expect(overlap["frames_with_pose"] as? Int == 362, "\(overlap)")
+
+        // Without a separate track there is nothing to match (its own GPS is 0 s from itself).
+        let own = try Binary.run(["sync", "--footage", Self.karma, "--json"])
+        #expect(own.status == 0)
+        let ownJSON = try #require(try JSONSerialization.jsonObject(with: Data(own.stdout.utf8)) as? [String: Any])
+        #expect(ownJSON["offset_match"] is NSNull)
+    }
+
+    @Test(
+        "--offset auto refuses (64) what it cannot match, and says why: no GPS of its own, no other track, another trip"
+    )
+    func offsetAutoRefusals() throws {
+        let frames = try Binary.run([
+            "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--start", "first-fix", "--offset", "auto",
+        ])
+        #expect(frames.status == 64)
+        #expect(
+            frames.stderr.contains("--offset auto needs footage with GPS of its own (a GoPro's)"), "\(frames.stderr)")
+        let own = try Binary.run(["sync", "--footage", Self.karma, "--offset", "auto"])
+        #expect(own.status == 64)
+        #expect(own.stderr.contains("give --track FILE"), "\(own.stderr)")
+        // The Višnjan drive is another trip (and another year): no offset brings the two within 100 m.
+        let other = try Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan, "--offset", "auto"])
+        #expect(other.status == 64)
+        #expect(other.stdout.contains("offset   not found by matching the footage's own GPS with the track"))
+        #expect(other.stderr.contains("not the same trip"), "\(other.stderr)")
+        // Asked for nothing, the report still says so, and the exit status is the overlap's.
+        let report = try Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan])
+        #expect(report.status == 1)
+        #expect(report.stdout.contains("offset   not found"))
+        let bad = try Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan, "--offset", "soon"])
+        #expect(bad.status == 64)
+        #expect(
+            bad.stderr.contains("--offset must be a number of seconds (such as 2.5 or -3600) or 'auto', not 'soon'"))
+    }
 }

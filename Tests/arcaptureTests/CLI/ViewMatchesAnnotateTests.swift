@@ -96,6 +96,41 @@ struct ViewMatchesAnnotateTests {
         try Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
     }
 
+    @Test("a drone clip against a logger an hour off: --offset auto and a view that finds its offset write the same")
+    func matchedOffset() async throws {
+        let directory = try PackagePaths.temporaryDirectory("one-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/karma.mp4")
+        let logger = directory.appendingPathComponent("logger.gpx").path
+        try ExifToolGPSTrack(video: clip).gpx(ahead: 3602).write(toFile: logger, atomically: true, encoding: .utf8)
+        let cli = directory.appendingPathComponent("cli.y4m").path
+        let run = try await OffPool.run {
+            try Binary.run([
+                "annotate", clip, "--track", logger, "--offset", "auto", "--pois", Self.carlsbad, "--hfov", "118",
+                "--heading-from-course", "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar",
+                cli + ".jsonl",
+            ])
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+
+        var style = OverlayStyleFile()
+        style.layout.maximumDistance = 40000
+        let session = ARSession(
+            mapData: MapData(
+                pointsOfInterest: try GeoJSONFile(contentsOf: Self.carlsbad).pointsOfInterest, style: style))
+        let viewOutput = directory.appendingPathComponent("view.y4m").path
+        let summary = try await Self.runView(
+            session: session,
+            configuration: Self.configuration(
+                source: .footage(path: clip, timing: FootageTiming(findsOffset: true)),
+                output: .y4mFile(viewOutput), sidecar: viewOutput + ".jsonl",
+                camera: CameraGeometry(horizontalFieldOfView: 118), orientation: .course),
+            source: { RecordedLocationSource(track: try TrackFile.load(logger), pace: .frameDriven) })
+        #expect(summary.footage?.progress.annotated == 362, "\(summary.ending)")
+        try Self.expectSame(viewOutput, cli)
+        try Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+    }
+
     @Test("a limited-range Y4M at a fixed pose: the same limited-range Y4M")
     func limitedRangeY4M() async throws {
         let directory = try PackagePaths.temporaryDirectory("one-job")
