@@ -34,6 +34,9 @@ let package = Package(
             name: "CText", pkgConfig: "harfbuzz",
             providers: [.apt(["libfreetype-dev", "libfontconfig-dev", "libharfbuzz-dev", "libfribidi-dev"])]),
 
+        // libheif: HEIF/HEIC photos (an iPhone's), decoded with their EXIF, XMP and colour profile.
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+
         // GNU libmicrohttpd: the HTTP server of `arcapture serve`.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -53,7 +56,7 @@ let package = Package(
         .target(name: "JPEGKit", dependencies: ["ArcaptureCore", "CTurboJPEG", "CLibJPEG"]),
         // Footage and media: the readers (MJPEG, Y4M, folders, pipes, video through FFmpeg), the video
         // writer and stream copy, a video's telemetry extracted from its container.
-        .target(name: "Footage", dependencies: ["ArcaptureCore", "Positioning", "JPEGKit", "CFFmpeg"]),
+        .target(name: "Footage", dependencies: ["ArcaptureCore", "Positioning", "JPEGKit", "CFFmpeg", "CHeif"]),
         // V4L2 capture only: devices, formats, controls, authorization, the session (which streams
         // once a location source is assigned), the loopback output.
         .target(name: "CaptureKit", dependencies: ["ArcaptureCore", "Positioning", "CV4L2"]),

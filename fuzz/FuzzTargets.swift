@@ -70,6 +70,19 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             + bytes.prefix(65_000) + [0xFF, 0xD9]
         if let xmp = XMPPacket(inJPEG: xmpJPEG) { _ = DroneAttitude(xmp) }
         if let metadata = PhotoMetadata(inJPEG: xmpJPEG) { _ = metadata.upright() }
+        // The same bytes as a HEIF EXIF item, an XMP packet and an ICC profile, made a JPEG header.
+        let header = PhotoMetadata.jpegHeader(
+            exif: HEIFPhoto.tiffStructure(bytes), isUpright: true, xmp: bytes, iccProfile: bytes)
+        _ = EXIFReader.captureTimeAndGeotag(inJPEG: header)
+        if let metadata = PhotoMetadata(inJPEG: header) { _ = metadata.upright() }
+    },
+    "heif": { bytes in
+        // A HEIC's metadata read through libheif (the picture is not decoded: a fuzzed size would
+        // be gigapixels of memory, and the decoder is libde265's, fuzzed by OSS-Fuzz).
+        if let photo = try? HEIFPhoto(data: Data(bytes), path: "fuzz.heic") {
+            _ = EXIFReader.captureTimeAndGeotag(inJPEG: photo.metadataHeader)
+            _ = PhotoMetadata(inJPEG: photo.metadataHeader)?.upright()
+        }
     },
     "gpmf": { bytes in
         guard let items = try? GPMFItem.parse(bytes) else { return }

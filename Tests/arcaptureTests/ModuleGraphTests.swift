@@ -15,7 +15,7 @@ struct ModuleGraphTests {
         "ArcaptureCore": [],
         "Positioning": ["ArcaptureCore"],
         "JPEGKit": ["ArcaptureCore", "CTurboJPEG", "CLibJPEG"],
-        "Footage": ["ArcaptureCore", "Positioning", "JPEGKit", "CFFmpeg"],
+        "Footage": ["ArcaptureCore", "Positioning", "JPEGKit", "CFFmpeg", "CHeif"],
         "CaptureKit": ["ArcaptureCore", "Positioning", "CV4L2"],
         "ARCompositor": ["ArcaptureCore", "Positioning", "CYAML", "CText", "CRasterKernels"],
         "GeoAR": ["ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "CFileSystem"],
@@ -84,7 +84,7 @@ struct ModuleGraphTests {
         let forbidden: Set = ["CaptureKit", "JPEGKit", "Footage", "CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg"]
         #expect(reached.isDisjoint(with: forbidden), "ARCompositor reaches \(reached.intersection(forbidden).sorted())")
         // Each C library family sits behind one module.
-        for family in ["CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg", "CMicroHTTPD", "CText", "CYAML"] {
+        for family in ["CV4L2", "CTurboJPEG", "CLibJPEG", "CFFmpeg", "CMicroHTTPD", "CText", "CYAML", "CHeif"] {
             let users = Self.allowed.keys.filter { targets[$0]?.contains(family) == true }
             #expect(users.count == 1, "\(family) is behind \(users.sorted())")
         }

@@ -122,18 +122,26 @@ enum AnnotateCommand {
     /// for `--position` (else its EXIF geotag); the layout and the route reported on stderr.
     private static func annotatePhoto(_ input: String, parsed given: ParsedArguments) -> ExitStatus {
         var parsed = given
-        // The header first: its size (upright) is the frame's for the camera.
+        // The header first: its size (upright) is the frame's for the camera. A HEIC's metadata is
+        // read as a JPEG header holding it; its picture is already upright (HEIF's own rotation).
         let bytes: [UInt8]
         var size: FrameSize
         do {
-            bytes = try Array(InputFile.read(input))
-            let header = try bytes.withUnsafeBytes { raw in try JPEGDecoder().readHeader(raw) }
-            size = FrameSize(width: UInt32(header.width), height: UInt32(header.height))
+            let file = try Array(InputFile.read(input))
+            if HEIFPhoto.isHEIF(head: Array(file.prefix(64))) {
+                let photo = try HEIFPhoto(data: Data(file), path: input)
+                bytes = photo.metadataHeader
+                size = FrameSize(width: UInt32(photo.width), height: UInt32(photo.height))
+            } else {
+                bytes = file
+                let header = try bytes.withUnsafeBytes { raw in try JPEGDecoder().readHeader(raw) }
+                size = FrameSize(width: UInt32(header.width), height: UInt32(header.height))
+            }
         } catch let error as InputFileError {
             Terminal.error(error.description)
             return error.cannotBeOpened ? .noInput : .dataError
         } catch {
-            Terminal.error("\(input): not a JPEG image arcapture can read (\(error))")
+            Terminal.error("\(input): not a JPEG or HEIC image arcapture can read (\(error))")
             return .dataError
         }
         // Drawn on the upright picture (the field of view is the upright one's), written upright,
@@ -242,7 +250,7 @@ enum AnnotateCommand {
             let why = damage.withLock { $0 }.flatMap { $0.firstRange(of: "cannot be decoded (") }.map { range in
                 String(damage.withLock { $0 ?? "" }[range.upperBound...].dropLast("); skipped".count))
             }
-            Terminal.error("\(input): not a JPEG image arcapture can read (\(why ?? "it does not decode"))")
+            Terminal.error("\(input): not a JPEG or HEIC image arcapture can read (\(why ?? "it does not decode"))")
             return .dataError
         }
         report(annotation, route: route, units: units)

@@ -7,14 +7,17 @@ extension JPEGStructure {
         guard bytes.startIndex == 0, bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var segments: [(UInt8, Range<Int>)] = []
         var offset = 2
-        while offset + 4 <= bytes.count {
+        while offset + 2 <= bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
             let marker = bytes[offset + 1]
             if marker == 0xFF {  // fill byte
                 offset += 1
                 continue
             }
-            if marker == 0xDA { return segments }  // start of scan: the header is complete
+            // Start of scan: the header is complete. End of image before any scan: a header alone
+            // (metadata read from another format, a HEIC's, held as a JPEG header holds it).
+            if marker == 0xDA || marker == 0xD9 { return segments }
+            guard offset + 4 <= bytes.count else { return nil }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
             segments.append((marker, offset..<(offset + 2 + length)))

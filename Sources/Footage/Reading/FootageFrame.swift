@@ -23,6 +23,9 @@ public struct FootageFrame: Sendable {
     public var captureTime: CaptureTime?
     /// Where the photo was taken, from its EXIF GPS block (folders of geotagged photos).
     public var geotag: Geotag?
+    /// A photo's metadata to keep in the JPEG written from it, when its planes came from another
+    /// format (a HEIC's EXIF, XMP and colour profile); a JPEG frame's own is read from its bytes.
+    public var photoMetadata: PhotoMetadata?
     /// When the frame is presented, in seconds from the video's start, as the container says
     /// (video files): frame times follow it, so variable frame rates keep their timing.
     public var presentationTime: Double?

@@ -161,11 +161,14 @@ public struct FootageInfo: Sendable {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
-                .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                .filter { ["jpg", "jpeg", "heic", "heif"].contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted()
         } catch {
             throw .unreadable(file: path, reason: InputFile.reason(for: error, path: path))
         }
-        guard !names.isEmpty else { throw .malformed(file: path, location: nil, problem: "no .jpg or .jpeg files") }
+        guard !names.isEmpty else {
+            throw .malformed(file: path, location: nil, problem: "no .jpg, .jpeg or .heic files")
+        }
         return names
     }
 
@@ -173,7 +176,11 @@ public struct FootageInfo: Sendable {
         let names = try jpegNames(inFolder: path)
         let first = names[0]
         let firstPath = (path as NSString).appendingPathComponent(first)
-        let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: firstPath)).read(upToCount: 256 * 1024)) ?? nil
+        var head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: firstPath)).read(upToCount: 256 * 1024)) ?? nil
+        // A HEIC's EXIF is in an item of its own: libheif finds it.
+        if let bytes = head, HEIFPhoto.isHEIF(head: Array(bytes.prefix(64))) {
+            head = (try? HEIFPhoto(path: firstPath)).map { Data($0.metadataHeader) }
+        }
         return FootageInfo(
             path: path, kind: .jpegFolder, frameCount: names.count, framesPerSecond: nil, width: nil, height: nil,
             metadataStart: head.flatMap { EXIFReader.captureTime(inJPEG: $0) }, notes: [])

@@ -3,7 +3,7 @@ import Foundation
 import JPEGKit
 
 /// Reads footage frame by frame, in order: an MJPEG stream (concatenated JPEGs), a folder of JPEGs
-/// in name order, a Y4M file (4:2:0, 4:2:2, 4:4:4, mono), or a video file (MP4, MOV, MKV…: H.264,
+/// (and HEIC photos) in name order, a Y4M file (4:2:0, 4:2:2, 4:4:4, mono), or a video file (MP4, MOV, MKV…: H.264,
 /// H.265, MJPEG, VP9, whatever Debian's libavcodec decodes) through FFmpeg's libraries.
 ///
 /// Files and stdin (`-`: what `ffmpeg … -f mjpeg -` or `-f yuv4mpegpipe -` write) are read through
@@ -58,6 +58,8 @@ public final class FootageReader {
     private var files: [String] = []
     private var stream: StreamBuffer?
     private var streamSkipped = 0
+    /// Converts HEIC photos' RGB to planes (made at the first).
+    private var heifEncoder: JPEGEncoder?
 
     /// Opens `path`: a folder of `.jpg`/`.jpeg` files, a Y4M file or an MJPEG stream (by content),
     /// or `-` for a Y4M or MJPEG stream on stdin.
@@ -297,6 +299,18 @@ public final class FootageReader {
                 files.remove(at: index)
                 continue
             }
+            if HEIFPhoto.isHEIF(head: Array(bytes.prefix(64))) {
+                do {
+                    let frame = try heifFrame(bytes, file: file, name: name)
+                    index += 1
+                    return frame
+                } catch {
+                    notes.append("\(error.description); skipped")
+                    truncatedFrames += 1
+                    files.remove(at: index)
+                    continue
+                }
+            }
             let (time, geotag) = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
             let frame = FootageFrame(
                 index: index, content: .jpeg(Array(bytes)), name: name, captureTime: time, geotag: geotag)
@@ -304,6 +318,28 @@ public final class FootageReader {
             return frame
         }
         return nil
+    }
+
+    /// A HEIC or HEIF photo of a folder as a frame: its picture decoded (planes, as shown), its
+    /// time and geotag from its EXIF, its metadata kept for the JPEG written from it.
+    private func heifFrame(_ bytes: Data, file: String, name: String) throws(InputFileError) -> FootageFrame {
+        let photo = try HEIFPhoto(data: bytes, path: file)
+        if heifEncoder == nil {
+            do {
+                heifEncoder = try JPEGEncoder()
+            } catch {
+                throw .malformed(file: file, location: nil, problem: "\(error)")
+            }
+        }
+        guard let encoder = heifEncoder else {
+            throw .malformed(file: file, location: nil, problem: "no libjpeg-turbo handle")
+        }
+        let image = try photo.decode(with: encoder)
+        notes += photo.notes
+        let (time, geotag) = EXIFReader.captureTimeAndGeotag(inJPEG: photo.metadataHeader)
+        var frame = FootageFrame(index: index, content: .planes(image), name: name, captureTime: time, geotag: geotag)
+        frame.photoMetadata = PhotoMetadata(inJPEG: photo.metadataHeader)
+        return frame
     }
 
     /// The chroma layout a Y4M header names.

@@ -18,7 +18,7 @@ public enum FootageTimingError: Error, Sendable, Equatable, CustomStringConverti
     case noMotionToMatch(footage: String?, hasTrack: Bool)
     /// Matching the footage's motion against the track found no offset at all.
     case offsetNotFound(footage: String, TrackOffsetError)
-    /// Matching found an offset that cannot be trusted (``TrackOffsetEstimate/problem`` says why).
+    /// Matching found an offset that cannot be trusted (its `problem` says why).
     case offsetUncertain(footage: String, TrackOffsetEstimate)
 
     /// One line for the user, in the library's terms (a command line says which option fixes it).

@@ -77,6 +77,8 @@ final class AnnotationWorker {
             // the first write below copy every plane.
             image = planes.take() ?? Self.placeholder
             if settings.inputRange == .limited && settings.drawingRange == .full { image.expandToFullRange() }
+            // A HEIC photo's planes come with its metadata, kept as a JPEG photo's is.
+            metadata = job.frame.photoMetadata
         } else if case .jpeg(let bytes) = job.frame.content {
             guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
             if let problem = JPEGStructure.problem(in: bytes) { return corrupt(problem.description, record) }

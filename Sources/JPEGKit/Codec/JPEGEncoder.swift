@@ -60,6 +60,31 @@ public final class JPEGEncoder {
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
+    /// Converts 8-bit RGB pixels (3 bytes each, rows `stride` bytes apart) to full-range YCbCr
+    /// planes in `subsampling` (JFIF's transform, as a JPEG holds them), with libjpeg-turbo's own
+    /// colour conversion and downsampling (SIMD where the CPU has it): a picture decoded by
+    /// another library (a HEIC's, through libheif) is drawn on and encoded like any JPEG's.
+    ///
+    /// - Throws: ``JPEGError/encodingFailed(_:)`` when the buffer is smaller than the size says,
+    ///   or libjpeg-turbo refuses.
+    public func planes(
+        fromRGB pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int,
+        subsampling: ChromaSubsampling = .s420
+    ) throws(JPEGError) -> YCbCrImage {
+        guard width > 0, height > 0, stride >= width * 3, pixels.count >= stride * (height - 1) + width * 3,
+            let base = pixels.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else { throw .encodingFailed("\(width)x\(height) RGB pixels do not fit a \(pixels.count)-byte buffer") }
+        var image = YCbCrImage(width: width, height: height, subsampling: subsampling)
+        var strides = image.planes.map { Int32($0.stride) }
+        let status = image.withPlanePointers { planes in
+            tjEncodeYUVPlanes(
+                handle, base, Int32(width), Int32(stride), Int32(height), Int32(TJPF_RGB.rawValue), planes, &strides,
+                subsampling.turboJPEG, 0)
+        }
+        guard status == 0 else { throw .encodingFailed(String(cString: tjGetErrorStr2(handle))) }
+        return image
+    }
+
     /// Encodes through libjpeg's own API, which TurboJPEG 2.1 does not give restart markers to:
     /// the same settings as `tjCompressFromYUVPlanes` (tables scaled to `quality`, its choice of
     /// transform, edges repeated the same way), so that with `restartRows` 0 the bytes are the

@@ -97,7 +97,7 @@ struct AnnotateCommandTests {
         try Data("not a jpeg".utf8).write(to: URL(fileURLWithPath: notJPEG))
         let bad = try Binary.run(["annotate", notJPEG, "--pois", Self.pois] + Self.pose)
         #expect(bad.status == 65)
-        #expect(bad.stderr.contains("not a JPEG image"))
+        #expect(bad.stderr.contains("not a JPEG or HEIC image"))
         let missing = try Binary.run(
             ["annotate", Self.photo, "--pois", "/nonexistent/p.geojson"] + Self.pose + ["--output", output, "--force"])
         #expect(missing.status == 66)
