@@ -71,7 +71,7 @@ enum AnnotateFootage {
         let destination: FootageDestination
         let workers: Int
         let output: String
-        let cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double)
+        let cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double, fromPhotos: Bool)
         do throws(UsageError) {
             guard let given = parsed.text(AnnotateSettings.output) else {
                 throw UsageError(
@@ -91,15 +91,23 @@ enum AnnotateFootage {
             }
             workers = try parsed.value(Self.workers) ?? ProcessInfo.processInfo.activeProcessorCount
             guard parsed.isGiven(ProjectOptions.pois) else { throw UsageError("--pois FILE.geojson is required") }
+            // A folder of photos may give each photo's own field of view, from its EXIF lens data.
+            var isDirectory: ObjCBool = false
+            let isFolder =
+                FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) && isDirectory.boolValue
             switch (parsed.text(ProjectOptions.camera), try parsed.value(ProjectOptions.hfov)) {
-            case (nil, nil): throw UsageError("a camera is required: --camera FILE.yaml or --hfov DEGREES")
+            case (nil, nil) where !isFolder:
+                throw UsageError(
+                    "a camera is required: --camera FILE.yaml or --hfov DEGREES (only a folder of photos gives its own, "
+                        + "each photo's from its EXIF lens data)")
             case (.some, .some): throw UsageError("--camera and --hfov are alternatives; give one")
             default: break
             }
             // The ranges `project` checks; footage has no --position, so no ProjectOptions.
             cameraSetup = (
                 try parsed.value(ProjectOptions.hfov) ?? OverlayOptions.hfov.defaultValue,
-                try parsed.value(ProjectOptions.heightAboveGround)
+                try parsed.value(ProjectOptions.heightAboveGround),
+                !parsed.isGiven(ProjectOptions.hfov) && !parsed.isGiven(ProjectOptions.camera)
             )
         } catch {
             Terminal.error(error.message)
@@ -141,7 +149,7 @@ enum AnnotateFootage {
     private static func annotate(
         _ parsed: ParsedArguments, input: String, settingsOptions: AnnotateSettings, time: FootageTimeOptions,
         poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String,
-        cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double),
+        cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double, fromPhotos: Bool),
         interrupted: @escaping @Sendable () -> Bool
     ) throws(InputFileError) -> ExitStatus {
         // The map data: the POIs (with what their file held that is not one), the style with its
@@ -181,6 +189,13 @@ enum AnnotateFootage {
                 horizontalFieldOfView: cameraSetup.horizontalFieldOfView,
                 heightAboveGround: cameraSetup.heightAboveGround),
             output: destination, sidecar: parsed.text(Self.sidecar), workers: workers)
+        if cameraSetup.fromPhotos {
+            job.camera.fieldOfViewFromPhotos = true
+            Terminal.note(
+                "note: the field of view from each photo's EXIF lens data (its 35 mm equivalent focal length, else "
+                    + "its focal length on its sensor's width); a photo without is passed through unannotated "
+                    + "(--hfov or --camera overrides them all)")
+        }
         job.quality = settingsOptions.quality
         job.restartRows = settingsOptions.jpeg.restartRows
         job.splices = settingsOptions.jpeg.splices

@@ -26,6 +26,10 @@ public struct FootageFrame: Sendable {
     /// A photo's metadata to keep in the JPEG written from it, when its planes came from another
     /// format (a HEIC's EXIF, XMP and colour profile); a JPEG frame's own is read from its bytes.
     public var photoMetadata: PhotoMetadata?
+    /// The horizontal field of view a photo's EXIF lens data gives (its 35 mm equivalent focal
+    /// length, or its focal length on its sensor's width), in degrees, across the picture as it is
+    /// shown; nil for frames that are not photos or whose EXIF says nothing of the lens.
+    public var fieldOfView: Double?
     /// When the frame is presented, in seconds from the video's start, as the container says
     /// (video files): frame times follow it, so variable frame rates keep their timing.
     public var presentationTime: Double?

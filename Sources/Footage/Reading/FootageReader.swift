@@ -311,9 +311,10 @@ public final class FootageReader {
                     continue
                 }
             }
-            let (time, geotag) = EXIFReader.captureTimeAndGeotag(inJPEG: bytes)
-            let frame = FootageFrame(
-                index: index, content: .jpeg(Array(bytes)), name: name, captureTime: time, geotag: geotag)
+            let jpeg = Array(bytes)
+            let (time, geotag) = EXIFReader.captureTimeAndGeotag(inJPEG: jpeg)
+            var frame = FootageFrame(index: index, content: .jpeg(jpeg), name: name, captureTime: time, geotag: geotag)
+            frame.fieldOfView = Self.fieldOfView(ofJPEG: jpeg)
             index += 1
             return frame
         }
@@ -339,7 +340,20 @@ public final class FootageReader {
         let (time, geotag) = EXIFReader.captureTimeAndGeotag(inJPEG: photo.metadataHeader)
         var frame = FootageFrame(index: index, content: .planes(image), name: name, captureTime: time, geotag: geotag)
         frame.photoMetadata = PhotoMetadata(inJPEG: photo.metadataHeader)
+        // Its picture is upright already, and its EXIF says so.
+        frame.fieldOfView =
+            EXIFReader.lens(inJPEG: photo.metadataHeader)?
+            .horizontalFieldOfView(width: photo.width, height: photo.height)?.degrees
         return frame
+    }
+
+    /// The horizontal field of view the JPEG's EXIF lens data gives across the picture as shown
+    /// (turned upright by its EXIF orientation), in degrees.
+    static func fieldOfView(ofJPEG jpeg: [UInt8]) -> Double? {
+        guard let lens = EXIFReader.lens(inJPEG: jpeg), let size = JPEGStructure.imageSize(of: jpeg) else { return nil }
+        let turned = EXIFSegment(inJPEG: jpeg)?.orientation?.swapsAxes ?? false
+        let (width, height) = turned ? (Int(size.height), Int(size.width)) : (Int(size.width), Int(size.height))
+        return lens.horizontalFieldOfView(width: width, height: height, turned: turned)?.degrees
     }
 
     /// The chroma layout a Y4M header names.

@@ -228,9 +228,18 @@ public final class FootagePipeline: @unchecked Sendable {
                 }
                 layoutVersion = map.layoutVersion
             }
-            let (frameTime, pose, headingAccuracy) = lookUp(frame)
+            var (frameTime, pose, headingAccuracy) = lookUp(frame)
             let utcOffset = utcOffset(of: frame)
             if let warning = Self.geotagWarning(frame, poses: poses, posed: pose != nil) { onWarning(warning) }
+            if settings.fieldOfViewFromPhotos, frame.fieldOfView == nil, pose != nil {
+                // Drawn for a guessed field of view, every label would be in the wrong place.
+                pose = nil
+                headingAccuracy = nil
+                onWarning(
+                    "frame \(frame.index)\(frame.name.map { " (\($0))" } ?? ""): no lens data in its EXIF "
+                        + "(FocalLengthIn35mmFormat, FocalLength), so its field of view is unknown: passed through "
+                        + "unannotated (give the field of view or a calibration)")
+            }
             var speed = settings.groundSpeed
             if let pose, let previous, let frameTime, frameTime > previous.time {
                 let moved = LocalFrame(

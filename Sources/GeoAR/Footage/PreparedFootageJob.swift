@@ -255,6 +255,7 @@ public final class PreparedFootageJob: @unchecked Sendable {
             horizontalFieldOfView: job.camera.horizontalFieldOfView, heightAboveGround: job.camera.heightAboveGround,
             quality: job.quality, destination: job.output, keepsRecords: job.sidecar != nil,
             inputRange: fullRange ? .full : .limited, minimap: job.minimap)
+        settings.fieldOfViewFromPhotos = job.camera.fieldOfViewFromPhotos && job.camera.calibrationFile == nil
         settings.restartRows = job.restartRows
         settings.splices = job.splices
         settings.mapOnly = job.mapOnly

@@ -18,6 +18,9 @@ public struct AnnotationSettings: Sendable {
     public var cameraFile: String?
     /// The horizontal field of view in degrees, when there is no calibration file.
     public var horizontalFieldOfView: Double
+    /// Whether each photo's EXIF lens data gives its field of view (see
+    /// ``CameraGeometry/fieldOfViewFromPhotos``), in place of ``horizontalFieldOfView``.
+    public var fieldOfViewFromPhotos = false
     /// How far above the ground the camera is, in metres (the ground carries the route and POIs
     /// without an altitude).
     public var heightAboveGround: Double

@@ -164,7 +164,9 @@ final class AnnotationWorker {
         var annotated = false
         var centre: String?
         var annotation: FrameAnnotation?
-        if let pose = job.pose, let annotator, let camera = camera(width: image.width, height: image.height) {
+        if let pose = job.pose, let annotator,
+            let camera = camera(width: image.width, height: image.height, fieldOfView: job.frame.fieldOfView)
+        {
             annotator.layoutOptions.selected = map.style.layout.selected.union(job.selected ?? [])
             if settings.mapOnly, let minimap {
                 // A map view: the plan view over the whole frame, nothing of the camera's picture.
@@ -205,8 +207,12 @@ final class AnnotationWorker {
     }
 
     /// The camera at this frame size (a calibration scaled to it, or the field of view).
-    private func camera(width: Int, height: Int) -> CameraModel? {
-        cameras.camera(
+    private func camera(width: Int, height: Int, fieldOfView: Double? = nil) -> CameraModel? {
+        // A photo's own field of view: a model of its own (cheap), not one cached by size.
+        if settings.fieldOfViewFromPhotos, settings.cameraFile == nil, let fieldOfView {
+            return CameraModel(horizontalFieldOfView: fieldOfView, width: width, height: height)
+        }
+        return cameras.camera(
             CameraGeometry(
                 calibrationFile: settings.cameraFile, horizontalFieldOfView: settings.horizontalFieldOfView,
                 heightAboveGround: settings.heightAboveGround), width: width, height: height)

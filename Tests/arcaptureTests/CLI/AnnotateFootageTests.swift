@@ -587,6 +587,69 @@ struct AnnotateFootageTests {
         #expect(FileManager.default.fileExists(atPath: out + "/20220814-111231-1.jpg"))
     }
 
+    @Test("a folder without --hfov: each photo's field of view from its EXIF lens; one without is passed through, said")
+    func fieldOfViewPerPhoto() throws {
+        let directory = try PackagePaths.temporaryDirectory("footage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photos = directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        // Lund: a 35 mm equivalent focal length in its EXIF (52.6° across its 4:3); the Nokia photo
+        // of Helsinki: no lens data at all.
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("photos/lund_21.jpg"), toPath: photos.appendingPathComponent("a.jpg").path)
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg"),
+            toPath: photos.appendingPathComponent("b.jpg").path)
+        func run(_ extra: [String], _ name: String) throws -> (ProcessRunner.Result, [[String: Any]]) {
+            let sidecar = directory.appendingPathComponent("\(name).jsonl").path
+            let result = try Binary.run(
+                [
+                    "annotate", photos.path, "--pois", Self.pois, "--max-distance", "30000", "--output",
+                    directory.appendingPathComponent(name).path + "/%02n.jpg", "--sidecar", sidecar,
+                ] + extra)
+            let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            return (result, records)
+        }
+        let (own, ownRecords) = try run([], "own")
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(own.stderr.contains("note: the field of view from each photo's EXIF lens data"))
+        #expect(
+            own.stderr.contains(
+                "frame 1 (b.jpg): no lens data in its EXIF (FocalLengthIn35mmFormat, FocalLength), so its field of "
+                    + "view is unknown: passed through unannotated"), "\(own.stderr)")
+        #expect(own.stderr.contains("2 frames in, 2 out (1 annotated, 1 without a pose passed through)"))
+        #expect(ownRecords.count == 2 && ownRecords[1]["pose"] is NSNull, "\(ownRecords)")
+        // The same place as with that field of view given (the single photo's note says 52.6°).
+        let (given, givenRecords) = try run(["--hfov", "52.63"], "given")
+        #expect(given.status == 0, "\(given.stderr)")
+        let drawn = { (records: [[String: Any]]) -> [String: (Double, Double)] in
+            Dictionary(
+                ((records.first?["pois"] as? [[String: Any]]) ?? []).compactMap { poi in
+                    guard let name = poi["name"] as? String, let u = poi["u"] as? Double, let v = poi["v"] as? Double
+                    else { return nil }
+                    return (name, (u, v))
+                }, uniquingKeysWith: { a, _ in a })
+        }
+        let (a, b) = (drawn(ownRecords), drawn(givenRecords))
+        #expect(!a.isEmpty && Set(a.keys) == Set(b.keys), "\(a.keys.sorted()) against \(b.keys.sorted())")
+        for (name, place) in a {
+            let other = try #require(b[name])
+            #expect(abs(place.0 - other.0) < 0.5 && abs(place.1 - other.1) < 0.5, "\(name): \(place) against \(other)")
+        }
+        // Footage that is not a folder of photos still needs one given.
+        let clip = directory.appendingPathComponent("twice.mjpeg").path
+        let frame = try Data(contentsOf: URL(fileURLWithPath: Self.frame))
+        try (frame + frame).write(to: URL(fileURLWithPath: clip))
+        let stream = try Binary.run([
+            "annotate", clip, "--pois", Self.pois, "--track", PackagePaths.sample("gpx/around-visnjan-with-car.gpx"),
+            "--output", directory.appendingPathComponent("o.mjpeg").path,
+        ])
+        #expect(stream.status == 64)
+        #expect(stream.stderr.contains("a camera is required: --camera FILE.yaml or --hfov DEGREES (only a folder"))
+    }
+
     @Test("a calibration for another aspect ratio is refused before any frame, naming both sizes")
     func calibrationMismatch() throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
