@@ -31,7 +31,8 @@ public struct GPMFGPSPayload: Sendable, Equatable {
     public var samples: [Sample] = []
     /// `GPS5` or `GPS9` (or `GLPI`, `GPRI` for a Karma's, see ``GPMFKarmaPayload``).
     public var key = "GPS5"
-    /// Whether the samples' altitude is above mean sea level (the Karma's) rather than the ellipsoid.
+    /// Whether the samples' altitude is above mean sea level (the Karma's, and a GPS stream's whose
+    /// GPSA says `MSLV`) rather than the ellipsoid.
     public var altitudeIsMeanSeaLevel = false
     /// The payload's GPS time (GPSU), which GoPro's documentation gives for the payload's first
     /// sample; the first payload of a file may repeat a stale one.
@@ -74,6 +75,9 @@ public struct GPMFGPSPayload: Sendable, Equatable {
                 payload.utc = time
             case "GPSF": payload.fix = try item.numbers().first.map { Int($0) }
             case "GPSP": payload.dilution = try item.numbers().first.map { $0 / 100 }
+            // The altitude's datum, in the HERO13's GPS9 streams: MSLV, mean sea level; else (and
+            // without it, as every earlier GoPro) the WGS84 ellipsoid.
+            case "GPSA": payload.altitudeIsMeanSeaLevel = item.text.uppercased().hasPrefix("MSL")
             case "GPS5":
                 payload.key = "GPS5"
                 payload.samples = try gps5(item, scale: scale)
