@@ -98,7 +98,10 @@ public struct FootageTiming: Sendable, Equatable {
     /// gave its start.
     ///
     /// - Parameters:
+    ///   - footage: the footage's telemetry (nil when it has none).
     ///   - path: the footage's path, for messages.
+    ///   - clock: the footage's clock, its offset left out.
+    ///   - track: the separate track to match.
     ///   - maximumGap: the longest time between two track fixes that is interpolated across.
     /// - Throws: ``FootageTimingError/noMotionToMatch(footage:hasTrack:)`` when the footage has no
     ///   positions of its own (or they have no time), ``FootageTimingError/offsetNotFound(footage:_:)``

@@ -81,7 +81,10 @@ public struct TrackOffsetEstimate: Sendable, Equatable {
     /// The offset that best lines up `footage` (the footage's own positions, timed by its clock
     /// with no offset) with `track`.
     ///
-    /// - Parameter maximumGap: the longest time between two track fixes that is interpolated across.
+    /// - Parameters:
+    ///   - footage: the footage's own positions, timed by its clock with no offset.
+    ///   - track: the separate track's positions.
+    ///   - maximumGap: the longest time between two track fixes that is interpolated across.
     /// - Throws: ``TrackOffsetError`` when either has too few positions, the footage does not move,
     ///   or no offset brings them together.
     public static func matching(
