@@ -94,7 +94,8 @@ struct MovieUserData: Sendable, Equatable {
             } else if size == 0 {
                 size = end - offset
             }
-            guard size >= header, offset + size <= end else { return nil }
+            // Compared without adding: a damaged 64-bit size near 2^64 would overflow the sum.
+            guard size >= header, size <= end - offset else { return nil }
             if typeName(head[4..<8]) == type {
                 // moov is read whole: one of more than 1 GiB is not a file FFmpeg would write.
                 guard size <= 1 << 30 else { return nil }

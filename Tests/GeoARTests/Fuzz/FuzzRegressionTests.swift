@@ -44,4 +44,17 @@ struct FuzzRegressionTests {
             try GPXFile(data: data, file: "t.gpx")
         }
     }
+
+    @Test("mp4-boxes: a box whose 64-bit size is near 2^64 is damage, not an arithmetic overflow trap")
+    func hugeBoxSize() throws {
+        let data = try Self.input("mp4-boxes", "overflow-64bit-box-size")
+        // Its second box says size 1 (a 64-bit size follows) and then 0xFFFF…: offset + size
+        // overflowed.
+        #expect(data.count == 103)
+        let directory = try PackagePaths.temporaryDirectory("mp4-boxes")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("damaged.mp4").path
+        try data.write(to: URL(fileURLWithPath: path))
+        #expect(MovieUserData(readingFileAt: path) == nil)
+    }
 }
