@@ -88,9 +88,8 @@ struct FootageTimeOptions: Sendable {
                 "note: time: the first frame at \(UTCTime.format(clock.start)) from \(phrase(origin, given: given))"
             if let estimate = prepared.offsetEstimate {
                 note +=
-                    ", "
-                    + PreparedFootageJob.describe(estimate).replacingOccurrences(
-                        of: " found by", with: " (--offset auto) found by")
+                    String(format: ", %+.1f s (--offset auto) ", estimate.offset)
+                    + PreparedFootageJob.describe(estimate)
             } else if clock.offset != 0 {
                 note += String(format: ", %+g s (--offset)", clock.offset)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 
 /// `arcapture sync`'s report for people.
 enum SyncReportText {
@@ -74,11 +75,9 @@ enum SyncReportText {
         }
         lines.append(figures)
         if let zone = match.likelyTimeZoneS {
-            let minutes = Int(abs(zone) / 60)
             lines.append(
-                "         probably a time zone: \(zone < 0 ? "-" : "+")\(minutes / 60) h"
-                    + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
-                    + String(format: "%@ (a clock set to local time against one in UTC)", clockDrift(offset - zone)))
+                "         probably a time zone: \(TrackOffsetEstimate.describeTimeZone(zone))\(clockDrift(offset - zone)) "
+                    + "(a clock set to local time against one in UTC)")
         }
         if let problem = match.problem {
             lines.append("         uncertain: \(problem); give --offset SECONDS after a look")

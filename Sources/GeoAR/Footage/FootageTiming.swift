@@ -91,7 +91,8 @@ public struct FootageTiming: Sendable, Equatable {
     }
 
     /// The offset that lines up the footage's own positions (`footage`: its telemetry) with
-    /// `track`'s, the footage timed by `clock` without its offset.
+    /// `track`'s, the footage timed by `clock` (its start and speed; its offset is what is found,
+    /// so the one it has is not used).
     ///
     /// The telemetry's fixes are put on the footage's clock first (a fix at presentation time *t*
     /// is at `clock.start + t × speed`), so the offset found is the one `clock` takes, whatever
@@ -100,7 +101,7 @@ public struct FootageTiming: Sendable, Equatable {
     /// - Parameters:
     ///   - footage: the footage's telemetry (nil when it has none).
     ///   - path: the footage's path, for messages.
-    ///   - clock: the footage's clock, its offset left out.
+    ///   - clock: the footage's clock (its offset is not used).
     ///   - track: the separate track to match.
     ///   - maximumGap: the longest time between two track fixes that is interpolated across.
     /// - Throws: ``FootageTimingError/noMotionToMatch(footage:hasTrack:)`` when the footage has no
@@ -138,12 +139,9 @@ public struct FootageTiming: Sendable, Equatable {
         guard EmbeddedTelemetry.hasTelemetry(footage), let reading = try? EmbeddedTelemetry.read(footage) else {
             return findsOffset ? .failure(.noMotionToMatch(footage: footage, hasTrack: true)) : nil
         }
-        var unshifted = clock
-        unshifted.offset = 0
         do {
             return .success(
-                try matchedOffset(
-                    footage: reading, path: footage, clock: unshifted, track: track, maximumGap: maximumGap))
+                try matchedOffset(footage: reading, path: footage, clock: clock, track: track, maximumGap: maximumGap))
         } catch {
             return .failure(error)
         }

@@ -39,7 +39,7 @@ public final class PreparedFootageJob: @unchecked Sendable {
         if let clock, let clockOrigin {
             var note = "time: the first frame at \(UTCTime.format(clock.start)) from \(clockOrigin)"
             if let offsetEstimate {
-                note += ", " + Self.describe(offsetEstimate)
+                note += String(format: ", %+.1f s ", offsetEstimate.offset) + Self.describe(offsetEstimate)
             } else if clock.offset != 0 {
                 note += String(format: ", %+g s offset", clock.offset)
             }
@@ -54,20 +54,18 @@ public final class PreparedFootageJob: @unchecked Sendable {
         return "time: none (\(info.path) has none in its metadata): the banner's time and the sidecar's times are empty"
     }
 
-    /// An offset found by matching, in a phrase: `+3600.4 s found by matching the footage's own
-    /// positions with the track (±0.3 s over 8 windows; probably a time zone, +1 h)`.
+    /// How an offset was found, in a phrase that follows the offset itself: `found by matching the
+    /// footage's own positions with the track (median 2.1 m apart, ±0.3 s over 8 windows; probably
+    /// a time zone, +1 h)`.
     public static func describe(_ estimate: TrackOffsetEstimate) -> String {
         var text = String(
-            format: "%+.1f s found by matching the footage's own positions with the track (median %.1f m apart",
-            estimate.offset, estimate.medianMismatch)
+            format: "found by matching the footage's own positions with the track (median %.1f m apart",
+            estimate.medianMismatch)
         if let spread = estimate.spread {
             text += String(format: ", ±%.1f s over %d windows", spread, estimate.windows)
         }
         if let zone = estimate.likelyTimeZone {
-            let minutes = Int(abs(zone) / 60)
-            text +=
-                "; probably a time zone, \(zone < 0 ? "-" : "+")\(minutes / 60) h"
-                + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+            text += "; probably a time zone, " + TrackOffsetEstimate.describeTimeZone(zone)
         }
         return text + ")"
     }
@@ -181,11 +179,8 @@ public final class PreparedFootageJob: @unchecked Sendable {
             do throws(FootageTimingError) {
                 (clock, clockOrigin) = try job.timing.clock(footage: info, track: track)
                 if job.timing.findsOffset {
-                    var unshifted = clock
-                    unshifted.offset = 0
                     let estimate = try job.timing.matchedOffset(
-                        footage: embedded, path: input, clock: unshifted, track: track,
-                        maximumGap: plan.limits.maximumGap)
+                        footage: embedded, path: input, clock: clock, track: track, maximumGap: plan.limits.maximumGap)
                     guard estimate.isReliable else {
                         throw FootageTimingError.offsetUncertain(footage: input, estimate)
                     }

@@ -208,8 +208,9 @@ final class AnnotationWorker {
 
     /// The camera at this frame size (a calibration scaled to it, or the field of view).
     private func camera(width: Int, height: Int, fieldOfView: Double? = nil) -> CameraModel? {
-        // A photo's own field of view: a model of its own (cheap), not one cached by size.
-        if settings.fieldOfViewFromPhotos, settings.cameraFile == nil, let fieldOfView {
+        // A photo's own field of view (never with a calibration: the settings say so): a model
+        // of its own (cheap), not one cached by size.
+        if settings.fieldOfViewFromPhotos, let fieldOfView {
             return CameraModel(horizontalFieldOfView: fieldOfView, width: width, height: height)
         }
         return cameras.camera(

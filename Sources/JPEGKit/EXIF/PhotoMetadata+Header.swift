@@ -12,16 +12,14 @@ extension PhotoMetadata {
     ///   - iccProfile: an ICC colour profile, split into `ICC_PROFILE` segments as ICC.1 Annex B says.
     public static func jpegHeader(exif: [UInt8]?, isUpright: Bool, xmp: [UInt8]?, iccProfile: [UInt8]?) -> [UInt8] {
         var header: [UInt8] = [0xFF, 0xD8]
-        func append(marker: UInt8, _ payload: [UInt8]) {
+        func segment(marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
             let length = payload.count + 2
-            header += [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+            return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
         }
+        func append(marker: UInt8, _ payload: [UInt8]) { header += segment(marker: marker, payload) }
         if let exif, exif.count + 8 <= 65_535 {
-            var segment: [UInt8] = []
-            let payload = Array("Exif\0\0".utf8) + exif
-            segment += [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-            if isUpright, let parsed = EXIFSegment(bytes: segment) { segment = parsed.upright() }
-            header += segment
+            let block = segment(marker: 0xE1, Array("Exif\0\0".utf8) + exif)
+            header += isUpright ? EXIFSegment(bytes: block)?.upright() ?? block : block
         }
         if let xmp, XMPPacket.identifier.count + xmp.count + 2 <= 65_535 {
             append(marker: 0xE1, XMPPacket.identifier + xmp)

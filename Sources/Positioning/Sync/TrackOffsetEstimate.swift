@@ -56,6 +56,12 @@ public struct TrackOffsetEstimate: Sendable, Equatable {
         return zone
     }
 
+    /// A time zone's offset in words: `+1 h`, `-3 h 30 min`, `+5 h 45 min`.
+    public static func describeTimeZone(_ seconds: Double) -> String {
+        let minutes = Int((abs(seconds) / 60).rounded())
+        return "\(seconds < 0 ? "-" : "+")\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+    }
+
     /// Creates an estimate.
     public init(
         offset: Double, spread: Double?, windows: Int, medianMismatch: Double, speedCorrelation: Double?,
@@ -147,7 +153,8 @@ public struct TrackOffsetEstimate: Sendable, Equatable {
         let spread = Self.standardDeviation(window)
         var estimate = TrackOffsetEstimate(
             offset: offset, spread: spread, windows: window.count, medianMismatch: mismatch,
-            speedCorrelation: Self.speedCorrelation(matcher, offset: offset), matchedFixes: distances.count,
+            speedCorrelation: Self.speedCorrelation(matcher, speeds: speeds, offset: offset),
+            matchedFixes: distances.count,
             footageFixes: footage.count, rival: rival)
         estimate.problem = estimate.doubt()
         return estimate
@@ -213,12 +220,15 @@ public struct TrackOffsetEstimate: Sendable, Equatable {
         return offsets
     }
 
-    /// The correlation between the footage's ground speed and the track's at `offset`, over
-    /// positions about a second apart; nil when either speed's standard deviation is under 0.2 m/s.
-    private static func speedCorrelation(_ matcher: TrackMatcher, offset: Double) -> Double? {
+    /// The correlation between the footage's ground speed (`speeds`, between positions about a
+    /// second apart) and the track's over the same spans at `offset`; nil when either speed's
+    /// standard deviation is under 0.2 m/s.
+    private static func speedCorrelation(
+        _ matcher: TrackMatcher, speeds: [(from: PlanarSample, to: PlanarSample, speed: Double)], offset: Double
+    ) -> Double? {
         var pairs: [(Double, Double)] = []
         var cursor = 0
-        for item in speeds(matcher.footage, indices: matcher.thinned(every: 1)) {
+        for item in speeds {
             guard let a = matcher.trackPosition(at: item.from.time + offset, cursor: &cursor),
                 let b = matcher.trackPosition(at: item.to.time + offset, cursor: &cursor)
             else { continue }
