@@ -32,7 +32,7 @@ struct PolygonLabelPointTests {
 
     /// Shapely's polylabel of `rings`, on the plane `PolygonLabelPoint` uses, back in degrees,
     /// with its clearance in metres.
-    private func shapely(_ rings: [PolygonLabelPoint.Ring]) throws -> (
+    private func shapely(_ rings: [PolygonLabelPoint.Ring]) async throws -> (
         latitude: Double, longitude: Double, clearance: Double
     ) {
         let json = String(
@@ -52,7 +52,7 @@ struct PolygonLabelPointTests {
             print(lat0 + point.y / m, lon0 + point.x / k, polygon.exterior.distance(point) if not plane[1:] else
                   min(polygon.exterior.distance(point), *[Polygon(h).exterior.distance(point) for h in plane[1:]]))
             """
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             executable: "/usr/bin/python3", arguments: ["-c", script, json], input: nil)
         try #require(result.status == 0, "apt-get install python3-shapely: \(result.stderr)")
         let numbers = result.stdout.split(separator: " ").compactMap {
@@ -63,10 +63,10 @@ struct PolygonLabelPointTests {
     }
 
     @Test("an L-shaped block and a block round a courtyard: Shapely's point, to the precision", arguments: [0, 1])
-    func asShapely(_ which: Int) throws {
+    func asShapely(_ which: Int) async throws {
         let rings = which == 0 ? [Self.lShape] : Self.courtyard
         let ours = try #require(PolygonLabelPoint.of(rings, precision: 0.1))
-        let theirs = try shapely(rings)
+        let theirs = try await shapely(rings)
         // Both stop within 0.1 m of the best clearance; the points may differ along a ridge of
         // equal clearance, so the clearances are compared, and each point is checked inside.
         #expect(abs(ours.clearance - theirs.clearance) < 0.2, "ours \(ours), Shapely's \(theirs)")

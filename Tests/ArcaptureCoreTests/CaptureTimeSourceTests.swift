@@ -41,14 +41,14 @@ struct CaptureTimeSourceTests {
     }
 
     @Test("a wall-clock reading is placed in TZ's zone: shown in that zone it reads as it was, whatever the zone")
-    func wallClockInLocalZone() throws {
+    func wallClockInLocalZone() async throws {
         let wallClock = try #require(UTCTime.parse("2022-08-14T14:12:31.25Z"))
         let placed = try #require(LocalTime.instant(ofWallClock: wallClock))
         #expect(LocalTime.format("%Y-%m-%d %H:%M:%S", placed.date) == "2022-08-14 14:12:31")
         #expect(placed.date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0.25)
         #expect(wallClock.timeIntervalSince(placed.date) == Double(placed.offsetSeconds))
         // date(1) in this process's zone agrees on the zone's name.
-        let zone = try ProcessRunner.run(
+        let zone = try await ProcessRunner.run(
             tool: "date", ["-d", "@\(Int(placed.date.timeIntervalSince1970))", "+%Z"], install: "coreutils"
         ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(placed.zone == zone)

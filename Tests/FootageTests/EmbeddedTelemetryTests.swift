@@ -30,8 +30,8 @@ struct EmbeddedTelemetryTests {
     }
 
     @Test("every GPS5 sample becomes a fix: count, first and last position, altitude above the ellipsoid")
-    func fixes() throws {
-        let reference = try GPMFReference(video: Self.clip)
+    func fixes() async throws {
+        let reference = try await GPMFReference(video: Self.clip)
         let samples = reference.packets.flatMap(\.samples)
         #expect(reference.packets.count == 11)
         #expect(reference.packets.allSatisfy { $0.fix == 3 }, "a 3D fix throughout, so every sample is a fix")
@@ -51,8 +51,8 @@ struct EmbeddedTelemetryTests {
     }
 
     @Test("times follow the video's packet timing, on the GPS clock; the stale first GPSU does not move them")
-    func times() throws {
-        let reference = try GPMFReference(video: Self.clip)
+    func times() async throws {
+        let reference = try await GPMFReference(video: Self.clip)
         let track = try TrackFile.load(Self.clip)
         let last = try #require(reference.packets.last)
         // The samples of a packet are spread over its duration: the last one (n-1)/n of the way.
@@ -79,12 +79,12 @@ struct EmbeddedTelemetryTests {
     }
 
     @Test("a damaged payload is skipped, counted and named by its time in the video; the others are read")
-    func damagedPayload() throws {
+    func damagedPayload() async throws {
         let directory = try PackagePaths.temporaryDirectory("gpmf")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The first GPS5 item in the file (the first payload's): its count made far too large.
         let damaged = try Self.copy(in: directory, changing: "GPS5", type: "l", size: 20) { $0[6] = 0x7F }
-        let reference = try GPMFReference(video: Self.clip)
+        let reference = try await GPMFReference(video: Self.clip)
         let track = try TrackFile.load(damaged.path)
         #expect(track.fixes.count == reference.packets.dropFirst().flatMap(\.samples).count)
         #expect(track.warnings.count == 1)
@@ -94,8 +94,8 @@ struct EmbeddedTelemetryTests {
     }
 
     @Test("the camera's gravity vector, in the picture's frame, gives its pitch and roll at each GRAV sample's time")
-    func attitudes() throws {
-        let reference = try GPMFReference(video: Self.clip).attitudes
+    func attitudes() async throws {
+        let reference = try await GPMFReference(video: Self.clip).attitudes
         #expect(reference.count == 316)
         let track = try TrackFile.load(Self.clip)
         #expect(track.attitudes.count == reference.count, "\(track.summary)")
@@ -103,7 +103,8 @@ struct EmbeddedTelemetryTests {
             track.summary.contains(
                 "the camera's pitch and roll from 316 gravity samples (GRAV, in the picture's frame by IORI)"))
         let first = try #require(track.fixes.first?.time)
-        let start = first.timeIntervalSince1970 - (try #require(GPMFReference(video: Self.clip).packets.first?.time))
+        let start =
+            await first.timeIntervalSince1970 - (try #require(GPMFReference(video: Self.clip).packets.first?.time))
         for (attitude, expected) in zip(track.attitudes, reference) {
             #expect(abs(attitude.time.timeIntervalSince1970 - start - expected.time) < 1e-3)
             #expect(abs(attitude.pitch - expected.pitch) < 1e-6)
@@ -112,12 +113,12 @@ struct EmbeddedTelemetryTests {
     }
 
     @Test("a damaged gravity item costs its payload's attitude alone, with a warning naming its time")
-    func damagedAttitude() throws {
+    func damagedAttitude() async throws {
         let directory = try PackagePaths.temporaryDirectory("gpmf")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The first GRAV item in the file: its values said to be unsigned.
         let damaged = try Self.copy(in: directory, changing: "GRAV", type: "s", size: 6) { $0[4] = UInt8(ascii: "S") }
-        let reference = try GPMFReference(video: Self.clip)
+        let reference = try await GPMFReference(video: Self.clip)
         let track = try TrackFile.load(damaged.path)
         #expect(track.fixes.count == reference.packets.flatMap(\.samples).count, "the GPS is all there")
         #expect(track.attitudes.count == reference.packets.dropFirst().flatMap(\.gravity).count)
@@ -131,11 +132,11 @@ struct EmbeddedTelemetryTests {
     }
 
     @Test("a video without telemetry, a file cut short and a folder are refused, naming the file")
-    func refused() throws {
+    func refused() async throws {
         let directory = try PackagePaths.temporaryDirectory("gpmf")
         defer { try? FileManager.default.removeItem(at: directory) }
         let videoOnly = directory.appendingPathComponent("video-only.mp4")
-        let copy = try ProcessRunner.run(
+        let copy = try await ProcessRunner.run(
             tool: "ffmpeg", ["-v", "error", "-i", Self.clip, "-map", "0:0", "-c", "copy", videoOnly.path],
             install: "apt-get install ffmpeg")
         #expect(copy.status == 0, "\(copy.stderr)")

@@ -14,21 +14,21 @@ struct FootageReaderTests {
     static let photo = PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg")
 
     @Test("Y4M frames are ffmpeg's planes, byte for byte", arguments: ["yuv420p", "yuv422p", "yuv444p"])
-    func y4m(format: String) throws {
+    func y4m(format: String) async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let y4m = directory.appendingPathComponent("clip.y4m").path
         let raw = directory.appendingPathComponent("clip.raw").path
         // 3 frames of 321x241 (odd: chroma sizes round up), each a different crop.
         let filter = "crop=321:241:'n*40':'n*30',format=\(format)"
-        _ = try ProcessRunner.run(
+        _ = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-loop", "1", "-i", Self.frame, "-vf", filter, "-frames:v", "3", "-strict", "-1", "-y",
                 y4m,
             ],
             install: "apt-get install ffmpeg")
-        _ = try ProcessRunner.run(
+        _ = try await ProcessRunner.run(
             tool: "ffmpeg", ["-v", "error", "-i", y4m, "-f", "rawvideo", "-pix_fmt", format, "-y", raw],
             install: "apt-get install ffmpeg")
         let expected = Array(try Data(contentsOf: URL(fileURLWithPath: raw)))

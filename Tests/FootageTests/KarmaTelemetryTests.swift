@@ -12,10 +12,10 @@ import Testing
 @Suite("A GoPro Karma drone's telemetry (GLPI, GPRI, ATTD, SYST)")
 struct KarmaTelemetryTests {
     @Test("the fused positions become fixes at their own times by SYST, above sea level, rated by GPRI")
-    func fixes() throws {
+    func fixes() async throws {
         let directory = try PackagePaths.temporaryDirectory("karma")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let video = try KarmaTelemetryVideo(from: EmbeddedTelemetryTests.clip, in: directory)
+        let video = try await KarmaTelemetryVideo(from: EmbeddedTelemetryTests.clip, in: directory)
         let reading = try EmbeddedTelemetry.read(video.path.path)
         let written = video.packets.flatMap(\.samples)
         let fixes = reading.track.fixes
@@ -44,10 +44,10 @@ struct KarmaTelemetryTests {
     }
 
     @Test("the airframe's yaw gives the headings, in degrees from north, without its pitch and roll")
-    func headings() throws {
+    func headings() async throws {
         let directory = try PackagePaths.temporaryDirectory("karma")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let video = try KarmaTelemetryVideo(from: EmbeddedTelemetryTests.clip, in: directory)
+        let video = try await KarmaTelemetryVideo(from: EmbeddedTelemetryTests.clip, in: directory)
         let track = try EmbeddedTelemetry.read(video.path.path).track
         let written = video.packets.flatMap(\.samples)
         #expect(track.orientations.count == written.count)
@@ -64,10 +64,10 @@ struct KarmaTelemetryTests {
     @Test(
         "without SYST, or with SYST before its clock was set (UTC 0), the positions cannot be timed: no fixes, and a warning says why",
         arguments: [false, true])
-    func withoutSystemTime(unsetClock: Bool) throws {
+    func withoutSystemTime(unsetClock: Bool) async throws {
         let directory = try PackagePaths.temporaryDirectory("karma")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let video = try KarmaTelemetryVideo(
+        let video = try await KarmaTelemetryVideo(
             from: EmbeddedTelemetryTests.clip, in: directory, systemTime: unsetClock, unsetClock: unsetClock)
         let reading = try EmbeddedTelemetry.read(video.path.path)
         #expect(reading.track.fixes.isEmpty)
@@ -79,10 +79,10 @@ struct KarmaTelemetryTests {
     }
 
     @Test("a damaged GLPI skips its payload with a warning naming its time; the other payloads are read")
-    func damagedStream() throws {
+    func damagedStream() async throws {
         let directory = try PackagePaths.temporaryDirectory("karma")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let video = try KarmaTelemetryVideo(from: EmbeddedTelemetryTests.clip, in: directory, damaged: 3)
+        let video = try await KarmaTelemetryVideo(from: EmbeddedTelemetryTests.clip, in: directory, damaged: 3)
         let track = try EmbeddedTelemetry.read(video.path.path).track
         #expect(track.fixes.count == (video.packets.count - 1) * KarmaTelemetryVideo.samplesPerPacket)
         let warning = try #require(track.warnings.first)

@@ -11,14 +11,14 @@ import Testing
 struct MovieUserDataTests {
     static let clip = PackagePaths.sample("video/max-heromode.mp4")
 
-    private func ffmpeg(_ arguments: [String]) throws {
-        let result = try ProcessRunner.run(
+    private func ffmpeg(_ arguments: [String]) async throws {
+        let result = try await ProcessRunner.run(
             tool: "ffmpeg", ["-v", "error", "-y"] + arguments, install: "apt-get install ffmpeg")
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    private func exiftool(_ path: String) throws -> String {
-        try ProcessRunner.run(
+    private func exiftool(_ path: String) async throws -> String {
+        try await ProcessRunner.run(
             tool: "exiftool",
             ["-s", "-FirmwareVersion", "-LensSerialNumber", "-SerialNumberHash", "-GPSCoordinates", path],
             install: "apt-get install libimage-exiftool-perl"
@@ -26,14 +26,14 @@ struct MovieUserDataTests {
     }
 
     @Test("GoPro's boxes, without padding, added once to a copy that has none, as exiftool reads them")
-    func added() throws {
+    func added() async throws {
         let userData = try #require(MovieUserData(readingFileAt: Self.clip))
         #expect(userData.types == ["©xyz", "FIRM", "LENS", "CAME", "SETT", "MUID", "HMMT", "BCID", "GUMI", "GPMF"])
         let directory = try PackagePaths.temporaryDirectory("udta")
         defer { try? FileManager.default.removeItem(at: directory) }
         // A copy without the camera's metadata: FFmpeg's udta holds only its (empty) `meta`.
         let bare = directory.appendingPathComponent("bare.mp4").path
-        try ffmpeg([
+        try await ffmpeg([
             "-i", Self.clip, "-map", "0:v", "-c", "copy", "-map_metadata", "-1", "-fflags", "+bitexact", bare,
         ])
         #expect(MovieUserData(readingFileAt: bare)?.types == ["meta"])
@@ -41,11 +41,11 @@ struct MovieUserDataTests {
         let readBack = try #require(MovieUserData(readingFileAt: bare))
         #expect(readBack.types == ["meta"] + userData.types)
         #expect(Array(readBack.boxes.dropFirst()) == userData.boxes, "byte for byte")
-        let theirs = try exiftool(Self.clip)
+        let theirs = try await exiftool(Self.clip)
         #expect(theirs.split(separator: "\n").count == 4, "\(theirs)")
-        #expect(try exiftool(bare) == theirs)
+        await #expect(try exiftool(bare) == theirs)
         // Still a file ffprobe reads to its end.
-        let probe = try ProcessRunner.run(
+        let probe = try await ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", bare],
             install: "apt-get install ffmpeg")
@@ -57,12 +57,12 @@ struct MovieUserDataTests {
     }
 
     @Test("a file whose index comes first (faststart) is left as it was; a cut-off one is read as having none")
-    func leftAlone() throws {
+    func leftAlone() async throws {
         let userData = try #require(MovieUserData(readingFileAt: Self.clip))
         let directory = try PackagePaths.temporaryDirectory("udta")
         defer { try? FileManager.default.removeItem(at: directory) }
         let fast = directory.appendingPathComponent("fast.mp4").path
-        try ffmpeg([
+        try await ffmpeg([
             "-i", Self.clip, "-map", "0:v", "-c", "copy", "-map_metadata", "-1", "-movflags", "+faststart", fast,
         ])
         let before = try Data(contentsOf: URL(fileURLWithPath: fast))

@@ -26,14 +26,14 @@ struct VideoFootageTests {
     }
 
     @Test("the GoPro clip: 315 frames at ffprobe's times, decoded to the very bytes ffmpeg decodes, full range")
-    func goProClip() throws {
+    func goProClip() async throws {
         let (reader, times, first) = try readAll(Self.clip)
         #expect(reader.kind == .video)
         let video = try #require(reader.video)
         #expect(video.width == 848 && video.height == 480 && video.subsampling == .s420)
         #expect(video.isFullRange, "GoPro writes yuvj420p")
         #expect(abs((video.framesPerSecond ?? 0) - 30000 / 1001) < 1e-9)
-        let probe = try ProcessRunner.run(
+        let probe = try await ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", Self.clip],
             install: "apt-get install ffmpeg")
@@ -45,7 +45,7 @@ struct VideoFootageTests {
         let directory = try PackagePaths.temporaryDirectory("video-footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let raw = directory.appendingPathComponent("frame0.yuv")
-        let decode = try ProcessRunner.run(
+        let decode = try await ProcessRunner.run(
             tool: "ffmpeg",
             ["-v", "error", "-i", Self.clip, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuvj420p", raw.path],
             install: "apt-get install ffmpeg")
@@ -92,12 +92,12 @@ struct VideoFootageTests {
     }
 
     @Test("a variable frame rate keeps its timing: each frame's presentation time as the file has it")
-    func variableFrameRate() throws {
+    func variableFrameRate() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("vfr.mkv")
         // Ten frames 0.1 s apart, then five 0.25 s apart.
-        let make = try ProcessRunner.run(
+        let make = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-f", "lavfi", "-i",
@@ -115,7 +115,7 @@ struct VideoFootageTests {
     }
 
     @Test("a file cut short, one with no video, one in a pixel format not drawn on: refused, naming the file")
-    func refused() throws {
+    func refused() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cut = directory.appendingPathComponent("cut.mp4")
@@ -128,14 +128,14 @@ struct VideoFootageTests {
                 == "\(cut.path): not a video file FFmpeg can read: moov atom not found (Invalid data found when processing input)"
         }
         let audio = directory.appendingPathComponent("audio.mp4")
-        _ = try ProcessRunner.run(
+        _ = try await ProcessRunner.run(
             tool: "ffmpeg", ["-v", "error", "-i", Self.clip, "-map", "0:a", "-c", "copy", audio.path],
             install: "apt-get install ffmpeg")
         #expect {
             try FootageReader(path: audio.path)
         } throws: { "\($0)".hasPrefix("\(audio.path): no video stream (its streams: audio aac") }
         let twelveBit = directory.appendingPathComponent("twelve-bit.mkv")
-        let make = try ProcessRunner.run(
+        let make = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=5", "-frames:v", "2", "-c:v", "ffv1",
@@ -158,13 +158,13 @@ struct VideoFootageTests {
             ("ffv1", "yuv422p10le", "yuv422p", 1), ("ffv1", "yuv444p10le", "yuv444p", 1),
             ("rawvideo", "nv12", "yuv420p", 0), ("rawvideo", "nv21", "yuv420p", 0),
         ])
-    func deeperAndInterleaved(codec: String, format: String, planar: String, tolerance: Int) throws {
+    func deeperAndInterleaved(codec: String, format: String, planar: String, tolerance: Int) async throws {
         let directory = try PackagePaths.temporaryDirectory("video-formats")
         defer { try? FileManager.default.removeItem(at: directory) }
         let video = directory.appendingPathComponent("input.mkv").path
         let raw = directory.appendingPathComponent("planes.yuv").path
         let (width, height) = (96, 64)
-        let make = try ProcessRunner.run(
+        let make = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=5", "-frames:v", "3",
@@ -172,7 +172,7 @@ struct VideoFootageTests {
             ] + (codec == "libx265" ? ["-x265-params", "log-level=error"] : []), install: "apt-get install ffmpeg")
         #expect(make.status == 0, "\(make.stderr)")
         // The ffmpeg program's own conversion to 8-bit planes is the reference.
-        let convert = try ProcessRunner.run(
+        let convert = try await ProcessRunner.run(
             tool: "ffmpeg", ["-v", "error", "-i", video, "-f", "rawvideo", "-pix_fmt", planar, raw],
             install: "apt-get install ffmpeg")
         #expect(convert.status == 0, "\(convert.stderr)")

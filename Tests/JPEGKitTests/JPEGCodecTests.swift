@@ -121,7 +121,7 @@ struct JPEGCodecTests {
     }
 
     @Test("an independent decoder (ffmpeg) reads what the encoder writes")
-    func independentDecoder() throws {
+    func independentDecoder() async throws {
         let image = Self.gradient(width: 96, height: 64, subsampling: .s422)
         let jpeg = try JPEGEncoder().encode(image, quality: 95)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -131,7 +131,7 @@ struct JPEGCodecTests {
         let input = directory.appendingPathComponent("in.jpg")
         let output = directory.appendingPathComponent("out.yuv")
         try Data(jpeg).write(to: input)
-        let ffmpeg = try ProcessRunner.run(
+        let ffmpeg = try await ProcessRunner.run(
             tool: "ffmpeg",
             ["-loglevel", "error", "-i", input.path, "-f", "rawvideo", "-pix_fmt", "yuvj422p", output.path],
             install: "bash scripts/install-deps")

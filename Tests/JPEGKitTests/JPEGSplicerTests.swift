@@ -32,13 +32,13 @@ struct JPEGSplicerTests {
     }
 
     /// A frame made by `cjpeg` with `options` (its `-restart` among them).
-    static func cjpeg(width: Int, height: Int, _ options: [String]) throws -> [UInt8] {
+    static func cjpeg(width: Int, height: Int, _ options: [String]) async throws -> [UInt8] {
         let folder = try PackagePaths.temporaryDirectory("splice")
         defer { try? FileManager.default.removeItem(at: folder) }
         let ppm = folder.appendingPathComponent("in.ppm")
         try Data(Array("P6\n\(width) \(height)\n255\n".utf8) + picture(width: width, height: height)).write(to: ppm)
         let out = folder.appendingPathComponent("out.jpg")
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             tool: "cjpeg", options + ["-outfile", out.path, ppm.path], install: "apt-get install libjpeg-turbo-progs")
         #expect(result.status == 0, "\(result.stderr)")
         return [UInt8](try Data(contentsOf: out))
@@ -88,8 +88,8 @@ struct JPEGSplicerTests {
     ]
 
     @Test("spliced frames equal the input outside the touched MCUs and the full encode inside", arguments: cases)
-    func exactness(_ testCase: Case) throws {
-        var input = try Self.cjpeg(
+    func exactness(_ testCase: Case) async throws {
+        var input = try await Self.cjpeg(
             width: testCase.width, height: testCase.height, ["-quality", "85"] + testCase.options)
         if testCase.stripTables { input = try Self.withoutHuffmanTables(input) }
         let splicer = try JPEGSplicer()
@@ -185,8 +185,9 @@ extension JPEGSplicerTests {
     }
 
     @Test("damaged restart markers and intervals are refused, and the full decode refuses them too")
-    func damaged() throws {
-        let input = try Self.cjpeg(width: 320, height: 240, ["-quality", "85", "-sample", "2x1", "-restart", "1"])
+    func damaged() async throws {
+        let input = try await Self.cjpeg(
+            width: 320, height: 240, ["-quality", "85", "-sample", "2x1", "-restart", "1"])
         let scan = try #require(input.withUnsafeBytes { JPEGRestartScan($0) })
         let splicer = try JPEGSplicer()
         var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
@@ -263,7 +264,7 @@ extension JPEGSplicerTests {
     }
 
     @Test("a restart marker every MCU at 1920x1080 (16,200 intervals), every interval touched")
-    func everyMCU() throws {
+    func everyMCU() async throws {
         // A synthetic picture (the fixture is smaller than the frame), cjpeg -restart 1B.
         let (width, height) = (1920, 1080)
         var rgb = [UInt8]()
@@ -276,7 +277,7 @@ extension JPEGSplicerTests {
         let ppm = folder.appendingPathComponent("in.ppm")
         try Data(Array("P6\n\(width) \(height)\n255\n".utf8) + rgb).write(to: ppm)
         let out = folder.appendingPathComponent("out.jpg")
-        let made = try ProcessRunner.run(
+        let made = try await ProcessRunner.run(
             tool: "cjpeg", ["-quality", "80", "-sample", "2x1", "-restart", "1B", "-outfile", out.path, ppm.path],
             install: "apt-get install libjpeg-turbo-progs")
         #expect(made.status == 0, "\(made.stderr)")
@@ -296,7 +297,7 @@ extension JPEGSplicerTests {
     }
 
     @Test("progressive, arithmetic, or without restart markers and mostly drawn on: the full path")
-    func notSpliceable() throws {
+    func notSpliceable() async throws {
         let splicer = try JPEGSplicer()
         var canvas = YCbCrImage(width: 8, height: 8, subsampling: .gray)
         // Each refusal says why, for the run's summary.
@@ -305,18 +306,18 @@ extension JPEGSplicerTests {
             (["-progressive"], "progressive"),
             (["-sample", "2x2,1x2,1x2"], "sampling factors 2x2, 1x2, 1x2, where splicing takes chroma at 1x1"),
         ] {
-            let frame = try Self.cjpeg(width: 160, height: 120, options)
+            let frame = try await Self.cjpeg(width: 160, height: 120, options)
             #expect(!splicer.begin(frame, canvas: &canvas), "\(options)")
             #expect(splicer.refusal == why, "\(options)")
         }
         // Optimised Huffman tables lack codes a re-encoded block may need.
-        let optimised = try Self.cjpeg(width: 160, height: 120, ["-optimize", "-restart", "1"])
+        let optimised = try await Self.cjpeg(width: 160, height: 120, ["-optimize", "-restart", "1"])
         #expect(!splicer.begin(optimised, canvas: &canvas))
         #expect(splicer.refusal == "optimised Huffman tables, without codes a drawn block may need")
         // Without restart markers the frame is one interval, too long to decode as one small JPEG:
         // drawn over more than half, it is refused (decoded whole the full way) before anything
         // is decoded; drawn over less, it is spliced.
-        let plain = try Self.cjpeg(width: 160, height: 120, ["-sample", "2x1"])
+        let plain = try await Self.cjpeg(width: 160, height: 120, ["-sample", "2x1"])
         #expect(splicer.begin(plain, canvas: &canvas))
         splicer.prepare(rows: 0..<120, columns: 0..<100, in: &canvas)
         #expect(splicer.refusal != nil && splicer.touchedMCUs.isEmpty)

@@ -9,12 +9,12 @@ import Testing
 struct XMPPacketTests {
     /// A copy of the Lund photo with DJI's XMP properties, as attributes (`shorthand`, as DJI
     /// writes them) or as elements (exiftool's default).
-    private func djiPhoto(shorthand: Bool) throws -> [UInt8] {
+    private func djiPhoto(shorthand: Bool) async throws -> [UInt8] {
         let directory = try PackagePaths.temporaryDirectory("xmp")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("dji.jpg").path
         try FileManager.default.copyItem(atPath: PackagePaths.sample("photos/lund_01.jpg"), toPath: path)
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             tool: "exiftool",
             ["-q", "-q", "-overwrite_original"] + (shorthand ? ["-api", "XMPShorthand=1"] : []) + [
                 "-XMP-drone-dji:GimbalYawDegree=-35.20", "-XMP-drone-dji:GimbalPitchDegree=-30.50",
@@ -27,8 +27,8 @@ struct XMPPacketTests {
     @Test(
         "the gimbal's yaw, pitch and roll and the aircraft's yaw, as attributes and as elements",
         arguments: [true, false])
-    func attitude(shorthand: Bool) throws {
-        let bytes = try djiPhoto(shorthand: shorthand)
+    func attitude(shorthand: Bool) async throws {
+        let bytes = try await djiPhoto(shorthand: shorthand)
         let xmp = try #require(XMPPacket(inJPEG: bytes))
         #expect(xmp.text.contains(shorthand ? "drone-dji:GimbalYawDegree='-35.20'" : "<drone-dji:GimbalYawDegree>"))
         let drone = try #require(DroneAttitude(xmp))

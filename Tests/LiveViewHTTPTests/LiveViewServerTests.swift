@@ -45,8 +45,8 @@ struct LiveViewServerTests {
     }
 
     /// How many frames ffmpeg decodes from the MJPEG stream at `url`, asked for `count`.
-    static func framesFFmpegReads(_ url: String, count: Int) throws -> Int {
-        let result = try ProcessRunner.run(
+    static func framesFFmpegReads(_ url: String, count: Int) async throws -> Int {
+        let result = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-nostdin", "-loglevel", "error", "-f", "mpjpeg", "-i", url, "-frames:v", "\(count)", "-f", "framecrc",
@@ -166,13 +166,13 @@ struct LiveViewServerTests {
     }
 
     @Test("ffmpeg reads /stream as MJPEG: every part a whole JPEG, with X-Timestamp")
-    func streamToFFmpeg() throws {
+    func streamToFFmpeg() async throws {
         let server = try Self.started()
         defer { server.stop() }
         let frames = try (0..<8).map { try Self.jpeg($0 * 30) }
         let publishing = Publisher(server.broadcast, frames: frames)
         defer { publishing.stop() }
-        #expect(
+        await #expect(
             try Self.framesFFmpegReads("http://127.0.0.1:\(server.address.port)/stream?key=ffmpeg", count: 20) == 20)
     }
 
@@ -206,7 +206,7 @@ struct LiveViewServerTests {
     }
 
     @Test("a client that never reads holds back no one: another still gets every frame it asks for")
-    func slowClient() throws {
+    func slowClient() async throws {
         let server = try Self.started()
         defer { server.stop() }
         let frames = try (0..<8).map { try Self.jpeg($0 * 30) }
@@ -215,7 +215,7 @@ struct LiveViewServerTests {
         let stalled = try RawHTTPClient(port: server.address.port)
         stalled.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(waitUntil(seconds: 30) { server.streamClients.count == 1 })
-        #expect(try Self.framesFFmpegReads("http://127.0.0.1:\(server.address.port)/stream", count: 60) == 60)
+        await #expect(try Self.framesFFmpegReads("http://127.0.0.1:\(server.address.port)/stream", count: 60) == 60)
         stalled.close()
     }
 

@@ -17,21 +17,22 @@ struct TLSServerTests {
         return folder
     }
 
-    private func credentials(in folder: URL, name: String = "") throws -> SelfSignedCertificate {
-        try SelfSignedCertificate(in: folder, name: name)
+    private func credentials(in folder: URL, name: String = "") async throws -> SelfSignedCertificate {
+        try await SelfSignedCertificate(in: folder, name: name)
     }
 
-    private func curl(_ arguments: [String]) throws -> ProcessRunner.Result {
-        try ProcessRunner.run(tool: "curl", ["-s", "--max-time", "20"] + arguments, install: "apt-get install curl")
+    private func curl(_ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.run(
+            tool: "curl", ["-s", "--max-time", "20"] + arguments, install: "apt-get install curl")
     }
 
     @Test(
         "with a certificate it serves HTTPS that curl verifies: /state, /snapshot byte for byte; plain HTTP gets nothing"
     )
-    func https() throws {
+    func https() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let files = try credentials(in: folder)
+        let files = try await credentials(in: folder)
         let server = LiveViewServer(
             address: try ServerAddress(parsing: "127.0.0.1:0"), broadcast: FrameBroadcast(),
             model: LiveViewServerTests.Model(), placeholderDelay: nil,
@@ -41,23 +42,23 @@ struct TLSServerTests {
         let frame = try LiveViewServerTests.jpeg(77)
         server.broadcast.publish(frame, capturedAt: Date())
         let base = "https://127.0.0.1:\(server.address.port)"
-        let state = try curl(["--cacert", files.certificate, "\(base)/state"])
+        let state = try await curl(["--cacert", files.certificate, "\(base)/state"])
         #expect(state.status == 0, "curl verified the certificate and got an answer: \(state.stderr)")
         #expect(state.stdout.contains(#""schema":"arcapture.state/1""#))
         let snapshot = folder.appendingPathComponent("snapshot.jpg")
-        #expect(try curl(["--cacert", files.certificate, "-o", snapshot.path, "\(base)/snapshot"]).status == 0)
+        await #expect(try curl(["--cacert", files.certificate, "-o", snapshot.path, "\(base)/snapshot"]).status == 0)
         #expect(Array(try Data(contentsOf: snapshot)) == frame)
-        let plain = try curl(["http://127.0.0.1:\(server.address.port)/state"])
+        let plain = try await curl(["http://127.0.0.1:\(server.address.port)/state"])
         #expect(plain.status != 0 || !plain.stdout.contains("arcapture.state"), "no answer over plain HTTP")
-        #expect(try curl(["--cacert", files.certificate, "\(base)/state"]).status == 0, "and it serves on")
+        await #expect(try curl(["--cacert", files.certificate, "\(base)/state"]).status == 0, "and it serves on")
     }
 
     @Test("a key that is not the certificate's is refused at start, saying so")
-    func mismatchedKey() throws {
+    func mismatchedKey() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try credentials(in: folder, name: "1")
-        let second = try credentials(in: folder, name: "2")
+        let first = try await credentials(in: folder, name: "1")
+        let second = try await credentials(in: folder, name: "2")
         let server = LiveViewServer(
             address: try ServerAddress(parsing: "127.0.0.1:0"), broadcast: FrameBroadcast(),
             model: LiveViewServerTests.Model(), placeholderDelay: nil,
@@ -71,12 +72,12 @@ struct TLSServerTests {
     }
 
     @Test("a file that is not PEM is named")
-    func notPEM() throws {
+    func notPEM() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("key.txt")
         try Data("hello\n".utf8).write(to: text)
-        let files = try credentials(in: folder)
+        let files = try await credentials(in: folder)
         #expect(throws: InputFileError.self) {
             try TLSCredentials(certificateFile: files.certificate, keyFile: text.path)
         }

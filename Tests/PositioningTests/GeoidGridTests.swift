@@ -26,13 +26,13 @@ struct GeoidGridTests {
     ]
 
     @Test("heights equal PROJ's cct with egm96_15.gtx to a millimetre, over the whole Earth")
-    func matchesPROJ() throws {
+    func matchesPROJ() async throws {
         let grid = try GeoidGrid.shared.get()
         #expect(grid.model == "EGM96")
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("geoid-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: input) }
         try Data(Self.places.map { "\($0.longitude) \($0.latitude) 0 0\n" }.joined().utf8).write(to: input)
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             tool: "cct", ["-d", "6", "+proj=vgridshift", "+grids=\(grid.file)", "+multiplier=1"],
             install: "apt-get install proj-bin", input: input)
         #expect(result.status == 0, "\(result.stderr)")

@@ -42,6 +42,9 @@ import ArcaptureCore
     /// trivial tests reported 196 s, and three tests found their session failed for want of a frame
     /// before their task ran again to send the first). A test that waits for frames bounds its own
     /// wait (its recorder's, on a clock the pool does not delay); the stall test sets its own.
+    /// Every program a test runs is now waited for off the pool (`ProcessRunner`, 2026-12-06);
+    /// synchronous tests that compute for long still hold a pool thread, so this stays an hour
+    /// until a run under AddressSanitizer shows how long those hold it.
     public static let patientFrameTimeout: Duration = .seconds(3600)
 
     /// A session whose devices come from this factory.

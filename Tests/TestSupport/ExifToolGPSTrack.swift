@@ -12,8 +12,8 @@ public struct ExifToolGPSTrack {
     ///
     /// - Throws: when exiftool is missing, fails, or gives no sample (or times and positions in
     ///   different numbers, as it does for GPS5, whose time is per payload).
-    public init(video: String) throws {
-        let output = try ProcessRunner.output(
+    public init(video: String) async throws {
+        let output = try await ProcessRunner.output(
             tool: "exiftool", ["-ee", "-n", "-G3", "-s", "-GPSDateTime", "-GPSLatitude", "-GPSLongitude", video],
             package: "libimage-exiftool-perl")
         var values: [String: [String]] = [:]

@@ -29,9 +29,9 @@ public struct GPMFReference {
 
     /// Reads the `gpmd` stream of `video` through ffprobe: first which stream it is, then that
     /// stream's packets alone (a hex dump of every stream's would be megabytes of JSON to parse).
-    public init(video: String) throws {
-        let telemetry = try Self.telemetryStream(of: video)
-        let probe = try ProcessRunner.run(
+    public init(video: String) async throws {
+        let telemetry = try await Self.telemetryStream(of: video)
+        let probe = try await ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-select_streams", "\(telemetry)", "-show_packets", "-show_data", "-of", "json", video],
             install: "apt-get install ffmpeg")
@@ -53,8 +53,8 @@ public struct GPMFReference {
     }
 
     /// The index of `video`'s `gpmd` stream, by ffprobe.
-    static func telemetryStream(of video: String) throws -> Int {
-        let streams = try ProcessRunner.run(
+    static func telemetryStream(of video: String) async throws -> Int {
+        let streams = try await ProcessRunner.run(
             tool: "ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_tag_string", "-of", "json", video],
             install: "apt-get install ffmpeg")
         guard streams.status == 0,

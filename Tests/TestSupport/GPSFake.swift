@@ -140,7 +140,8 @@ public final class GPSFake: @unchecked Sendable {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
-        _ = try? ProcessRunner.run(executable: "/usr/bin/pkill", arguments: ["-KILL", "-f", "gpsd .*-S \(port) "])
+        _ = try? ProcessRunner.runBlocking(
+            executable: "/usr/bin/pkill", arguments: ["-KILL", "-f", "gpsd .*-S \(port) "])
         let deadline = Date().addingTimeInterval(5)
         while accepts(port: port) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }

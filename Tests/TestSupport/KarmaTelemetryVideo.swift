@@ -48,11 +48,11 @@ public struct KarmaTelemetryVideo {
     /// if any, gets a GLPI whose TYPE does not match its samples.
     public init(
         from clip: String, in directory: URL, systemTime: Bool = true, unsetClock: Bool = false, damaged: Int? = nil
-    ) throws {
+    ) async throws {
         path = directory.appendingPathComponent("karma.mp4")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
-        let stream = try GPMFReference.telemetryStream(of: clip)
-        let probe = try ProcessRunner.run(
+        let stream = try await GPMFReference.telemetryStream(of: clip)
+        let probe = try await ProcessRunner.run(
             tool: "ffprobe",
             [
                 "-v", "error", "-select_streams", "\(stream)", "-show_entries", "packet=pts_time,size,pos", "-of",

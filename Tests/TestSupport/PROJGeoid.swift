@@ -6,11 +6,11 @@ import Testing
 public enum PROJGeoid {
     /// Sea level's height above the WGS84 ellipsoid at a place, in metres (NaN when cct failed,
     /// which is recorded).
-    public static func separation(latitude: Double, longitude: Double) throws -> Double {
+    public static func separation(latitude: Double, longitude: Double) async throws -> Double {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("geoid-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: input) }
         try Data("\(longitude) \(latitude) 0 0\n".utf8).write(to: input)
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             tool: "cct", ["-d", "6", "+proj=vgridshift", "+grids=egm96_15.gtx", "+multiplier=1"],
             install: "apt-get install proj-bin proj-data", input: input)
         #expect(result.status == 0, "\(result.stderr)")

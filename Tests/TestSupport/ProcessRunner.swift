@@ -34,11 +34,53 @@ public enum ProcessRunner {
         public var description: String { "'\(tool)' is not installed; run '\(install)'" }
     }
 
-    /// Runs `executable` with `arguments` (and extra `environment` variables) and waits for it;
-    /// its stdin is `input` (a file piped in) or empty.
+    /// Runs `executable` with `arguments` (and extra `environment` variables) and waits for it,
+    /// on a thread of its own (``OffPool``): a test waiting for a program never holds one of
+    /// Swift's cooperative threads, of which this machine has two. At most one program per core
+    /// runs at once (``ProgramSlots``); the others wait their turn. Its stdin is `input` (a file
+    /// piped in) or empty. A program still running after `timeout` is killed and the test records
+    /// an issue saying so (a hang fails where it happens, not at CI's limit).
     public static func run(
-        executable: String, arguments: [String], environment: [String: String]? = nil, input: URL? = nil
+        executable: String, arguments: [String], environment: [String: String]? = nil, input: URL? = nil,
+        timeout: Duration = Self.timeout
+    ) async throws -> Result {
+        await ProgramSlots.shared.acquire()
+        defer { ProgramSlots.shared.release() }
+        let (result, timedOut) = try await OffPool.run {
+            try execute(
+                executable: executable, arguments: arguments, environment: environment, input: input, timeout: timeout)
+        }
+        // Recorded here, in the test's own task: an issue recorded on the runner's thread would
+        // not name the test.
+        if timedOut {
+            Issue.record("\(executable) \(arguments.joined(separator: " ")) still ran after \(timeout): killed")
+        }
+        return result
+    }
+
+    /// The longest any program a test runs may take: 30 minutes (the VM's boots with their
+    /// scenarios are the longest, bounded by their own timeouts well within it).
+    public static let timeout: Duration = .seconds(1800)
+
+    /// ``run(executable:arguments:environment:input:timeout:)`` on the calling thread, for code
+    /// that is on a thread of its own already (inside ``OffPool/run(_:)``, a reader thread);
+    /// never from a test's own body.
+    public static func runBlocking(
+        executable: String, arguments: [String], environment: [String: String]? = nil, input: URL? = nil,
+        timeout: Duration = Self.timeout
     ) throws -> Result {
+        let (result, timedOut) = try execute(
+            executable: executable, arguments: arguments, environment: environment, input: input, timeout: timeout)
+        if timedOut {
+            Issue.record("\(executable) \(arguments.joined(separator: " ")) still ran after \(timeout): killed")
+        }
+        return result
+    }
+
+    /// Runs the program to its end (or kills it at `timeout`), saying whether it was killed.
+    private static func execute(
+        executable: String, arguments: [String], environment: [String: String]?, input: URL?, timeout: Duration
+    ) throws -> (Result, timedOut: Bool) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -51,6 +93,19 @@ public enum ProcessRunner {
         process.standardError = err
         process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
+        // The watchdog: kills a program that outlives `timeout` (its pipes then close, and the
+        // reads below end).
+        let killed = NSLock()
+        nonisolated(unsafe) var timedOut = false
+        let watchdog = DispatchWorkItem {
+            guard process.isRunning else { return }
+            killed.withLock { timedOut = true }
+            kill(process.processIdentifier, SIGKILL)
+        }
+        let (seconds, attoseconds) = timeout.components
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18, execute: watchdog)
+        defer { watchdog.cancel() }
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         group.enter()
@@ -61,28 +116,48 @@ public enum ProcessRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(
+        let result = Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+        return (result, killed.withLock { timedOut })
     }
 
-    /// Runs a program found on PATH.
+    /// Runs a program found on PATH, off the cooperative pool as
+    /// ``run(executable:arguments:environment:input:timeout:)`` does.
     ///
     /// - Throws: ``Missing`` naming `install` when the program is not on PATH.
-    public static func run(tool: String, _ arguments: [String], install: String, input: URL? = nil) throws -> Result {
+    public static func run(tool: String, _ arguments: [String], install: String, input: URL? = nil) async throws
+        -> Result
+    {
+        try await run(executable: try executable(of: tool, install: install), arguments: arguments, input: input)
+    }
+
+    /// Where `tool` is on PATH.
+    ///
+    /// - Throws: ``Missing`` naming `install` when it is not there.
+    private static func executable(of tool: String, install: String) throws -> String {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         guard let executable = paths.map({ "\($0)/\(tool)" }).first(where: FileManager.default.isExecutableFile) else {
             throw Missing(tool: tool, install: install)
         }
-        return try run(executable: executable, arguments: arguments, input: input)
+        return executable
+    }
+
+    /// ``run(tool:_:install:input:)`` on the calling thread (see ``runBlocking(executable:arguments:environment:input:timeout:)``).
+    ///
+    /// - Throws: ``Missing`` naming `install` when the program is not on PATH.
+    public static func runBlocking(tool: String, _ arguments: [String], install: String, input: URL? = nil) throws
+        -> Result
+    {
+        try runBlocking(executable: try executable(of: tool, install: install), arguments: arguments, input: input)
     }
 
     /// Runs a program found on PATH that must succeed (a reference tool making or reading a
     /// file), and gives its standard output; a failure is recorded with its standard error.
     ///
     /// - Throws: ``Missing`` naming `apt-get install package` when the program is not on PATH.
-    public static func output(tool: String, _ arguments: [String], package: String) throws -> String {
-        let result = try run(tool: tool, arguments, install: "apt-get install \(package)")
+    public static func output(tool: String, _ arguments: [String], package: String) async throws -> String {
+        let result = try await run(tool: tool, arguments, install: "apt-get install \(package)")
         #expect(result.status == 0, "\(tool) \(arguments): \(result.stderr)")
         return result.stdout
     }

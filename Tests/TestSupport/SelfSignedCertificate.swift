@@ -11,10 +11,10 @@ public struct SelfSignedCertificate {
     /// Makes `cert{name}.pem` and `key{name}.pem` in `folder`.
     ///
     /// - Throws: ``ProcessRunner/Missing`` without openssl; a failure naming what openssl said.
-    public init(in folder: URL, name: String = "") throws {
+    public init(in folder: URL, name: String = "") async throws {
         certificate = folder.appendingPathComponent("cert\(name).pem").path
         key = folder.appendingPathComponent("key\(name).pem").path
-        let made = try ProcessRunner.run(
+        let made = try await ProcessRunner.run(
             tool: "openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",

@@ -28,11 +28,11 @@ struct ModuleGraphTests {
     static let system: Set<String> = ["Foundation", "FoundationXML", "Glibc", "Dispatch", "Synchronization"]
 
     /// Package.swift's targets and their dependencies, as SwiftPM reads them.
-    static func targets() throws -> [String: Set<String>] {
+    static func targets() async throws -> [String: Set<String>] {
         let scratch = try PackagePaths.temporaryDirectory("dump-package")
         defer { try? FileManager.default.removeItem(at: scratch) }
         // A scratch path of its own: the suite's `swift test` holds the package's .build.
-        let dumped = try ProcessRunner.run(
+        let dumped = try await ProcessRunner.run(
             tool: "swift",
             ["package", "--package-path", PackagePaths.root.path, "--scratch-path", scratch.path, "dump-package"],
             install: "the Swift toolchain")
@@ -66,8 +66,8 @@ struct ModuleGraphTests {
     }
 
     @Test("each library module depends, in Package.swift, only on what its concern needs")
-    func packageDependencies() throws {
-        let targets = try Self.targets()
+    func packageDependencies() async throws {
+        let targets = try await Self.targets()
         for (module, allowed) in Self.allowed.sorted(by: { $0.key < $1.key }) {
             let declared = try #require(targets[module], "\(module) is not a target of Package.swift")
             #expect(

@@ -49,8 +49,9 @@ struct VividBrowserTests {
         let report = try report(vm)
         #expect(report["button_selected"] as? Bool == true, "the button is shown selected")
         #expect(report["state_selected"] as? [String] == [BrowserController.pointToSelect])
-        let before = try VividServeTests.selectedColourPixels(vm.directory.appendingPathComponent("browser-before.jpg"))
-        let selected = try VividServeTests.selectedColourPixels(
+        let before = try await VividServeTests.selectedColourPixels(
+            vm.directory.appendingPathComponent("browser-before.jpg"))
+        let selected = try await VividServeTests.selectedColourPixels(
             vm.directory.appendingPathComponent("browser-selected.jpg"))
         #expect(selected > before + 20, "the marker is drawn in the selection's colour: \(before) → \(selected)")
         #expect(report["cleared_in_page"] as? Bool == true)
@@ -66,8 +67,10 @@ struct VividBrowserTests {
         #expect(report["state_selected"] as? [String] == inPage, "the page shows what /state says")
         #expect((report["points_listed"] as? [String])?.count == 5)
         #expect(report["console_errors"] as? [String] == [])
-        let before = try VividServeTests.selectedColourPixels(vm.directory.appendingPathComponent("browser-before.jpg"))
-        let center = try VividServeTests.selectedColourPixels(vm.directory.appendingPathComponent("browser-center.jpg"))
+        let before = try await VividServeTests.selectedColourPixels(
+            vm.directory.appendingPathComponent("browser-before.jpg"))
+        let center = try await VividServeTests.selectedColourPixels(
+            vm.directory.appendingPathComponent("browser-center.jpg"))
         #expect(center > before + 20, "its marker is drawn in the selection's colour: \(before) → \(center)")
         let run = try vm.scenario("browser-center")
         #expect(run.status == 0, "\(run.stderr)")

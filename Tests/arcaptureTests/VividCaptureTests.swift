@@ -10,8 +10,8 @@ struct VividCaptureTests {
     func vm() async throws -> VividVM { try await VividVM.shared.value }
 
     /// ffprobe's view of a file or of bytes fed on stdin: width, height, pixel format, frames read.
-    static func probe(_ arguments: [String], input: URL? = nil) throws -> [String] {
-        let result = try ProcessRunner.run(
+    static func probe(_ arguments: [String], input: URL? = nil) async throws -> [String] {
+        let result = try await ProcessRunner.run(
             tool: "ffprobe",
             [
                 "-v", "error", "-count_frames", "-show_entries", "stream=width,height,pix_fmt,nb_read_frames", "-of",
@@ -47,7 +47,7 @@ struct VividCaptureTests {
         #expect(run.stdout == "\(name).jpg\n")
         #expect(run.stderr.contains("captured 1 frame"))
         #expect(run.stderr.contains("skipped while the camera settled"))
-        let fields = try Self.probe([vm.directory.appendingPathComponent("capture/\(name).jpg").path])
+        let fields = try await Self.probe([vm.directory.appendingPathComponent("capture/\(name).jpg").path])
         #expect(fields.prefix(3).joined(separator: ",") == "\(size),yuvj422p")
     }
 
@@ -91,12 +91,12 @@ struct VividCaptureTests {
         let vm = try await vm()
         #expect(try Self.streamRun(vm, "stream").status == "0")
         // Piped in, as `arcapture capture --output - | ffprobe -f mjpeg -i -` would.
-        let mjpeg = try Self.probe(
+        let mjpeg = try await Self.probe(
             ["-f", "mjpeg", "-i", "pipe:0"], input: vm.directory.appendingPathComponent("stream.mjpg"))
         #expect(mjpeg == ["320", "180", "yuvj422p", "45"])
         #expect(try Self.lines(vm, "capture/stream.jsonl").count == 45)
         #expect(try Self.streamRun(vm, "y4m").status == "0")
-        let y4m = try Self.probe(
+        let y4m = try await Self.probe(
             ["-f", "yuv4mpegpipe", "-i", "pipe:0"], input: vm.directory.appendingPathComponent("stream.y4m"))
         #expect(y4m == ["320", "180", "yuv422p", "12"])
     }
@@ -124,7 +124,7 @@ struct VividCaptureTests {
         #expect(frames.count >= 5, "Ctrl-C came after the fifth file appeared")
         #expect(!files.contains { $0.hasPrefix(".int-") }, "no temporary file is left")
         for name in frames.prefix(60) {
-            let fields = try Self.probe([vm.directory.appendingPathComponent("capture/\(name)").path])
+            let fields = try await Self.probe([vm.directory.appendingPathComponent("capture/\(name)").path])
             #expect(fields.prefix(2) == ["640", "480"], "\(name) is whole")
         }
     }
@@ -140,7 +140,7 @@ struct VividCaptureTests {
         #expect(!written.isEmpty && written.count < 100)
         #expect(!files.contains { $0.hasPrefix(".full-") }, "no temporary file is left")
         for name in written {
-            #expect(
+            await #expect(
                 try Self.probe([vm.directory.appendingPathComponent("full/\(name)").path]).prefix(2) == ["640", "480"])
         }
     }
@@ -166,7 +166,7 @@ struct VividCaptureTests {
         let resumed = try #require(records.first { $0["event"] as? String == "resumed" })
         #expect((resumed["gap_s"] as? Double ?? 0) > 0.5)
         #expect(records.filter { $0["file"] != nil }.count == 150)
-        let stream = try Self.probe(["-f", "mjpeg", vm.directory.appendingPathComponent("reconnect.mjpg").path])
+        let stream = try await Self.probe(["-f", "mjpeg", vm.directory.appendingPathComponent("reconnect.mjpg").path])
         #expect(stream.last == "150")
     }
 
@@ -193,6 +193,7 @@ struct VividCaptureTests {
             let sequences = frames.filter { $0["device"] as? String == camera }.compactMap { $0["sequence"] as? Int }
             #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $0 < $1 }, "\(camera): \(sequences)")
         }
-        #expect(try Self.probe(["-f", "mjpeg", vm.directory.appendingPathComponent("switch.mjpg").path]).last == "80")
+        await #expect(
+            try Self.probe(["-f", "mjpeg", vm.directory.appendingPathComponent("switch.mjpg").path]).last == "80")
     }
 }

@@ -84,7 +84,7 @@ struct VividDiskFaultTests {
         let frames = leftFiles(vm, name).filter { $0.lastPathComponent.hasPrefix(prefix) && $0.pathExtension == "jpg" }
         #expect(frames.count >= atLeast, "\(frames.map(\.lastPathComponent))")
         for frame in frames {
-            let fields = try VividCaptureTests.probe([frame.path])
+            let fields = try await VividCaptureTests.probe([frame.path])
             #expect(fields.prefix(2).joined(separator: ",") == size, "\(frame.lastPathComponent)")
         }
     }
@@ -110,7 +110,7 @@ struct VividDiskFaultTests {
         let e2fsck = try #require(
             ["/usr/sbin/e2fsck", "/sbin/e2fsck"].first(where: FileManager.default.isExecutableFile),
             "e2fsck is missing: run 'bash scripts/install-deps'")
-        let check = try ProcessRunner.run(executable: e2fsck, arguments: ["-f", "-n", image.path])
+        let check = try await ProcessRunner.run(executable: e2fsck, arguments: ["-f", "-n", image.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
@@ -118,7 +118,7 @@ struct VividDiskFaultTests {
     func streamBeforeTheFault() async throws {
         let vm = try await vm()
         let stream = try #require(leftFiles(vm, "full-stream").first { $0.lastPathComponent == "stream.mjpeg" })
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", stream.path],
             install: "bash scripts/install-deps")

@@ -134,7 +134,7 @@ struct VividGeoARTests {
         for record in posed.prefix(3) {
             let pose = try #require(record["pose"] as? [String: Any])
             func number(_ key: String) -> String { String(pose[key] as? Double ?? .nan) }
-            let projected = try Binary.run([
+            let projected = try await Binary.run([
                 "project", "--pois", pois, "--position", "\(number("lat")),\(number("lon")),\(number("alt_m"))",
                 "--orientation", "\(number("heading_deg")),\(number("pitch_deg")),\(number("roll_deg"))", "--hfov",
                 "70",
@@ -161,7 +161,8 @@ struct VividGeoARTests {
         #expect(!files.contains { $0.hasPrefix(".") }, "no temporary file is left")
         for record in [records.first, records.last].compactMap({ $0 }) {
             let name = URL(fileURLWithPath: try #require(record["file"] as? String)).lastPathComponent
-            let fields = try VividCaptureTests.probe([vm.directory.appendingPathComponent("capture/\(name)").path])
+            let fields = try await VividCaptureTests.probe([vm.directory.appendingPathComponent("capture/\(name)").path]
+            )
             #expect(fields.prefix(2) == ["320", "180"], "\(name)")
         }
     }

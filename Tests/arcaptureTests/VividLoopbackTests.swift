@@ -138,7 +138,7 @@ struct VividLoopbackTests {
             "the still is none of the frames the writer sent")
         #expect(MJPEGBytes.hasHuffmanTables(still))
         if MJPEGBytes.hasHuffmanTables(source.bytes) { #expect(still == MJPEGBytes.image(in: source.bytes)) }
-        let decoded = try ProcessRunner.run(
+        let decoded = try await ProcessRunner.run(
             tool: "djpeg", ["-outfile", "/dev/null", vm.directory.appendingPathComponent("lb/still.jpg").path],
             install: "bash scripts/install-deps")
         #expect(decoded.status == 0 && decoded.stderr.isEmpty, "djpeg: \(decoded.stderr)")
@@ -160,7 +160,7 @@ struct VividLoopbackTests {
             #expect(
                 sent.contains(MJPEGBytes.withoutHuffmanTables(frame)), "a frame of the stream is none the writer sent")
         }
-        let fields = try VividCaptureTests.probe([
+        let fields = try await VividCaptureTests.probe([
             "-f", "mjpeg", vm.directory.appendingPathComponent("lb/stream.mjpeg").path,
         ])
         #expect(fields == ["1280", "720", "yuvj422p", "20"])
@@ -173,7 +173,7 @@ struct VividLoopbackTests {
         let vm = try await vm()
         let run = try VividCaptureTests.streamRun(vm, "lb-y4m")
         #expect(run.status == "0", "\(run.stderr)")
-        let fields = try VividCaptureTests.probe([vm.directory.appendingPathComponent("lb/stream.y4m").path])
+        let fields = try await VividCaptureTests.probe([vm.directory.appendingPathComponent("lb/stream.y4m").path])
         #expect(fields.count == 4)
         #expect(fields.prefix(2) == ["1280", "720"])
         #expect(fields.last == "6")
@@ -195,7 +195,9 @@ struct VividLoopbackTests {
             #expect(time - start >= index * 500_000_000, "frame \(index) at \(time - start) ns")
         }
         for index in 1...4 {
-            let fields = try VividCaptureTests.probe([vm.directory.appendingPathComponent("lb/lapse-\(index).jpg").path]
+            let fields = try await VividCaptureTests.probe([
+                vm.directory.appendingPathComponent("lb/lapse-\(index).jpg").path
+            ]
             )
             #expect(fields.prefix(2) == ["1280", "720"])
         }
@@ -223,7 +225,9 @@ struct VividLoopbackTests {
         for index in 1...5 {
             let frame = try vm.file("lb/ann-\(index).jpg")
             #expect(!sent.contains(MJPEGBytes.withoutHuffmanTables(frame)), "frame \(index) was not annotated")
-            let fields = try VividCaptureTests.probe([vm.directory.appendingPathComponent("lb/ann-\(index).jpg").path])
+            let fields = try await VividCaptureTests.probe([
+                vm.directory.appendingPathComponent("lb/ann-\(index).jpg").path
+            ])
             #expect(fields.prefix(2) == ["1280", "720"])
             let output = try #require(frame.withUnsafeBytes { JPEGRestartScan($0) }, "frame \(index) has no scan")
             let copied =

@@ -14,10 +14,10 @@ struct VividServeTests {
     }
 
     /// Pixels within 40 per channel of the selection's colour (255, 183, 3), in a JPEG ffmpeg decodes.
-    static func selectedColourPixels(_ jpeg: URL) throws -> Int {
+    static func selectedColourPixels(_ jpeg: URL) async throws -> Int {
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).rgb")
         defer { try? FileManager.default.removeItem(at: raw) }
-        let decoded = try ProcessRunner.run(
+        let decoded = try await ProcessRunner.run(
             tool: "ffmpeg",
             ["-nostdin", "-loglevel", "error", "-i", jpeg.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw.path],
             install: "apt-get install ffmpeg")
@@ -64,8 +64,8 @@ struct VividServeTests {
         #expect(after["selected"] as? [String] == ["p2"])
         let points = try #require(after["points"] as? [[String: Any]])
         #expect(points.first { $0["id"] as? String == "p2" }?["selected"] as? Bool == true)
-        let before = try Self.selectedColourPixels(vm.directory.appendingPathComponent("serve-snapshot.jpg"))
-        let selected = try Self.selectedColourPixels(vm.directory.appendingPathComponent("serve-selected.jpg"))
+        let before = try await Self.selectedColourPixels(vm.directory.appendingPathComponent("serve-snapshot.jpg"))
+        let selected = try await Self.selectedColourPixels(vm.directory.appendingPathComponent("serve-selected.jpg"))
         #expect(
             selected > before + 20, "the selected marker is drawn in the selection's colour: \(before) → \(selected)")
     }
@@ -78,7 +78,7 @@ struct VividServeTests {
         #expect(bytes.count == 60000)
         #expect(
             String(decoding: bytes.prefix(80), as: UTF8.self).hasPrefix("--arcaptureframe\r\nContent-Type: image/jpeg"))
-        let decoded = try ProcessRunner.run(
+        let decoded = try await ProcessRunner.run(
             tool: "ffmpeg",
             ["-nostdin", "-loglevel", "error", "-f", "mpjpeg", "-i", stream.path, "-f", "framecrc", "-"],
             install: "apt-get install ffmpeg")

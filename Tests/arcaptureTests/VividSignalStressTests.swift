@@ -91,7 +91,7 @@ struct VividSignalStressTests {
         #expect(count > 0)
         let file = vm.directory.appendingPathComponent("signal-stress/all.mjpeg")
         try stream.write(to: file)
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             tool: "ffmpeg", ["-v", "error", "-f", "mjpeg", "-i", file.path, "-f", "framecrc", "-"],
             install: "bash scripts/install-deps")
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")

@@ -8,9 +8,9 @@ import Testing
 @Suite("Banner template and style file")
 struct BannerAndStyleTests {
     @Test("tokens are replaced; strftime formats the time; braces escape; missing values show a dash")
-    func bannerTokens() throws {
+    func bannerTokens() async throws {
         // Local time, as date(1) prints it in this process's zone.
-        let clock = try ProcessRunner.run(
+        let clock = try await ProcessRunner.run(
             tool: "date", ["-d", "@1608272150", "+%Y-%m-%d %H:%M:%S | %H.%M"], install: "coreutils"
         )
         .stdout.trimmingCharacters(in: .whitespacesAndNewlines)

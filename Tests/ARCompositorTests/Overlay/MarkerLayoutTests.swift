@@ -127,7 +127,7 @@ struct MarkerLayoutTests {
         let arrow = layout.edgeIndicators.first
         #expect(arrow != nil)
         #expect(layout.labels.count == 1)
-        guard let arrow, let label = layout.labels.first else { return }
+        guard let arrow, let label = layout.labels.first else { return }  // recorded by the expectations above
         // The arrow's tip and the middle of its distance text (about a text height inside).
         for spot in [arrow.position, arrow.position - SIMD2(cos(arrow.angle), sin(arrow.angle)) * 30] {
             let inside =

@@ -12,11 +12,11 @@ import Testing
 @Suite("Raster kernels across processors")
 struct KernelPortabilityTests {
     @Test("x86-64's SSE2 baseline, aarch64 and ARMv7 NEON write the same bytes as the AVX2 build")
-    func sameBytesEverywhere() throws {
+    func sameBytesEverywhere() async throws {
         for tool in ["qemu-aarch64-static", "aarch64-linux-gnu-gcc", "arm-linux-gnueabihf-gcc"] {
-            _ = try ProcessRunner.run(tool: tool, ["--version"], install: "bash scripts/install-deps")
+            _ = try await ProcessRunner.run(tool: tool, ["--version"], install: "bash scripts/install-deps")
         }
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             executable: "/bin/bash", arguments: [PackagePaths.root.appendingPathComponent("scripts/check-kernels").path]
         )
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")

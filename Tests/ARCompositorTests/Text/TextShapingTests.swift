@@ -18,8 +18,8 @@ struct TextShapingTests {
         let ax: Int
     }
 
-    static func hbShape(font: String, _ text: String) throws -> [ReferenceGlyph] {
-        let json = try ProcessRunner.output(
+    static func hbShape(font: String, _ text: String) async throws -> [ReferenceGlyph] {
+        let json = try await ProcessRunner.output(
             tool: "hb-shape", ["--no-glyph-names", "--output-format=json", font, text], package: "libharfbuzz-bin")
         return try JSONDecoder().decode([ReferenceGlyph].self, from: Data(json.utf8))
     }
@@ -33,14 +33,14 @@ struct TextShapingTests {
             ("Hebrew", "תל אביב"), ("Arabic", "القاهرة"), ("Devanagari", "नई दिल्ली"), ("Bengali", "ঢাকা"),
             ("Thai", "กรุงเทพมหานคร"), ("Hangul", "서울특별시"), ("Latin", "Kauppatori AVA"),
         ])
-    func matchesHBShape(script: String, text: String) throws {
+    func matchesHBShape(script: String, text: String) async throws {
         let renderer = try TextRenderer(pixelSize: 40)
         let line = renderer.shape(text.unicodeScalars.map(\.value))
         let files = Set(line.glyphs.map(\.face.file))
         #expect(files.count == 1, "\(script): one font for one script, not \(files)")
         let face = try #require(line.glyphs.first?.face)
         #expect(line.glyphs.allSatisfy { $0.index != 0 }, "\(script): a missing glyph in \(face.file)")
-        let reference = try Self.hbShape(font: face.file, text)
+        let reference = try await Self.hbShape(font: face.file, text)
         #expect(line.glyphs.map(\.index) == reference.map(\.g), "\(script) in \(face.file)")
         #expect(line.glyphs.map(\.cluster) == reference.map(\.cl), "\(script)")
         // Hinting rounds each advance to a whole pixel: at most half a pixel each from the outline's.
@@ -49,11 +49,11 @@ struct TextShapingTests {
     }
 
     @Test("a Devanagari vowel sign drawn before its consonant (ि of कि), as written, not after it")
-    func indicReordering() throws {
+    func indicReordering() async throws {
         let renderer = try TextRenderer(pixelSize: 40)
         let line = renderer.shape("कि".unicodeScalars.map(\.value))
         let file = try #require(line.glyphs.first?.face.file)
-        let consonant = try #require(Self.hbShape(font: file, "क").first?.g)
+        let consonant = try await #require(Self.hbShape(font: file, "क").first?.g)
         #expect(line.glyphs.count == 2)
         #expect(line.glyphs.last?.index == consonant, "the consonant is the second glyph, left of it the sign")
         #expect((line.glyphs.first?.x ?? 1) < (line.glyphs.last?.x ?? 0))
@@ -74,9 +74,9 @@ struct TextShapingTests {
         arguments: [
             "Tel Aviv תל אביב 2024 מרכז", "תל אביב-יפו 2024", "נמל חיפה, Haifa Port 3", "Eilat · אילת · 45 km",
         ])
-    func bidiOrder(text: String) throws {
+    func bidiOrder(text: String) async throws {
         let renderer = try TextRenderer(pixelSize: 20)
-        let reference = try ProcessRunner.run(
+        let reference = try await ProcessRunner.run(
             tool: "fribidi", ["--nopad", "--nobreak"], install: "apt-get install libfribidi-bin",
             input: Self.file(containing: text + "\n"))
         #expect(reference.status == 0, "\(reference.stderr)")
@@ -128,20 +128,20 @@ struct TextShapingTests {
     }
 
     /// hb-view's picture of `text` in `font` at `size` pixels: its ink.
-    static func hbView(font: String, size: Int, _ text: String) throws -> [[Bool]] {
+    static func hbView(font: String, size: Int, _ text: String) async throws -> [[Bool]] {
         let png = FileManager.default.temporaryDirectory.appendingPathComponent("hb-view-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: png) }
-        _ = try ProcessRunner.output(
+        _ = try await ProcessRunner.output(
             tool: "hb-view",
             ["--font-size=\(size)", "--margin=0", "--output-format=png", "-o", png.path, font, text],
             package: "libharfbuzz-bin")
-        let size = try ProcessRunner.output(
+        let size = try await ProcessRunner.output(
             tool: "ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", png.path],
             package: "ffmpeg"
         ).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
         let raw = png.deletingPathExtension().appendingPathExtension("gray")
         defer { try? FileManager.default.removeItem(at: raw) }
-        _ = try ProcessRunner.output(
+        _ = try await ProcessRunner.output(
             tool: "ffmpeg", ["-v", "error", "-i", png.path, "-f", "rawvideo", "-pix_fmt", "gray", "-y", raw.path],
             package: "ffmpeg")
         let grey = try [UInt8](Data(contentsOf: raw))
@@ -153,11 +153,11 @@ struct TextShapingTests {
     @Test(
         "Hebrew, Arabic and Devanagari names look as hb-view draws them, and not as letters left to right",
         arguments: ["שלום", "القاهرة", "नमस्ते दिल्ली"])
-    func looksLikeHBView(text: String) throws {
+    func looksLikeHBView(text: String) async throws {
         let size = 48
         let renderer = try TextRenderer(pixelSize: size)
         let file = try #require(renderer.shape(text.unicodeScalars.map(\.value)).glyphs.first?.face.file)
-        let reference = try Self.hbView(font: file, size: size, text)
+        let reference = try await Self.hbView(font: file, size: size, text)
         let ours = renderer.render(text).mask
         let drawn = Self.ink(width: ours.width, height: ours.height, ours.values)
         // Hinting and anti-aliasing differ (FreeType's light hinting here, cairo's there): the ink

@@ -30,7 +30,10 @@ struct SessionControlTests {
         await running.session.stop()
         #expect(running.device.controlValue(0x0098_0900) == 153)
         #expect(running.device.controlValue(0x009a_090d) == 500)
-        guard case .running(let negotiated) = running.recorder.events.phases.first(where: \.isRunning) else { return }
+        guard case .running(let negotiated) = running.recorder.events.phases.first(where: \.isRunning) else {
+            Issue.record("never running: \(running.recorder.events.phases)")
+            return
+        }
         #expect(
             negotiated.controls.map(\.description) == [
                 "brightness=153 (brightness=60%)", "zoom_absolute=500 (clamped from zoom_absolute=900)",

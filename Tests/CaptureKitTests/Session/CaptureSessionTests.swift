@@ -184,7 +184,10 @@ struct CaptureSessionTests {
         session.configuration.format = FormatRequest(size: FrameSize(width: 1280, height: 720), framesPerSecond: 30)
         session.startRunning()
         let running = try await recorder.waitForPhase(\.isRunning)
-        guard case .running(let negotiated) = running.phases.last else { return }
+        guard case .running(let negotiated) = running.phases.last else {
+            Issue.record("the last phase is not running: \(running.phases)")
+            return
+        }
         #expect(negotiated.format.pixelFormat == .yuyv)
         #expect(negotiated.adjustments == ["the driver substituted YUYV for MJPG"])
         await session.stop()
@@ -232,7 +235,10 @@ struct CaptureSessionTests {
         await session.stop()
         #expect(factory.devices.count == 2)
         #expect(factory.devices[0].isClosed)
-        guard case .running(let negotiated) = events.phases.last else { return }
+        guard case .running(let negotiated) = events.phases.last else {
+            Issue.record("the last phase is not running: \(events.phases)")
+            return
+        }
         #expect(negotiated.format.pixelFormat == .mjpeg)
         #expect(negotiated.bufferCount == 2)
     }

@@ -41,14 +41,14 @@ struct PhotoOutputTests {
     }
 
     @Test("the completed still is a JPEG an independent decoder (ffmpeg) reads")
-    func independentDecoder() throws {
+    func independentDecoder() async throws {
         let completed = JPEGStructure.insertingStandardHuffmanTables(into: try Fixtures.webcamFrame())
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "arcapture-still-\(UUID().uuidString).jpg"
         ).path
         try Data(completed).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let probe = try ProcessRunner.run(
+        let probe = try await ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path],
             install: "bash scripts/install-deps")

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ArcaptureCore
+
 /// `arcapture annotate --batch MANIFEST`: the built binary over manifests of real footage (the
 /// harbour clip and its track, the GoPro clip with its own GPS), as a fleet's operator runs it:
 /// resumable, sharded, a report, failures that leave the other rows done.
@@ -50,9 +52,7 @@ struct AnnotateBatchTests {
             ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let reportPath = folder.appendingPathComponent("report.json").path
-        let first = try await OffPool.run {
-            try Binary.run(["annotate", "--batch", manifest, "--report", reportPath] + Self.common)
-        }
+        let first = try await Binary.run(["annotate", "--batch", manifest, "--report", reportPath] + Self.common)
         #expect(first.status == 1, "\(first.stderr)")
         #expect(first.stderr.contains("batch: 5 of 5 rows of \(manifest)"))
         #expect(first.stderr.contains("row 3: error: \(folder.path)/missing.mjpeg: no such file"), "\(first.stderr)")
@@ -75,13 +75,11 @@ struct AnnotateBatchTests {
         #expect((rows[3]["message"] as? String)?.contains("missing.mjpeg: no such file") == true)
         // Each output is what annotate by hand writes: row 1 with its own --minimap.
         let byHand = folder.appendingPathComponent("by-hand.mjpeg").path
-        let single = try await OffPool.run {
-            try Binary.run(
-                [
-                    "annotate", folder.appendingPathComponent("clip1.mjpeg").path, "--track",
-                    folder.appendingPathComponent("track.gpx").path, "--output", byHand, "--minimap",
-                ] + Self.common)
-        }
+        let single = try await Binary.run(
+            [
+                "annotate", folder.appendingPathComponent("clip1.mjpeg").path, "--track",
+                folder.appendingPathComponent("track.gpx").path, "--output", byHand, "--minimap",
+            ] + Self.common)
         #expect(single.status == 0, "\(single.stderr)")
         #expect(FileManager.default.contents(atPath: byHand) == FileManager.default.contents(atPath: outputs[1]))
         // Again: the rows done are skipped (their outputs untouched), the failed ones tried again.
@@ -89,7 +87,7 @@ struct AnnotateBatchTests {
             try outputs.map { try FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }
         }
         let before = try dates()
-        let second = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + Self.common) }
+        let second = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("batch: 0 done, 3 skipped (their outputs exist), 2 failed"), "\(second.stderr)")
         #expect(second.stderr.contains("row 3 (line 5, \(folder.path)/missing.mjpeg): failed (66)"), "tried again")
@@ -110,7 +108,7 @@ struct AnnotateBatchTests {
             let manifest = folder.appendingPathComponent("to-null.csv").path
             try "footage,track,output,options\nclip0.mjpeg,track.gpx,\(null),\(options)\n".write(
                 toFile: manifest, atomically: true, encoding: .utf8)
-            let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + Self.common) }
+            let run = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
             #expect(run.status == (options.isEmpty ? 0 : 1), "\(run.stderr)")
             #expect(run.stderr.contains("batch: \(summary)"), "\(run.stderr)")
             let after = DeviceNodes.node(null)
@@ -124,9 +122,7 @@ struct AnnotateBatchTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var done: [String] = []
         for shard in 0..<3 {
-            let run = try await OffPool.run {
-                try Binary.run(["annotate", "--batch", manifest, "--shard", "\(shard)/3"] + Self.common)
-            }
+            let run = try await Binary.run(["annotate", "--batch", manifest, "--shard", "\(shard)/3"] + Self.common)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains("batch: 2 of 6 rows of \(manifest) (shard \(shard)/3"), "\(run.stderr)")
             let outputs = run.stdout.split(separator: "\n").map { ($0 as NSString).lastPathComponent }
@@ -144,7 +140,7 @@ struct AnnotateBatchTests {
             )
             .replacingOccurrences(of: "out/../clip", with: "out/clip")
             .write(toFile: copy, atomically: true, encoding: .utf8)
-        let one = try await OffPool.run { try Binary.run(["annotate", "--batch", copy] + Self.common) }
+        let one = try await Binary.run(["annotate", "--batch", copy] + Self.common)
         #expect(one.status == 0, "\(one.stderr)")
         for index in 0..<6 {
             let sharded = FileManager.default.contents(
@@ -153,6 +149,45 @@ struct AnnotateBatchTests {
                 atPath: whole.appendingPathComponent("out/clip\(index).mjpeg").path)
             #expect(sharded != nil && sharded == single, "row \(index)")
         }
+    }
+
+    @Test(
+        "--offset auto for every row: a clip against a logger an hour off is matched and placed; a clip with no other track fails alone (64)"
+    )
+    func offsetAuto() async throws {
+        let folder = try PackagePaths.temporaryDirectory("batch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = PackagePaths.sample("video/karma.mp4")
+        // The logger's track: the clip's own fixes as ExifTool reads them, written 3602 s later.
+        try await ExifToolGPSTrack(video: clip).gpx(ahead: 3602).write(
+            to: folder.appendingPathComponent("logger.gpx"), atomically: true, encoding: .utf8)
+        let manifest = folder.appendingPathComponent("flights.csv").path
+        // (A path in a row's options is the row's own, not resolved against the manifest's folder.)
+        let sidecarPath = folder.appendingPathComponent("matched.jsonl").path
+        try "footage,track,output,options\n\(clip),logger.gpx,matched.y4m,--sidecar \(sidecarPath)\n\(clip),,own.y4m,\n"
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let run = try await Binary.run([
+            "annotate", "--batch", manifest, "--offset", "auto", "--pois",
+            PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov", "118", "--max-distance",
+            "40000",
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "row 0: note: time: the first frame at 2017-04-17T19:27:57.340Z from the video's GPS clock"),
+            "\(run.stderr)")
+        #expect(run.stderr.contains("+3602.0 s (--offset auto) found by matching"), "\(run.stderr)")
+        #expect(run.stderr.contains("row 0: annotate: 362 frames in, 362 out (362 annotated"), "\(run.stderr)")
+        #expect(run.stderr.contains("row 1: error: --offset auto matches the footage's own GPS with a separate track"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("own.y4m").path))
+        // The sidecar's first frame: the GPS clock's 19:27:57.340 on the logger's clock.
+        let sidecar = try String(contentsOfFile: sidecarPath, encoding: .utf8)
+        let first = try #require(
+            try JSONSerialization.jsonObject(with: Data((sidecar.split(separator: "\n").first ?? "").utf8))
+                as? [String: Any])
+        let time = try #require((first["time"] as? String).flatMap { UTCTime.parse($0) })
+        let expected = try #require(UTCTime.parse("2017-04-17T19:27:57.340Z")).addingTimeInterval(3602)
+        #expect(abs(time.timeIntervalSince(expected)) < 0.01, "\(first)")
     }
 
     @Test("JSON lines: the GoPro clip with its own GPS (no track) and options of its own, to an MP4")
@@ -169,7 +204,7 @@ struct AnnotateBatchTests {
         ]
         try (String(decoding: try JSONSerialization.data(withJSONObject: row), as: UTF8.self) + "\n")
             .write(toFile: manifest, atomically: true, encoding: .utf8)
-        let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest]) }
+        let run = try await Binary.run(["annotate", "--batch", manifest])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("row 0: annotate: 315 frames in, 315 out (315 annotated"), "\(run.stderr)")
         #expect(
@@ -204,7 +239,7 @@ struct AnnotateBatchTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("fleet.csv").path
         try text.write(toFile: manifest, atomically: true, encoding: .utf8)
-        let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + Self.common) }
+        let run = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr.contains("\(manifest): \(message)"), "\(run.stderr)")
     }
@@ -219,9 +254,7 @@ struct AnnotateBatchTests {
             (["--output", "o.mjpeg"], "--output is a manifest column with --batch"),
             ([PackagePaths.sample("footage/harbour.mjpeg")], "--batch takes its footage from the manifest"),
         ] {
-            let run = try await OffPool.run {
-                try Binary.run(["annotate", "--batch", manifest] + arguments + Self.common)
-            }
+            let run = try await Binary.run(["annotate", "--batch", manifest] + arguments + Self.common)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }

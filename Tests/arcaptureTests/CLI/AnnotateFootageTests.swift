@@ -15,12 +15,12 @@ struct AnnotateFootageTests {
     static let pois = PackagePaths.sample("pois/geonames_places_near_datasets.geojson")
     static let track = PackagePaths.sample("gpx/around-visnjan-with-car.gpx")
 
-    private func ffmpeg(_ arguments: [String]) throws {
-        _ = try ProcessRunner.run(tool: "ffmpeg", ["-v", "error"] + arguments, install: "apt-get install ffmpeg")
+    private func ffmpeg(_ arguments: [String]) async throws {
+        _ = try await ProcessRunner.run(tool: "ffmpeg", ["-v", "error"] + arguments, install: "apt-get install ffmpeg")
     }
 
-    private func frameCount(_ path: String) throws -> String {
-        try ProcessRunner.run(
+    private func frameCount(_ path: String) async throws -> String {
+        try await ProcessRunner.run(
             tool: "ffprobe",
             [
                 "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width,height,pix_fmt", "-of",
@@ -39,24 +39,24 @@ struct AnnotateFootageTests {
     }
 
     @Test("--position with footage (a camera on a mast) annotates every frame with that pose, not only the first")
-    func fixedPoseFootage() throws {
+    func fixedPoseFootage() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n*4'", "-frames:v", "6", "-q:v", "3", "-f",
             "mjpeg", "-y", clip,
         ])
         let output = directory.appendingPathComponent("out.mjpeg").path
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let run = try Binary.run([
+        let run = try await Binary.run([
             "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--position", "45.2735,13.7142,300",
             "--orientation", "90,0,0", "--max-distance", "20000", "--output", output, "--sidecar", sidecar,
         ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("6 frames in, 6 out (6 annotated"), "\(run.stderr)")
         #expect(run.stderr.contains("one fixed pose for every frame"))
-        let probed = try frameCount(output)
+        let probed = try await frameCount(output)
         #expect(probed.hasPrefix("640,360,") && probed.hasSuffix(",6"), "\(probed)")
         let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").compactMap {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -68,7 +68,7 @@ struct AnnotateFootageTests {
             #expect(pose["heading_deg"] as? Double == 90)
         }
         // With a track as well, it is refused: one fixed pose, or a track.
-        let both = try Binary.run([
+        let both = try await Binary.run([
             "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--position", "45.2735,13.7142,300",
             "--track", Self.track, "--output", output, "--force",
         ])
@@ -77,7 +77,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("--minimap draws a plan view inset at the top right of every frame, and nothing else changes")
-    func minimap() throws {
+    func minimap() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let harbour = [
@@ -88,7 +88,7 @@ struct AnnotateFootageTests {
             PackagePaths.sample("routes/west-harbour-tour.geojson"),
         ]
         for (name, extra) in [("plain", [String]()), ("inset", ["--minimap"])] {
-            let run = try Binary.run(
+            let run = try await Binary.run(
                 ["annotate"] + harbour + extra + [
                     "--output", directory.appendingPathComponent("\(name)-%02n.jpg").path,
                 ])
@@ -117,18 +117,18 @@ struct AnnotateFootageTests {
     }
 
     @Test("MJPEG in, MJPEG out: every frame annotated, in order, byte-identical with 1 or 3 workers")
-    func mjpegDeterministic() throws {
+    func mjpegDeterministic() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n*4'", "-frames:v", "20", "-q:v", "3", "-f",
             "mjpeg", "-y", clip,
         ])
         var outputs: [Data] = []
         for workers in ["1", "3"] {
             let output = directory.appendingPathComponent("out-\(workers).mjpeg").path
-            let result = try Binary.run(["annotate", clip] + along + ["--workers", workers, "--output", output])
+            let result = try await Binary.run(["annotate", clip] + along + ["--workers", workers, "--output", output])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == output + "\n")
             #expect(result.stderr.contains("20 frames in, 20 out (20 annotated, 0 without a pose passed through)"))
@@ -136,17 +136,17 @@ struct AnnotateFootageTests {
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: output)))
         }
         #expect(outputs[0] == outputs[1])
-        #expect(try frameCount(directory.appendingPathComponent("out-1.mjpeg").path).hasPrefix("640,360,"))
-        #expect(try frameCount(directory.appendingPathComponent("out-1.mjpeg").path).hasSuffix(",20"))
+        await #expect(try frameCount(directory.appendingPathComponent("out-1.mjpeg").path).hasPrefix("640,360,"))
+        await #expect(try frameCount(directory.appendingPathComponent("out-1.mjpeg").path).hasSuffix(",20"))
         #expect(outputs[0] != (try Data(contentsOf: URL(fileURLWithPath: clip))), "frames were drawn on")
     }
 
     @Test("Y4M in, Y4M out; frames before the track pass through unannotated and are counted")
-    func y4mPassThrough() throws {
+    func y4mPassThrough() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.y4m").path
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "crop=320:240:0:0,format=yuv422p", "-r", "2", "-frames:v", "10",
             "-strict", "-1", "-y", clip,
         ])
@@ -155,10 +155,10 @@ struct AnnotateFootageTests {
         // and 06:15:48.5 have none.
         var arguments = ["annotate", clip] + along + ["--output", output]
         arguments[arguments.firstIndex(of: "2020-12-18T06:16:00Z") ?? 0] = "2020-12-18T06:15:48Z"
-        let result = try Binary.run(arguments)
+        let result = try await Binary.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("10 frames in, 10 out (8 annotated, 2 without a pose passed through)"))
-        #expect(try frameCount(output) == "320,240,yuv422p,10")
+        await #expect(try frameCount(output) == "320,240,yuv422p,10")
         // ffmpeg's yuv422p is video (limited) range, and the output says so, as the input did not
         // claim full range.
         let head = String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)).prefix(80), as: UTF8.self)
@@ -174,20 +174,20 @@ struct AnnotateFootageTests {
     }
 
     @Test("a GoPro MP4 annotates from its own GPS, no --track: every frame, on the GPS clock, as Y4M in full range")
-    func goProVideo() throws {
+    func goProVideo() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("video/max-heromode.mp4")
         let output = directory.appendingPathComponent("out.y4m").path
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", clip, "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov",
             "118", "--heading-from-course", "--max-distance", "40000", "--output", output, "--sidecar", sidecar,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("poses from \(clip)'s own GPS: 191 fixes from 11 GPMF payloads"))
         #expect(result.stderr.contains("315 frames in, 315 out (315 annotated, 0 without a pose passed through)"))
-        #expect(try frameCount(output) == "848,480,yuv420p,315")
+        await #expect(try frameCount(output) == "848,480,yuv420p,315")
         let head = String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)).prefix(80), as: UTF8.self)
         #expect(head.hasPrefix("YUV4MPEG2 W848 H480 F30000:1001 "), "the container's exact rate: \(head)")
         #expect(head.contains("XCOLORRANGE=FULL"), "GoPro's full range kept")
@@ -202,14 +202,15 @@ struct AnnotateFootageTests {
 
     @Test(
         "a drone clip and a logger an hour and 2 s ahead: refused as they are; --offset auto matches them and says so")
-    func offsetAuto() throws {
+    func offsetAuto() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("video/karma.mp4")
         let logger = directory.appendingPathComponent("logger.gpx").path
-        try ExifToolGPSTrack(video: clip).gpx(ahead: 3602).write(toFile: logger, atomically: true, encoding: .utf8)
-        func annotate(_ offset: [String], _ name: String) throws -> ProcessRunner.Result {
-            try Binary.run(
+        try await ExifToolGPSTrack(video: clip).gpx(ahead: 3602).write(
+            toFile: logger, atomically: true, encoding: .utf8)
+        func annotate(_ offset: [String], _ name: String) async throws -> ProcessRunner.Result {
+            try await Binary.run(
                 [
                     "annotate", clip, "--track", logger, "--pois",
                     PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov", "118",
@@ -217,10 +218,10 @@ struct AnnotateFootageTests {
                     "--sidecar", directory.appendingPathComponent("\(name).jsonl").path,
                 ] + offset)
         }
-        let plain = try annotate([], "plain")
+        let plain = try await annotate([], "plain")
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("all miss the track"), "\(plain.stderr)")
-        let matched = try annotate(["--offset", "auto"], "matched")
+        let matched = try await annotate(["--offset", "auto"], "matched")
         #expect(matched.status == 0, "\(matched.stderr)")
         #expect(
             matched.stderr.contains(
@@ -240,10 +241,10 @@ struct AnnotateFootageTests {
         let expected = try #require(UTCTime.parse("2017-04-17T19:27:57.340Z")).addingTimeInterval(3602)
         #expect(abs(first.timeIntervalSince(expected)) < 0.01, "\(records.first ?? [:])")
         // A number still works as before; 'auto' for a clip with no other track is refused (64).
-        let given = try annotate(["--offset", "3602"], "given")
+        let given = try await annotate(["--offset", "3602"], "given")
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stderr.contains("+3602 s (--offset)"))
-        let own = try Binary.run([
+        let own = try await Binary.run([
             "annotate", clip, "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov",
             "118", "--offset", "auto", "--output", directory.appendingPathComponent("own.y4m").path,
         ])
@@ -253,16 +254,16 @@ struct AnnotateFootageTests {
     }
 
     @Test("a video's own times: a variable frame rate's frames are posed at their presentation times")
-    func variableRateVideo() throws {
+    func variableRateVideo() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("vfr.mkv").path
-        try ffmpeg([
+        try await ffmpeg([
             "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10,settb=1/1000,setpts='if(lt(N,10),N/10,1+(N-10)/4)/TB'",
             "-frames:v", "15", "-fps_mode", "vfr", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip,
         ])
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", clip, "--pois", Self.pois, "--position", "45.2,13.6,100", "--start", "2020-12-18T06:16:00Z",
             "--hfov", "70",
             "--output", directory.appendingPathComponent("f-%02n.jpg").path, "--sidecar", sidecar,
@@ -280,19 +281,23 @@ struct AnnotateFootageTests {
     }
 
     @Test("a video without GPS of its own needs --track (64); a video cut short is 65 naming the file")
-    func videoWithoutTelemetry() throws {
+    func videoWithoutTelemetry() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("plain.mp4").path
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=5", "-frames:v", "5", "-c:v", "libx264", clip])
+        try await ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=160x120:rate=5", "-frames:v", "5", "-c:v", "libx264", clip,
+        ])
         let output = directory.appendingPathComponent("out.mjpeg").path
-        let noTrack = try Binary.run(["annotate", clip, "--pois", Self.pois, "--hfov", "70", "--output", output])
+        let noTrack = try await Binary.run(["annotate", clip, "--pois", Self.pois, "--hfov", "70", "--output", output])
         #expect(noTrack.status == 64)
         #expect(noTrack.stderr.contains("give --track FILE: \(clip) carries no GPS of its own"))
         let cut = directory.appendingPathComponent("cut.mp4")
         let whole = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("video/max-heromode.mp4")))
         try whole.prefix(whole.count / 2).write(to: cut)
-        let cutRun = try Binary.run(["annotate", cut.path, "--pois", Self.pois, "--hfov", "70", "--output", output])
+        let cutRun = try await Binary.run([
+            "annotate", cut.path, "--pois", Self.pois, "--hfov", "70", "--output", output,
+        ])
         #expect(cutRun.status == 65)
         #expect(cutRun.stderr.contains("\(cut.path): not a video file FFmpeg can read: moov atom not found"))
         #expect(!FileManager.default.fileExists(atPath: output), "nothing written")
@@ -307,11 +312,11 @@ struct AnnotateFootageTests {
     ]
 
     @Test("the README's sample: all 48 harbour frames annotated with the route's panel; the sidecar agrees")
-    func harbourSample() throws {
+    func harbourSample() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run(
+        let result = try await Binary.run(
             ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + Self.harbour + [
                 "--style", PackagePaths.sample("styles/night.json"), "--output", directory.path + "/%03n.jpg",
                 "--sidecar", sidecar,
@@ -329,7 +334,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("a relative template whose folder is missing (frames/f-%03n.jpg, from the working directory) makes it")
-    func relativeTemplateFolder() throws {
+    func relativeTemplateFolder() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("footage/harbour.mjpeg")
@@ -337,7 +342,7 @@ struct AnnotateFootageTests {
         let quoted = ([Binary.path, "annotate", clip] + Self.harbour + ["--output", "frames/f-%03n.jpg"]).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
-        let run = try Binary.run(
+        let run = try await Binary.run(
             executable: "/bin/sh", arguments: ["-c", "cd '\(directory.path)' && exec " + quoted.joined(separator: " ")])
         #expect(run.status == 0, "\(run.stderr)")
         let made = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("frames").path)
@@ -347,14 +352,14 @@ struct AnnotateFootageTests {
     @Test(
         "--output to a device (a run for its speed) or a FIFO a player reads: written into without --force, the node kept; the FIFO's reader gets the file's bytes"
     )
-    func deviceAndPipeOutputs() throws {
+    func deviceAndPipeOutputs() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("footage/harbour.mjpeg")
         let null = DeviceNodes.null(in: directory)
         let device = try #require(DeviceNodes.node(null))
         for format in ["mjpeg", "y4m", "mp4"] {
-            let run = try Binary.run(["annotate", clip] + Self.harbour + ["--output", null, "--format", format])
+            let run = try await Binary.run(["annotate", clip] + Self.harbour + ["--output", null, "--format", format])
             #expect(run.status == 0, "\(format): \(run.stderr)")
             let after = DeviceNodes.node(null)
             #expect(after?.type == S_IFCHR && after?.device == device.device, "\(format): still the device")
@@ -365,7 +370,7 @@ struct AnnotateFootageTests {
 
         // A FIFO read by cat into a file: the same bytes as the run written to a file.
         let file = directory.appendingPathComponent("file.mjpeg").path
-        let written = try Binary.run(["annotate", clip] + Self.harbour + ["--output", file])
+        let written = try await Binary.run(["annotate", clip] + Self.harbour + ["--output", file])
         #expect(written.status == 0, "\(written.stderr)")
         let pipe = directory.appendingPathComponent("pipe").path
         let copied = directory.appendingPathComponent("copied.mjpeg").path
@@ -374,7 +379,7 @@ struct AnnotateFootageTests {
         cat.executableURL = URL(fileURLWithPath: "/bin/sh")
         cat.arguments = ["-c", "exec cat \"$0\" > \"$1\"", pipe, copied]
         try cat.run()
-        let piped = try Binary.run(["annotate", clip] + Self.harbour + ["--output", pipe])
+        let piped = try await Binary.run(["annotate", clip] + Self.harbour + ["--output", pipe])
         // A run that failed before opening the FIFO would leave cat waiting for a writer: this
         // writer, opened and closed at once, ends it (after a run that wrote, cat has ended).
         let release = open(pipe, O_WRONLY | O_NONBLOCK)
@@ -387,18 +392,18 @@ struct AnnotateFootageTests {
     }
 
     @Test("numbered frames and the sidecar already there are not overwritten without --force (73); with it they are")
-    func existingOutputsKept() throws {
+    func existingOutputsKept() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("footage/harbour.mjpeg")
         let (frames, sidecar) = (directory.path + "/%03n.jpg", directory.appendingPathComponent("frames.jsonl").path)
-        let first = try Binary.run(["annotate", clip] + Self.harbour + ["--output", frames, "--quality", "60"])
+        let first = try await Binary.run(["annotate", clip] + Self.harbour + ["--output", frames, "--quality", "60"])
         #expect(first.status == 0, "\(first.stderr)")
         let firstFrame = directory.appendingPathComponent("001.jpg").path
         let before = try Data(contentsOf: URL(fileURLWithPath: firstFrame))
 
         // Run again into the same names at another quality: refused at the first frame, nothing changed.
-        let again = try Binary.run(["annotate", clip] + Self.harbour + ["--output", frames, "--quality", "90"])
+        let again = try await Binary.run(["annotate", clip] + Self.harbour + ["--output", frames, "--quality", "90"])
         #expect(again.status == 73)
         #expect(again.stderr.contains("cannot write '\(firstFrame)': it exists; use --force to overwrite it"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: firstFrame)) == before)
@@ -408,7 +413,7 @@ struct AnnotateFootageTests {
         // A sidecar that exists is refused before any work, even with new frame names.
         try Data("kept\n".utf8).write(to: URL(fileURLWithPath: sidecar))
         let other = directory.path + "/other-%03n.jpg"
-        let withSidecar = try Binary.run(
+        let withSidecar = try await Binary.run(
             ["annotate", clip] + Self.harbour + ["--output", other, "--sidecar", sidecar])
         #expect(withSidecar.status == 73)
         #expect(withSidecar.stderr.contains("\(sidecar) exists; use --force to overwrite it"))
@@ -416,7 +421,7 @@ struct AnnotateFootageTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/other-001.jpg"))
 
         // --force replaces them.
-        let forced = try Binary.run(
+        let forced = try await Binary.run(
             ["annotate", clip] + Self.harbour + [
                 "--output", frames, "--quality", "90", "--sidecar", sidecar, "--force",
             ])
@@ -428,13 +433,13 @@ struct AnnotateFootageTests {
     /// The harbour clip's first `frames` frames in `directory`, a pose sidecar of `rows` (CSV,
     /// header first) beside it, and `annotate`'s arguments for them with orientation from the
     /// sidecar and a footage sidecar at `frames.jsonl`.
-    private func poseSidecarRun(in directory: URL, frames: Int, rows: [String]) throws -> (
+    private func poseSidecarRun(in directory: URL, frames: Int, rows: [String]) async throws -> (
         arguments: [String], sidecar: String
     ) {
         let poses = directory.appendingPathComponent("pose.csv")
         try rows.joined(separator: "\n").write(to: poses, atomically: true, encoding: .utf8)
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
+        try await ffmpeg([
             "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v", "\(frames)", "-c", "copy",
             "-f", "mjpeg", "-y", clip,
         ])
@@ -445,7 +450,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("orientation from --pose-sidecar and --mount-yaw; Y4M out to stdout, read by ffprobe")
-    func poseSidecarToStdout() throws {
+    func poseSidecarToStdout() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         // One row per frame (8 fps from 11:12:32): heading 40°, 41°, …, pitch 2°, roll -1°.
@@ -454,15 +459,15 @@ struct AnnotateFootageTests {
             let time = 1_660_475_552 + Double(frame) / 8  // 2022-08-14T11:12:32Z + frame / 8 s
             rows.append("\(time),\(40 + frame),2,-1")
         }
-        let (arguments, sidecar) = try poseSidecarRun(in: directory, frames: 16, rows: rows)
+        let (arguments, sidecar) = try await poseSidecarRun(in: directory, frames: 16, rows: rows)
         let output = directory.appendingPathComponent("out.y4m")
         // stdout into a file by the shell, as `> out.y4m` or a pipe would take it.
         let command =
             ([Binary.path] + arguments + ["--mount-yaw", "10", "--output", "-", "--format", "y4m"])
             .map { "'\($0)'" }.joined(separator: " ") + " > '\(output.path)'"
-        let result = try ProcessRunner.run(executable: "/bin/sh", arguments: ["-c", command])
+        let result = try await ProcessRunner.run(executable: "/bin/sh", arguments: ["-c", command])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try frameCount(output.path) == "960,400,yuv422p,16")
+        await #expect(try frameCount(output.path) == "960,400,yuv422p,16")
         let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 16)
         for (frame, line) in lines.enumerated() {
@@ -477,7 +482,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("markers fade as the pose sidecar's heading accuracy worsens, and hide from 30°")
-    func headingAccuracyFades() throws {
+    func headingAccuracyFades() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Twelve frames at 8 fps: four at ±5°, four at ±20°, four at ±40°.
@@ -485,8 +490,8 @@ struct AnnotateFootageTests {
         for frame in 0..<12 {
             rows.append("\(1_660_475_552 + Double(frame) / 8),47,0,0,\([5, 20, 40][frame / 4])")
         }
-        let (arguments, sidecar) = try poseSidecarRun(in: directory, frames: 12, rows: rows)
-        let result = try Binary.run(arguments + ["--output", directory.appendingPathComponent("out.mjpeg").path])
+        let (arguments, sidecar) = try await poseSidecarRun(in: directory, frames: 12, rows: rows)
+        let result = try await Binary.run(arguments + ["--output", directory.appendingPathComponent("out.mjpeg").path])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 12)
@@ -503,19 +508,20 @@ struct AnnotateFootageTests {
     }
 
     @Test("limited-range Y4M (video's) is drawn in its own range: as Y4M and as JPEG, the overlay looks the same")
-    func limitedRange() throws {
+    func limitedRange() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         // ffmpeg turns the sample's full-range JPEGs into limited-range yuv422p, as from an MP4.
         let clip = directory.appendingPathComponent("clip.y4m").path
-        try ffmpeg([
+        try await ffmpeg([
             "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v", "4", "-pix_fmt", "yuv422p",
             "-color_range", "tv", "-strict", "-1", "-y", clip,
         ])
         let y4m = directory.appendingPathComponent("out.y4m").path
         let mjpeg = directory.appendingPathComponent("out.mjpeg").path
         for output in [y4m, mjpeg] {
-            let result = try Binary.run(["annotate", clip] + Self.harbour + ["--output", output, "--quality", "95"])
+            let result = try await Binary.run(
+                ["annotate", clip] + Self.harbour + ["--output", output, "--quality", "95"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("4 annotated"))
         }
@@ -525,7 +531,7 @@ struct AnnotateFootageTests {
         var pictures: [[UInt8]] = []
         for (index, output) in [y4m, mjpeg].enumerated() {
             let rgb = directory.appendingPathComponent("\(index).rgb").path
-            try ffmpeg(["-i", output, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", rgb])
+            try await ffmpeg(["-i", output, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", rgb])
             pictures.append(Array(try Data(contentsOf: URL(fileURLWithPath: rgb))))
         }
         #expect(pictures[0].count == 960 * 400 * 3 && pictures[1].count == 960 * 400 * 3)
@@ -545,7 +551,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("a folder of geotagged photos annotates with no track; numbered JPEGs come out")
-    func geotaggedFolder() throws {
+    func geotaggedFolder() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let photos = directory.appendingPathComponent("photos")
@@ -557,7 +563,7 @@ struct AnnotateFootageTests {
         let out = directory.appendingPathComponent("out").path
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let sidecar = directory.appendingPathComponent("photos.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", photos.path, "--pois", Self.pois, "--hfov", "54", "--max-distance", "30000", "--output",
             out + "/%02n.jpg", "--sidecar", sidecar,
         ])
@@ -568,7 +574,7 @@ struct AnnotateFootageTests {
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.contains("\"pose\":{") && $0.contains("\"time\":null") && !$0.contains("1970") })
         for name in ["01.jpg", "02.jpg"] {
-            #expect(try frameCount(out + "/" + name).hasPrefix("1024,768,"))
+            await #expect(try frameCount(out + "/" + name).hasPrefix("1024,768,"))
         }
         // strftime conversions in the name take each frame's time: the Helsinki photo's EXIF says
         // 14:12:31+03:00 (the Lund photos carry no time).
@@ -577,7 +583,7 @@ struct AnnotateFootageTests {
         try FileManager.default.copyItem(
             atPath: PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg"),
             toPath: dated.appendingPathComponent("h.jpg").path)
-        let named = try Binary.run(
+        let named = try await Binary.run(
             [
                 "annotate", dated.path, "--pois", PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
                 "--hfov",
@@ -588,7 +594,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("a folder without --hfov: each photo's field of view from its EXIF lens; one without is passed through, said")
-    func fieldOfViewPerPhoto() throws {
+    func fieldOfViewPerPhoto() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let photos = directory.appendingPathComponent("photos")
@@ -600,9 +606,9 @@ struct AnnotateFootageTests {
         try FileManager.default.copyItem(
             atPath: PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg"),
             toPath: photos.appendingPathComponent("b.jpg").path)
-        func run(_ extra: [String], _ name: String) throws -> (ProcessRunner.Result, [[String: Any]]) {
+        func run(_ extra: [String], _ name: String) async throws -> (ProcessRunner.Result, [[String: Any]]) {
             let sidecar = directory.appendingPathComponent("\(name).jsonl").path
-            let result = try Binary.run(
+            let result = try await Binary.run(
                 [
                     "annotate", photos.path, "--pois", Self.pois, "--max-distance", "30000", "--output",
                     directory.appendingPathComponent(name).path + "/%02n.jpg", "--sidecar", sidecar,
@@ -612,7 +618,7 @@ struct AnnotateFootageTests {
             }
             return (result, records)
         }
-        let (own, ownRecords) = try run([], "own")
+        let (own, ownRecords) = try await run([], "own")
         #expect(own.status == 0, "\(own.stderr)")
         #expect(own.stderr.contains("note: the field of view from each photo's EXIF lens data"))
         #expect(
@@ -622,7 +628,7 @@ struct AnnotateFootageTests {
         #expect(own.stderr.contains("2 frames in, 2 out (1 annotated, 1 without a pose passed through)"))
         #expect(ownRecords.count == 2 && ownRecords[1]["pose"] is NSNull, "\(ownRecords)")
         // The same place as with that field of view given (the single photo's note says 52.6°).
-        let (given, givenRecords) = try run(["--hfov", "52.63"], "given")
+        let (given, givenRecords) = try await run(["--hfov", "52.63"], "given")
         #expect(given.status == 0, "\(given.stderr)")
         let drawn = { (records: [[String: Any]]) -> [String: (Double, Double)] in
             Dictionary(
@@ -642,7 +648,7 @@ struct AnnotateFootageTests {
         let clip = directory.appendingPathComponent("twice.mjpeg").path
         let frame = try Data(contentsOf: URL(fileURLWithPath: Self.frame))
         try (frame + frame).write(to: URL(fileURLWithPath: clip))
-        let stream = try Binary.run([
+        let stream = try Binary.runBlocking([
             "annotate", clip, "--pois", Self.pois, "--track", PackagePaths.sample("gpx/around-visnjan-with-car.gpx"),
             "--output", directory.appendingPathComponent("o.mjpeg").path,
         ])
@@ -651,7 +657,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("a calibration for another aspect ratio is refused before any frame, naming both sizes")
-    func calibrationMismatch() throws {
+    func calibrationMismatch() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.mjpeg").path
@@ -659,7 +665,7 @@ struct AnnotateFootageTests {
             ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + Self.harbour + ["--output", output]
         arguments[(arguments.firstIndex(of: "--camera") ?? 0) + 1] =
             PackagePaths.root.appendingPathComponent("Tests/ARCompositorTests/Fixtures/camera-info-ros.yaml").path
-        let result = try Binary.run(arguments)
+        let result = try await Binary.run(arguments)
         #expect(result.status == 65)
         #expect(
             result.stderr.contains(
@@ -668,7 +674,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("a damaged frame is skipped with a warning and counted; the rest are written")
-    func damagedFrame() throws {
+    func damagedFrame() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = Array(try Data(contentsOf: URL(fileURLWithPath: Self.frame)))
@@ -681,25 +687,25 @@ struct AnnotateFootageTests {
         let clip = directory.appendingPathComponent("clip.mjpeg").path
         try Data(good + broken + good).write(to: URL(fileURLWithPath: clip))
         let output = directory.appendingPathComponent("out.mjpeg").path
-        let result = try Binary.run(["annotate", clip] + along + ["--output", output])
+        let result = try await Binary.run(["annotate", clip] + along + ["--output", output])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("frame 1: cannot be decoded"), "numbered as in the sidecar, from 0")
         #expect(result.stderr.contains("3 frames in, 2 out") && result.stderr.contains("1 damaged skipped"))
-        #expect(try frameCount(output).hasSuffix(",2"))
+        await #expect(try frameCount(output).hasSuffix(",2"))
     }
 
     @Test("footage needs --output, and --track unless it is a folder of geotagged photos")
-    func usage() throws {
+    func usage() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Two frames: footage (one JPEG is a photo).
         let clip = directory.appendingPathComponent("twice.mjpeg").path
         let frame = try Data(contentsOf: URL(fileURLWithPath: Self.frame))
         try (frame + frame).write(to: URL(fileURLWithPath: clip))
-        let noOutput = try Binary.run(["annotate", clip] + along)
+        let noOutput = try await Binary.run(["annotate", clip] + along)
         #expect(noOutput.status == 64)
         #expect(noOutput.stderr.contains("footage needs --output"), "\(noOutput.stderr)")
-        let noTrack = try Binary.run([
+        let noTrack = try await Binary.run([
             "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--output",
             directory.appendingPathComponent("o.mjpeg").path,
         ])
@@ -711,7 +717,7 @@ struct AnnotateFootageTests {
         wideLens[(wideLens.firstIndex(of: "--hfov") ?? 0) + 1] = "500"
         let badGround = ["annotate", clip] + along + ["--output", output, "--height-above-ground", "high"]
         for (option, arguments) in [("--hfov", wideLens), ("--height-above-ground", badGround)] {
-            let refused = try Binary.run(arguments)
+            let refused = try await Binary.run(arguments)
             #expect(refused.status == 64, "\(option): \(refused.stderr)")
             #expect(refused.stderr.contains("\(option) must be"), "\(refused.stderr)")
             #expect(!FileManager.default.fileExists(atPath: output))
@@ -719,7 +725,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("the sidecar gives each frame's pose and the POIs drawn where `arcapture project` puts them")
-    func sidecarMatchesProject() throws {
+    func sidecarMatchesProject() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let photos = directory.appendingPathComponent("photos")
@@ -727,7 +733,7 @@ struct AnnotateFootageTests {
         try FileManager.default.copyItem(
             atPath: PackagePaths.sample("photos/lund_21.jpg"), toPath: photos.appendingPathComponent("a.jpg").path)
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", photos.path, "--pois", Self.pois, "--hfov", "54", "--max-distance", "30000", "--output",
             directory.appendingPathComponent("out.mjpeg").path, "--sidecar", sidecar,
         ])
@@ -744,7 +750,7 @@ struct AnnotateFootageTests {
         // The same pose through `project`: every POI drawn is at project's pixel.
         let position = "\(pose["lat"] ?? 0),\(pose["lon"] ?? 0),\(pose["alt_m"] ?? 0)"
         let orientation = "\(pose["heading_deg"] ?? 0),\(pose["pitch_deg"] ?? 0),\(pose["roll_deg"] ?? 0)"
-        let projected = try Binary.run([
+        let projected = try await Binary.run([
             "project", "--pois", Self.pois, "--position", position, "--orientation", orientation, "--hfov", "54",
             "--size", "1024x768", "--json",
         ])
@@ -765,11 +771,11 @@ struct AnnotateFootageTests {
     }
 
     @Test("on a terminal, a progress line shows frames, rate and time left")
-    func progressOnTerminal() throws {
+    func progressOnTerminal() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'mod(n,120)'", "-frames:v", "600", "-q:v",
             "4",
             "-f", "mjpeg", "-y", clip,
@@ -781,7 +787,7 @@ struct AnnotateFootageTests {
             ([Binary.path, "annotate", clip] + along + ["--workers", "1", "--output", "-"]).map { "'\($0)'" }
             .joined(separator: " ") + " | { sleep 1.5; cat >/dev/null; }"
         // script(1) runs the command on a pseudo-terminal and copies what it shows to stdout.
-        let shown = try ProcessRunner.run(
+        let shown = try await ProcessRunner.run(
             tool: "script", ["-q", "-e", "-c", command, "/dev/null"], install: "apt-get install util-linux")
         #expect(shown.status == 0, "\(shown.stdout)")
         // MJPEG files are not counted ahead: the total is estimated from the first frame's size.
@@ -790,18 +796,18 @@ struct AnnotateFootageTests {
     }
 
     @Test("footage on stdin (`-`), MJPEG or Y4M, gives the same frames as the file")
-    func standardInput() throws {
+    func standardInput() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg")
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n*4'", "-frames:v", "12", "-q:v", "3", "-f",
             "mjpeg", "-y", clip.path,
         ])
         let fromFile = directory.appendingPathComponent("file.mjpeg").path
         let fromPipe = directory.appendingPathComponent("pipe.mjpeg").path
-        #expect(try Binary.run(["annotate", clip.path] + along + ["--output", fromFile]).status == 0)
-        let piped = try ProcessRunner.run(
+        await #expect(try Binary.run(["annotate", clip.path] + along + ["--output", fromFile]).status == 0)
+        let piped = try await ProcessRunner.run(
             executable: Binary.path, arguments: ["annotate", "-"] + along + ["--output", fromPipe], input: clip)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stderr.contains("12 frames in, 12 out"))
@@ -809,22 +815,22 @@ struct AnnotateFootageTests {
             try Data(contentsOf: URL(fileURLWithPath: fromFile)) == Data(contentsOf: URL(fileURLWithPath: fromPipe)))
 
         let y4m = directory.appendingPathComponent("clip.y4m")
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "format=yuv444p", "-frames:v", "5", "-strict", "-1", "-y", y4m.path,
         ])
         let out = directory.appendingPathComponent("out.y4m").path
-        let y4mPiped = try ProcessRunner.run(
+        let y4mPiped = try await ProcessRunner.run(
             executable: Binary.path, arguments: ["annotate", "-"] + along + ["--output", out], input: y4m)
         #expect(y4mPiped.status == 0, "\(y4mPiped.stderr)")
-        #expect(try frameCount(out) == "640,480,yuv444p,5")
+        await #expect(try frameCount(out) == "640,480,yuv444p,5")
     }
 
     @Test("Ctrl-C stops cleanly: exit 130, and out.partial.mjpeg holds the frames before it, each whole")
-    func interrupt() throws {
+    func interrupt() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'mod(n,120)'", "-frames:v", "60", "-q:v", "4",
             "-f", "mjpeg", "-y", clip,
         ])
@@ -840,7 +846,7 @@ struct AnnotateFootageTests {
         #expect(!FileManager.default.fileExists(atPath: output))
         #expect(stderr.contains("interrupted: \(partial) holds the"), "\(stderr)")
         #expect(stderr.contains("(\(output) is not written)"))
-        let count = try frameCount(partial)
+        let count = try await frameCount(partial)
         let frames = Int(count.split(separator: ",").last ?? "") ?? 0
         #expect(frames > 0 && frames <= 60, "\(count)")
         #expect(stderr.contains("\(frames) out"), "the summary counts what the file holds")
@@ -855,7 +861,7 @@ struct AnnotateFootageTests {
     }
 
     @Test("time sync: each frame gets the track's position at start + i / fps + offset", arguments: [0.0, 2.5])
-    func timeSync(offset: Double) throws {
+    func timeSync(offset: Double) async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         // A track due north along a meridian, one point every 10 s, 100 m apart: at a known time
@@ -870,12 +876,12 @@ struct AnnotateFootageTests {
         let track = directory.appendingPathComponent("track.gpx")
         try Data(gpx.utf8).write(to: track)
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "scale=320:240", "-frames:v", "7", "-q:v", "5", "-f", "mjpeg", "-y",
             clip,
         ])
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", clip, "--pois", Self.pois, "--hfov", "70", "--track", track.path, "--start",
             "2020-12-18T06:16:01Z", "--fps", "0.25", "--offset", String(offset), "--orientation", "0",
             "--geoid-separation", "0", "--output", directory.appendingPathComponent("o.mjpeg").path, "--sidecar",
@@ -895,18 +901,18 @@ struct AnnotateFootageTests {
     }
 
     @Test("a reader of stdout that stops early (`| head`) ends the run with 0 and a note of how far it got")
-    func readerGoesAway() throws {
+    func readerGoesAway() async throws {
         let directory = try PackagePaths.temporaryDirectory("footage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        try ffmpeg([
+        try await ffmpeg([
             "-loop", "1", "-i", Self.frame, "-vf", "crop=640:360:0:'n'", "-frames:v", "60", "-q:v", "3", "-f", "mjpeg",
             "-y", clip,
         ])
         let command =
             ([Binary.path, "annotate", clip] + along + ["--output", "-"]).map { "'\($0)'" }.joined(separator: " ")
             + " 2>\(directory.path)/err.txt | head -c 1000 >/dev/null; echo ${PIPESTATUS[0]}"
-        let result = try ProcessRunner.run(tool: "bash", ["-c", command], install: "bash")
+        let result = try await ProcessRunner.run(tool: "bash", ["-c", command], install: "bash")
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         let errors = try String(contentsOfFile: directory.path + "/err.txt", encoding: .utf8)
         #expect(!errors.contains("error"), "\(errors)")

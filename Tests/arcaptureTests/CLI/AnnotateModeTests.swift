@@ -12,12 +12,12 @@ struct AnnotateModeTests {
     private let clip = PackagePaths.sample("footage/harbour.mjpeg")
 
     @Test("footage options with one photo are refused (64), naming them and the mode; nothing is written")
-    func footageOptionsForAPhoto() throws {
+    func footageOptionsForAPhoto() async throws {
         let directory = try PackagePaths.temporaryDirectory("mode")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("o.jpg").path
         let sidecar = directory.appendingPathComponent("poses.jsonl").path
-        let result = try Binary.run(
+        let result = try await Binary.run(
             ["annotate", photo] + pois + AnnotateCommandTests.pose + [
                 "--track", PackagePaths.sample("footage/harbour.gpx"), "--sidecar", sidecar, "--workers", "2",
                 "--fps", "3", "--output", output,
@@ -31,8 +31,8 @@ struct AnnotateModeTests {
     }
 
     @Test("photo options with footage are refused (64), each with the reason")
-    func photoOptionsForFootage() throws {
-        let result = try Binary.run(
+    func photoOptionsForFootage() async throws {
+        let result = try await Binary.run(
             ["annotate", clip] + AnnotateFootageTests.harbour + [
                 "--time", "2022-08-14T11:12:32Z", "--subsampling", "444", "--output", "/tmp/never.mjpeg",
             ])
@@ -62,8 +62,8 @@ struct AnnotateModeTests {
                 "a camera is required: --camera FILE.yaml or --hfov DEGREES"
             ),
         ])
-    func cameraMessages(arguments: [String], message: String) throws {
-        let result = try Binary.run(
+    func cameraMessages(arguments: [String], message: String) async throws {
+        let result = try await Binary.run(
             ["annotate"] + arguments + pois + ["--output", "/tmp/never-\(UUID().uuidString).mjpeg"])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("error: " + message), "\(result.stderr)")
@@ -71,11 +71,11 @@ struct AnnotateModeTests {
     }
 
     @Test("one geotagged photo without --position is drawn for its EXIF position and image direction")
-    func photoFromItsGeotag() throws {
+    func photoFromItsGeotag() async throws {
         let directory = try PackagePaths.temporaryDirectory("mode")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("o.jpg").path
-        let result = try Binary.run(["annotate", photo] + pois + ["--hfov", "100", "--output", output])
+        let result = try await Binary.run(["annotate", photo] + pois + ["--hfov", "100", "--output", output])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -89,7 +89,7 @@ struct AnnotateModeTests {
         // Sea level there is EGM96's 17.9 m above the ellipsoid (GeoidGridTests holds it to PROJ's).
         let byHand = directory.appendingPathComponent("by-hand.jpg").path
         let seaLevel = try GeoidGrid.shared.get().separation(latitude: 60.146705555555556, longitude: 24.90677222222222)
-        let given = try Binary.run(
+        let given = try await Binary.run(
             ["annotate", photo] + pois + [
                 "--position", "60.146705555555556,24.90677222222222,\(seaLevel)", "--orientation", "65.87194027993472",
                 "--hfov",
@@ -99,7 +99,7 @@ struct AnnotateModeTests {
         #expect(given.status == 0, "\(given.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: byHand)))
         // A photo without a geotag says what to give.
-        let bare = try Binary.run(
+        let bare = try await Binary.run(
             ["annotate", PackagePaths.sample("frames/lund-640x480.jpg")] + pois + [
                 "--hfov", "100", "--output", directory.appendingPathComponent("bare.jpg").path,
             ])
@@ -116,16 +116,16 @@ struct AnnotateModeTests {
             ("nope.ttf", 66, "error: font 'nope.ttf': no such font file"),
             (PackagePaths.root.appendingPathComponent("README.md").path, 65, "': not a font FreeType can read"),
         ])
-    func fonts(font: String, status: Int32, message: String) throws {
+    func fonts(font: String, status: Int32, message: String) async throws {
         let directory = try PackagePaths.temporaryDirectory("font")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("o.jpg").path
-        let result = try Binary.run(
+        let result = try await Binary.run(
             ["annotate", photo] + pois + AnnotateCommandTests.pose + ["--font", font, "--output", output])
         #expect(result.status == status, "\(result.stderr)")
         var message = message
         if message.contains("{fc-match}") {
-            let family = try ProcessRunner.output(
+            let family = try await ProcessRunner.output(
                 tool: "fc-match", ["-f", "%{family[0]}", font], package: "fontconfig")
             #expect(!family.isEmpty)
             message = message.replacingOccurrences(of: "{fc-match}", with: family)

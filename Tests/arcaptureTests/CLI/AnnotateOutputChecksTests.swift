@@ -22,12 +22,12 @@ struct AnnotateOutputChecksTests {
     }
 
     @Test("a template that would give two frames one name is refused before any work, --force or not")
-    func templateClash() throws {
+    func templateClash() async throws {
         let directory = try PackagePaths.temporaryDirectory("names")
         defer { try? FileManager.default.removeItem(at: directory) }
         let template = directory.path + "/%Y%m%d-%H%M%S.jpg"
         for force in [[], ["--force"]] {
-            let result = try Binary.run(["annotate", clip] + harbour(fps: "2") + ["--output", template] + force)
+            let result = try await Binary.run(["annotate", clip] + harbour(fps: "2") + ["--output", template] + force)
             #expect(result.status == 64, "\(result.stderr)")
             #expect(
                 result.stderr.contains(
@@ -36,14 +36,14 @@ struct AnnotateOutputChecksTests {
             #expect(files(in: directory).isEmpty, "nothing written")
         }
         // One frame a second: every name differs, every frame is written.
-        let slow = try Binary.run(["annotate", clip] + harbour(fps: "1") + ["--output", template])
+        let slow = try await Binary.run(["annotate", clip] + harbour(fps: "1") + ["--output", template])
         #expect(slow.status == 0, "\(slow.stderr)")
         #expect(slow.stderr.contains("48 frames in, 48 out"), "\(slow.stderr)")
         #expect(files(in: directory).count == 48)
     }
 
     @Test("photos with one EXIF time stop the run at the repeated name (73) instead of replacing each other")
-    func repeatedNameAtRunTime() throws {
+    func repeatedNameAtRunTime() async throws {
         let directory = try PackagePaths.temporaryDirectory("names")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Two copies of one photo: one EXIF time (14:12:31+03:00), names known only as each is written.
@@ -57,7 +57,7 @@ struct AnnotateOutputChecksTests {
         let out = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         for force in [[], ["--force"]] {
-            let result = try Binary.run(
+            let result = try await Binary.run(
                 [
                     "annotate", photos.path, "--pois", PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
                     "--hfov", "100", "--workers", "1", "--output", out.path + "/%Y%m%d-%H%M%S.jpg",
@@ -79,10 +79,10 @@ struct AnnotateOutputChecksTests {
             ("out.webm", "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv)"),
             ("frames-%03n.png", "frames are written as JPEGs, so the name should end in .jpg, not .png"),
         ])
-    func mismatchedExtension(name: String, message: String) throws {
+    func mismatchedExtension(name: String, message: String) async throws {
         let directory = try PackagePaths.temporaryDirectory("names")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try Binary.run(
+        let result = try await Binary.run(
             ["annotate", clip] + harbour() + ["--output", directory.appendingPathComponent(name).path])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
@@ -90,12 +90,13 @@ struct AnnotateOutputChecksTests {
     }
 
     @Test("footage whose times all miss the track fails (1) instead of copying itself unannotated")
-    func timesMissTheTrack() throws {
+    func timesMissTheTrack() async throws {
         let directory = try PackagePaths.temporaryDirectory("miss")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.mjpeg").path
         // A year late: the first frame is after the track's end, refused before any work.
-        let late = try Binary.run(["annotate", clip] + harbour(start: "2023-08-14T11:12:32Z") + ["--output", output])
+        let late = try await Binary.run(
+            ["annotate", clip] + harbour(start: "2023-08-14T11:12:32Z") + ["--output", output])
         #expect(late.status == 1, "\(late.stderr)")
         #expect(
             late.stderr.contains(
@@ -104,11 +105,12 @@ struct AnnotateOutputChecksTests {
             "\(late.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))
         // A year early: MJPEG's frame count is only an estimate, so this is found at the end.
-        let early = try Binary.run(["annotate", clip] + harbour(start: "2021-08-14T11:12:32Z") + ["--output", output])
+        let early = try await Binary.run(
+            ["annotate", clip] + harbour(start: "2021-08-14T11:12:32Z") + ["--output", output])
         #expect(early.status == 1, "\(early.stderr)")
         #expect(early.stderr.contains("no frame was annotated: the track gives none of the 48 frames a pose"))
         // Asked for: the frames pass through, 0.
-        let asked = try Binary.run(
+        let asked = try await Binary.run(
             ["annotate", clip] + harbour(start: "2023-08-14T11:12:32Z") + [
                 "--output", output, "--force", "--pass-through",
             ])
@@ -131,7 +133,7 @@ struct AnnotateOutputChecksTests {
     }
 
     @Test("files named .jpg that are no JPEG are skipped and counted, never copied into the output")
-    func garbageIsNotPassedThrough() throws {
+    func garbageIsNotPassedThrough() async throws {
         let directory = try PackagePaths.temporaryDirectory("garbage")
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = try mixedFolder(in: directory)
@@ -141,7 +143,7 @@ struct AnnotateOutputChecksTests {
         ]
         // The frames' folder does not exist yet: a template's folders are made.
         let frames = directory.appendingPathComponent("out/%02n.jpg").path
-        let files = try Binary.run(common + ["--output", frames])
+        let files = try await Binary.run(common + ["--output", frames])
         #expect(files.status == 0, "\(files.stderr)")
         #expect(
             files.stderr.contains(
@@ -157,7 +159,7 @@ struct AnnotateOutputChecksTests {
         #expect(written.starts(with: [0xFF, 0xD8]) && written.count > 10_000)
         // One stream: the text is not appended to it.
         let stream = directory.appendingPathComponent("mixed.mjpeg")
-        let joined = try Binary.run(common + ["--output", stream.path])
+        let joined = try await Binary.run(common + ["--output", stream.path])
         #expect(joined.status == 0, "\(joined.stderr)")
         let bytes = try Data(contentsOf: stream)
         #expect(bytes.starts(with: [0xFF, 0xD8]))
@@ -169,7 +171,7 @@ struct AnnotateOutputChecksTests {
     }
 
     @Test("a cut-off frame without a pose is skipped and counted as damaged, not passed through")
-    func truncatedFrameWithoutPose() throws {
+    func truncatedFrameWithoutPose() async throws {
         let directory = try PackagePaths.temporaryDirectory("garbage")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The harbour clip with its third frame cut in half.
@@ -183,7 +185,7 @@ struct AnnotateOutputChecksTests {
         try Data(cut).write(to: damaged)
         let output = directory.appendingPathComponent("out.mjpeg")
         // A year late: no frame has a pose, all pass through (asked for), the cut one does not.
-        let result = try Binary.run(
+        let result = try await Binary.run(
             ["annotate", damaged.path] + harbour(start: "2023-08-14T11:12:32Z") + [
                 "--output", output.path, "--pass-through",
             ])
@@ -200,12 +202,12 @@ struct AnnotateOutputChecksTests {
     }
 
     @Test("missing output folders are made; a path through a file, or an output that is a folder, is refused (73)")
-    func outputFolders() throws {
+    func outputFolders() async throws {
         let directory = try PackagePaths.temporaryDirectory("folders")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The frames' and the sidecar's folder, made for them (as `--output out/%03n.jpg
         // --sidecar out/frames.jsonl` needs).
-        let made = try Binary.run(
+        let made = try await Binary.run(
             ["annotate", clip] + harbour() + [
                 "--output", directory.path + "/new/x/all.mjpeg", "--sidecar", directory.path + "/new/y/poses.jsonl",
             ])
@@ -214,12 +216,13 @@ struct AnnotateOutputChecksTests {
         #expect(FileManager.default.fileExists(atPath: directory.path + "/new/y/poses.jsonl"))
         // Through a file: named, before any work.
         try Data("x".utf8).write(to: directory.appendingPathComponent("file"))
-        let through = try Binary.run(
+        let through = try await Binary.run(
             ["annotate", clip] + harbour() + ["--output", directory.path + "/file/all.mjpeg"])
         #expect(through.status == 73, "\(through.stderr)")
         #expect(through.stderr.contains("'\(directory.path)/file' is not a folder"), "\(through.stderr)")
         #expect(!through.stderr.contains("annotate:"), "refused before any frame")
-        let folder = try Binary.run(["annotate", clip] + harbour() + ["--output", directory.path + "/new", "--force"])
+        let folder = try await Binary.run(
+            ["annotate", clip] + harbour() + ["--output", directory.path + "/new", "--force"])
         #expect(folder.status == 73, "\(folder.stderr)")
         #expect(folder.stderr.contains("it is a folder"), "\(folder.stderr)")
     }

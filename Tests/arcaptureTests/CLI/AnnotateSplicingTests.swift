@@ -48,11 +48,11 @@ struct AnnotateSplicingTests {
     }
 
     @Test("arcapture's own frames carry restart markers and are spliced when annotated again")
-    func spliceOwnOutput() throws {
+    func spliceOwnOutput() async throws {
         let directory = try PackagePaths.temporaryDirectory("splice")
         defer { try? FileManager.default.removeItem(at: directory) }
         // First pass: the sample footage annotated with the town's POIs (restart markers by default).
-        let first = try Binary.run(
+        let first = try await Binary.run(
             ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + Self.harbour + [
                 "--pois", PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
                 "--output", directory.appendingPathComponent("a-%02n.jpg").path,
@@ -77,7 +77,7 @@ struct AnnotateSplicingTests {
         for (name, extra) in [
             ("b", [String]()), ("c", ["--quality", "80"]), ("d", ["--no-splice", "--restart-interval", "0"]),
         ] {
-            let run = try Binary.run(
+            let run = try await Binary.run(
                 ["annotate", clip.path] + Self.harbour + route + ["--route", routeFile, "--workers", "1"] + extra + [
                     "--output", directory.appendingPathComponent("\(name)-%02n.jpg").path,
                 ])
@@ -119,7 +119,7 @@ struct AnnotateSplicingTests {
 
 extension AnnotateSplicingTests {
     @Test("inside the intervals labels are drawn in, only the MCUs near what they paint are coded again")
-    func spliceInsideIntervals() throws {
+    func spliceInsideIntervals() async throws {
         let directory = try PackagePaths.temporaryDirectory("splice")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pois = ["--pois", PackagePaths.sample("pois/helsinki_center_osm_pois.geojson")]
@@ -127,7 +127,7 @@ extension AnnotateSplicingTests {
         // output has them (first pass, nothing drawn: no POIs, and no panel without a route).
         let empty = directory.appendingPathComponent("none.geojson")
         try Data(#"{"type": "FeatureCollection", "features": []}"#.utf8).write(to: empty)
-        let first = try Binary.run(
+        let first = try await Binary.run(
             ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + Self.harbour + [
                 "--pois", empty.path, "--output", directory.appendingPathComponent("a-%02n.jpg").path,
             ])
@@ -137,13 +137,13 @@ extension AnnotateSplicingTests {
         try Data(stage.joined()).write(to: clip)
         // Labels spliced in, and the same overlay drawn on the decoded frames with no JPEG after
         // it (Y4M): where the overlay changes samples.
-        let spliced = try Binary.run(
+        let spliced = try await Binary.run(
             ["annotate", clip.path] + Self.harbour + pois + [
                 "--workers", "1", "--output", directory.appendingPathComponent("b-%02n.jpg").path,
             ])
         #expect(spliced.status == 0, "\(spliced.stderr)")
         let y4m = directory.appendingPathComponent("c.y4m").path
-        let drawn = try Binary.run(
+        let drawn = try await Binary.run(
             ["annotate", clip.path] + Self.harbour + pois + ["--workers", "1", "--format", "y4m", "--output", y4m])
         #expect(drawn.status == 0, "\(drawn.stderr)")
         let splicedFrames = try Self.clip(directory, prefix: "b-")

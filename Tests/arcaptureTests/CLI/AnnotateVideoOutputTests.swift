@@ -12,15 +12,17 @@ struct AnnotateVideoOutputTests {
     static let clip = PackagePaths.sample("video/max-heromode.mp4")
     static let carlsbad = PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson")
 
-    private func tool(_ name: String, _ arguments: [String]) throws -> ProcessRunner.Result {
-        try ProcessRunner.run(tool: name, ["-v", "error"] + arguments, install: "apt-get install ffmpeg")
+    private func tool(_ name: String, _ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.run(tool: name, ["-v", "error"] + arguments, install: "apt-get install ffmpeg")
     }
 
     /// Every frame's presentation time in the first video stream, as ffprobe reads it.
-    private func frameTimes(_ path: String) throws -> [String] {
-        try tool("ffprobe", ["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path])
-            .stdout.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }
-            .filter { !$0.isEmpty }
+    private func frameTimes(_ path: String) async throws -> [String] {
+        try await tool(
+            "ffprobe", ["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path]
+        )
+        .stdout.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }
+        .filter { !$0.isEmpty }
     }
 
     /// The two samples around `time` (the first at or after it, and the one before it) and where
@@ -35,8 +37,8 @@ struct AnnotateVideoOutputTests {
 
     /// The packets of stream `map` (`0:a`, `0:3`) as ffmpeg's framemd5 lists them: each packet's
     /// timestamps, duration, size and MD5, without the stream number (it moves).
-    private func packets(_ path: String, _ map: String) throws -> [String] {
-        try tool("ffmpeg", ["-i", path, "-map", map, "-c", "copy", "-f", "framemd5", "-"]).stdout
+    private func packets(_ path: String, _ map: String) async throws -> [String] {
+        try await tool("ffmpeg", ["-i", path, "-map", map, "-c", "copy", "-f", "framemd5", "-"]).stdout
             .split(separator: "\n").filter { !$0.hasPrefix("#") }
             .map {
                 $0.split(separator: ",").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(
@@ -45,22 +47,24 @@ struct AnnotateVideoOutputTests {
     }
 
     /// `ffprobe`'s words for each stream: `codec_name,codec_type,codec_tag_string`.
-    private func streams(_ path: String) throws -> [String] {
-        try tool("ffprobe", ["-show_entries", "stream=codec_type,codec_name,codec_tag_string", "-of", "csv=p=0", path])
-            .stdout.split(separator: "\n").map(String.init)
+    private func streams(_ path: String) async throws -> [String] {
+        try await tool(
+            "ffprobe", ["-show_entries", "stream=codec_type,codec_name,codec_tag_string", "-of", "csv=p=0", path]
+        )
+        .stdout.split(separator: "\n").map(String.init)
     }
 
-    private func tag(_ path: String, _ entry: String) throws -> String {
-        try tool("ffprobe", ["-show_entries", entry, "-of", "default=nw=1:nk=1", path]).stdout
+    private func tag(_ path: String, _ entry: String) async throws -> String {
+        try await tool("ffprobe", ["-show_entries", entry, "-of", "default=nw=1:nk=1", path]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("the GoPro clip to MP4: H.264, every frame at its time, audio and GPMF copied packet for packet")
-    func goProToMP4() throws {
+    func goProToMP4() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("ride.mp4").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
             "--max-distance", "40000", "--output", output,
         ])
@@ -70,16 +74,17 @@ struct AnnotateVideoOutputTests {
         #expect(!result.stderr.contains("tmcd"), "\(result.stderr)")
         #expect(result.stderr.contains("not copied: stream 4 (fdsc data): MP4 cannot hold it"))
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == output)
-        let kinds = try streams(output)
+        let kinds = try await streams(output)
         #expect(kinds.first == "h264,video,avc1", "\(kinds)")
         #expect(kinds.contains("aac,audio,mp4a") && kinds.contains("bin_data,data,gpmd"), "\(kinds)")
         #expect(kinds.contains { $0.hasSuffix(",data,tmcd") }, "\(kinds)")
-        let timecode = { (path: String) in try self.tag(path, "stream_tags=timecode").split(separator: "\n").first }
-        #expect(try timecode(output) == (try timecode(Self.clip)) && (try timecode(output)) == "15:44:35:10")
+        let outputTimecode = try await tag(output, "stream_tags=timecode").split(separator: "\n").first
+        let clipTimecode = try await tag(Self.clip, "stream_tags=timecode").split(separator: "\n").first
+        #expect(outputTimecode == clipTimecode && outputTimecode == "15:44:35:10")
         // The camera's user data (firmware, lens and camera serials, where it was) and its brand,
         // as exiftool reads them from the clip.
         let cameraTags = { (path: String) in
-            try ProcessRunner.run(
+            try ProcessRunner.runBlocking(
                 tool: "exiftool",
                 [
                     "-n", "-s", "-FirmwareVersion", "-LensSerialNumber", "-SerialNumberHash", "-GPSCoordinates",
@@ -91,22 +96,22 @@ struct AnnotateVideoOutputTests {
         let theirs = try cameraTags(Self.clip)
         #expect(theirs.split(separator: "\n").count == 5 && theirs.contains("mp41"), "\(theirs)")
         #expect(try cameraTags(output) == theirs)
-        let times = try frameTimes(output)
+        let times = try await frameTimes(output)
         #expect(times.count == 315)
-        #expect(times == (try frameTimes(Self.clip)), "every frame's timestamp as the input's")
-        #expect(try packets(output, "0:a") == (try packets(Self.clip, "0:a")), "the audio, packet for packet")
-        let telemetry = try packets(Self.clip, "0:3")
+        await #expect(times == (try frameTimes(Self.clip)), "every frame's timestamp as the input's")
+        await #expect(try packets(output, "0:a") == (try packets(Self.clip, "0:a")), "the audio, packet for packet")
+        let telemetry = try await packets(Self.clip, "0:3")
         #expect(!telemetry.isEmpty)
-        #expect(try packets(output, "0:d:0") == telemetry, "GoPro's GPMF, packet for packet")
-        #expect(try tag(output, "format_tags=creation_time") == "2019-11-18T15:45:32.000000Z")
-        #expect(try tag(output, "stream=pix_fmt").hasPrefix("yuvj420p"), "GoPro's full range kept")
+        await #expect(try packets(output, "0:d:0") == telemetry, "GoPro's GPMF, packet for packet")
+        await #expect(try tag(output, "format_tags=creation_time") == "2019-11-18T15:45:32.000000Z")
+        await #expect(try tag(output, "stream=pix_fmt").hasPrefix("yuvj420p"), "GoPro's full range kept")
         // arcapture reads its own output's GPS again: the telemetry survived whole.
-        let location = try Binary.run(["location", output])
+        let location = try await Binary.run(["location", output])
         #expect(location.status == 0, "\(location.stderr)")
         // Each line without its first column (when `location` printed it).
         let fixes = { (text: String) in text.split(separator: "\n").map { $0.split(separator: " ").dropFirst() } }
         #expect(fixes(location.stdout).count > 190)
-        #expect(fixes(location.stdout) == fixes(try Binary.run(["location", Self.clip]).stdout))
+        await #expect(fixes(location.stdout) == fixes(try Binary.run(["location", Self.clip]).stdout))
         // Nothing but the output is left in the folder.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["ride.mp4"])
     }
@@ -114,11 +119,11 @@ struct AnnotateVideoOutputTests {
     @Test(
         "each frame's pose is the video's own GPS at the frame's time, pitch and roll its gravity vector's, its heading turning with the picture, and its POIs where `project` puts them"
     )
-    func posesFromEmbeddedGPS() throws {
+    func posesFromEmbeddedGPS() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
             "--max-distance", "40000", "--output", directory.appendingPathComponent("ride.mp4").path,
             "--sidecar", sidecar,
@@ -127,11 +132,11 @@ struct AnnotateVideoOutputTests {
         let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        let times = try frameTimes(Self.clip).compactMap(Double.init)
+        let times = try await frameTimes(Self.clip).compactMap(Double.init)
         #expect(records.count == 315 && times.count == 315)
         // The samples on the video's clock, read independently (ffprobe's packets, a KLV walk of
         // the test's own): each packet's spread over its duration.
-        let reference = try GPMFReference(video: Self.clip)
+        let reference = try await GPMFReference(video: Self.clip)
         let samples = reference.packets.flatMap { packet in
             packet.samples.enumerated().map { index, sample in
                 (time: packet.time + packet.duration * Double(index) / Double(packet.samples.count), sample: sample)
@@ -151,13 +156,13 @@ struct AnnotateVideoOutputTests {
         }
         #expect(compared > 300, "the frames within the GPS samples")
         try Self.expectAttitude(records: records, times: times, reference: reference)
-        try expectLabelsFollowScene(records: records, directory: directory)
+        try await expectLabelsFollowScene(records: records, directory: directory)
         // One frame's POIs through `project` with that frame's pose: the same pixels.
         let record = records[150]
         let pose = try #require(record["pose"] as? [String: Double])
         let drawn = try #require(record["pois"] as? [[String: Any]])
         #expect(!drawn.isEmpty)
-        let projected = try Binary.run([
+        let projected = try await Binary.run([
             "project", "--pois", Self.carlsbad, "--position",
             "\(pose["lat"] ?? 0),\(pose["lon"] ?? 0),\(pose["alt_m"] ?? 0)", "--orientation",
             "\(pose["heading_deg"] ?? 0),\(pose["pitch_deg"] ?? 0),\(pose["roll_deg"] ?? 0)", "--hfov", "118",
@@ -183,12 +188,12 @@ struct AnnotateVideoOutputTests {
     /// way, by 0.5–1.5 times as much (the lens is not the pinhole of `--hfov`, and walking forward
     /// moves the near scene too). With the heading from the course alone, it moved 21 pixels left
     /// and 18 right: the wrong way both times.
-    private func expectLabelsFollowScene(records: [[String: Any]], directory: URL) throws {
+    private func expectLabelsFollowScene(records: [[String: Any]], directory: URL) async throws {
         let pairs = [(120, 270), (300, 312)]
         let (width, height) = (212, 120)
         let raw = directory.appendingPathComponent("frames.gray").path
         let select = pairs.flatMap { [$0.0, $0.1] }.sorted().map { "eq(n\\,\($0))" }.joined(separator: "+")
-        let extracted = try tool(
+        let extracted = try await tool(
             "ffmpeg",
             [
                 "-i", Self.clip, "-vf", "select=\(select),scale=\(width):\(height),format=gray", "-fps_mode",
@@ -261,12 +266,12 @@ struct AnnotateVideoOutputTests {
     }
 
     @Test("a Karma drone's video, no --track: each frame's pose is the drone's position and yaw at the frame's time")
-    func posesFromKarmaTelemetry() throws {
+    func posesFromKarmaTelemetry() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let video = try KarmaTelemetryVideo(from: Self.clip, in: directory)
+        let video = try await KarmaTelemetryVideo(from: Self.clip, in: directory)
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", video.path.path, "--pois", Self.carlsbad, "--hfov", "118", "--max-distance", "40000",
             "--output", directory.appendingPathComponent("ride.mp4").path, "--sidecar", sidecar,
         ])
@@ -275,7 +280,7 @@ struct AnnotateVideoOutputTests {
         let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        let times = try frameTimes(video.path.path).compactMap(Double.init)
+        let times = try await frameTimes(video.path.path).compactMap(Double.init)
         #expect(records.count == 315 && times.count == 315)
         // The video starts at boot time 100 (each packet's first sample is 100 s + its time), so a
         // sample's time in the video is its boot time − 100; ATTD's are 6 ms before GLPI's.
@@ -300,11 +305,11 @@ struct AnnotateVideoOutputTests {
     }
 
     @Test("Matroska with Motion JPEG: every frame a JPEG at its time (ms), audio copied, data tracks named as left out")
-    func mjpegInMatroska() throws {
+    func mjpegInMatroska() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("ride.mkv").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
             "--codec", "mjpeg", "--quality", "80", "--output", output,
         ])
@@ -314,26 +319,26 @@ struct AnnotateVideoOutputTests {
             result.stderr.contains(
                 "not copied: stream 2 (tmcd data): Matroska has no timecode track; its start, 15:44:35:10, is kept "
                     + "as the video's TIMECODE tag"), "\(result.stderr)")
-        let kinds = try streams(output)
+        let kinds = try await streams(output)
         #expect(
             kinds.first?.hasPrefix("mjpeg,video") == true && kinds.contains { $0.hasPrefix("aac,audio") }, "\(kinds)")
-        let times = try frameTimes(output).compactMap(Double.init)
-        let expected = try frameTimes(Self.clip).compactMap(Double.init)
+        let times = try await frameTimes(output).compactMap(Double.init)
+        let expected = try await frameTimes(Self.clip).compactMap(Double.init)
         #expect(times.count == 315 && expected.count == 315)
         // Matroska counts time in milliseconds.
         #expect(zip(times, expected).allSatisfy { abs($0 - $1) <= 0.0005 + 1e-9 }, "\(times.prefix(5))")
-        #expect(
+        await #expect(
             try packets(output, "0:a").map { $0.split(separator: ",").suffix(2) }
                 == (try packets(Self.clip, "0:a")).map { $0.split(separator: ",").suffix(2) },
             "the audio's bytes, packet for packet")
     }
 
     @Test("a phone's video stored turned (display matrix 90°) is drawn and written upright, with no matrix")
-    func turnedVideo() throws {
+    func turnedVideo() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let stored = directory.appendingPathComponent("stored.mp4").path
-        _ = try tool(
+        _ = try await tool(
             "ffmpeg",
             [
                 "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "10", "-c:v", "libx264", "-pix_fmt",
@@ -341,50 +346,51 @@ struct AnnotateVideoOutputTests {
             ])
         // The display matrix, as a phone writes it (FFmpeg 5 sets it when copying, not encoding).
         let clip = directory.appendingPathComponent("portrait.mp4").path
-        _ = try tool("ffmpeg", ["-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
-        #expect(try tag(clip, "stream_side_data=rotation").contains("90"), "the test's input is turned")
+        _ = try await tool("ffmpeg", ["-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip])
+        await #expect(try tag(clip, "stream_side_data=rotation").contains("90"), "the test's input is turned")
         let output = directory.appendingPathComponent("upright.mp4").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", clip, "--pois", PackagePaths.sample("pois/geonames_places_near_datasets.geojson"),
             "--position", "45.2,13.6,100", "--start", "2020-12-18T06:16:00Z", "--hfov", "70", "--crf", "10",
             "--output", output,
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try tag(output, "stream=width,height") == "240\n320", "stored upright")
-        #expect(try tag(output, "stream_side_data=rotation").isEmpty, "no display matrix left to turn it again")
+        await #expect(try tag(output, "stream=width,height") == "240\n320", "stored upright")
+        await #expect(try tag(output, "stream_side_data=rotation").isEmpty, "no display matrix left to turn it again")
         // The picture as ffmpeg shows the input (it turns it by the matrix), against ours; the
         // marker drawn keeps them from being equal, the other way round is another picture.
-        let shown = try psnr(output, clip, filter: "[0:v][1:v]psnr")
-        let otherWay = try psnr(output, stored, filter: "[1:v]transpose=clock[r];[0:v][r]psnr")
+        let shown = try await psnr(output, clip, filter: "[0:v][1:v]psnr")
+        let otherWay = try await psnr(output, stored, filter: "[1:v]transpose=clock[r];[0:v][r]psnr")
         #expect(shown > 22 && otherWay < 12, "as ffmpeg turns it: \(shown) dB; turned the other way: \(otherWay) dB")
     }
 
     /// The average PSNR ffmpeg's `psnr` filter finds between two videos.
-    private func psnr(_ first: String, _ second: String, filter: String) throws -> Double {
-        let run = try tool("ffmpeg", ["-v", "info", "-i", first, "-i", second, "-lavfi", filter, "-f", "null", "-"])
+    private func psnr(_ first: String, _ second: String, filter: String) async throws -> Double {
+        let run = try await tool(
+            "ffmpeg", ["-v", "info", "-i", first, "-i", second, "-lavfi", filter, "-f", "null", "-"])
         return run.stderr.split(separator: " ").first { $0.hasPrefix("average:") }
             .flatMap { Double($0.dropFirst("average:".count)) } ?? 0
     }
 
     @Test("MJPEG footage to MP4: 4:2:2 written as 4:2:0 H.264 (what players decode), timed by --fps")
-    func mjpegFootageToMP4() throws {
+    func mjpegFootageToMP4() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("harbour.mp4").path
-        let result = try Binary.run(
+        let result = try await Binary.run(
             ["annotate", PackagePaths.sample("footage/harbour.mjpeg")] + AnnotateFootageTests.harbour + [
                 "--output", output,
             ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try tag(output, "stream=codec_name,pix_fmt,width,height") == "h264\n960\n400\nyuvj420p")
-        let times = try frameTimes(output).compactMap(Double.init)
+        await #expect(try tag(output, "stream=codec_name,pix_fmt,width,height") == "h264\n960\n400\nyuvj420p")
+        let times = try await frameTimes(output).compactMap(Double.init)
         #expect(times.count == 48)
         #expect(times.enumerated().allSatisfy { abs($1 - Double($0) / 8) < 1e-6 }, "\(times.prefix(4))")
     }
 
     @Test(
         "video options refused with the reason (64): stdout, a CRF out of range, a preset x264 lacks, --crf for MJPEG")
-    func refusedOptions() throws {
+    func refusedOptions() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let base = ["annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118"]
@@ -406,7 +412,7 @@ struct AnnotateVideoOutputTests {
             (["--output", "\(directory.path)/o.avi"], "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv)"),
         ]
         for (arguments, message) in cases {
-            let result = try Binary.run(base + arguments)
+            let result = try await Binary.run(base + arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
@@ -414,7 +420,7 @@ struct AnnotateVideoOutputTests {
     }
 
     @Test("--x264-params reach libx264 (bframes=0: no B-frames), and one it cannot use is refused, nothing written")
-    func x264Parameters() throws {
+    func x264Parameters() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let base = ["annotate", Self.clip, "--pois", Self.carlsbad, "--hfov", "118"]
@@ -424,15 +430,15 @@ struct AnnotateVideoOutputTests {
         for (output, extra) in [
             (standard, [String]()), (lean, ["--x264-params", "threads=1:rc-lookahead=0:bframes=0"]),
         ] {
-            let result = try Binary.run(base + ["--output", output] + extra)
+            let result = try await Binary.run(base + ["--output", output] + extra)
             #expect(result.status == 0, "\(result.stderr)")
         }
-        #expect(try tag(standard, "stream=has_b_frames").hasPrefix("2"))
-        #expect(try tag(lean, "stream=has_b_frames").hasPrefix("0"))
+        await #expect(try tag(standard, "stream=has_b_frames").hasPrefix("2"))
+        await #expect(try tag(lean, "stream=has_b_frames").hasPrefix("0"))
         // FFmpeg 5.1 only warns of a parameter it cannot parse and encodes without it: refused
         // here, with the parameter named, and no file left.
         let typo = directory.appendingPathComponent("typo.mp4").path
-        let refused = try Binary.run(base + ["--output", typo, "--x264-params", "threadz=1"])
+        let refused = try await Binary.run(base + ["--output", typo, "--x264-params", "threadz=1"])
         #expect(refused.status != 0)
         #expect(
             refused.stderr.contains("libx264 cannot use an x264 parameter given: Error parsing option 'threadz = 1'"),
@@ -441,11 +447,11 @@ struct AnnotateVideoOutputTests {
     }
 
     @Test("Ctrl-C while writing an MP4: exit 130, and out.partial.mp4 holds the frames before it, whole and indexed")
-    func interruptedVideo() throws {
+    func interruptedVideo() async throws {
         let directory = try PackagePaths.temporaryDirectory("video-out")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        _ = try tool(
+        _ = try await tool(
             "ffmpeg",
             [
                 "-loop", "1", "-i", AnnotateFootageTests.frame, "-vf", "crop=640:360:0:'mod(n,120)'", "-frames:v", "60",
@@ -461,7 +467,7 @@ struct AnnotateVideoOutputTests {
             ], footage: try Data(contentsOf: URL(fileURLWithPath: clip)), output: output, bytes: 1000)
         #expect(status == 130, "\(stderr)")
         let partial = directory.appendingPathComponent("out.partial.mp4").path
-        let frames = try frameTimes(partial).count
+        let frames = try await frameTimes(partial).count
         #expect(frames > 0 && frames <= 60)
         #expect(stderr.contains("\(frames) out"), "the summary counts what the file holds: \(stderr)")
         #expect(

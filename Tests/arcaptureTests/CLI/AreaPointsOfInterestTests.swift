@@ -17,7 +17,7 @@ struct AreaPointsOfInterestTests {
         """
 
     @Test("from the Berlin Dom's steps: the tower's block labelled, the bad feature named; --strict: 65")
-    func areasAndBadFeatures() throws {
+    func areasAndBadFeatures() async throws {
         let directory = try PackagePaths.temporaryDirectory("areas")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pois = directory.appendingPathComponent("areas.geojson").path
@@ -27,7 +27,7 @@ struct AreaPointsOfInterestTests {
             "annotate", PackagePaths.sample("photos/lund_01.jpg"), "--pois", pois, "--position",
             "52.518917,13.400294,27", "--orientation", "54.7,0,0", "--hfov", "60", "--output",
         ]
-        let result = try Binary.run(arguments + [directory.appendingPathComponent("out.jpg").path])
+        let result = try await Binary.run(arguments + [directory.appendingPathComponent("out.jpg").path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -35,7 +35,8 @@ struct AreaPointsOfInterestTests {
             ))
         #expect(result.stderr.contains("note: \(pois): 1 of the 1 POIs are areas (Polygon, MultiPolygon)"))
         #expect(result.stderr.contains("1 markers, 1 labels"), "\(result.stderr)")
-        let strict = try Binary.run(arguments + [directory.appendingPathComponent("strict.jpg").path, "--strict"])
+        let strict = try await Binary.run(
+            arguments + [directory.appendingPathComponent("strict.jpg").path, "--strict"])
         #expect(strict.status == 65, "\(strict.stderr)")
         #expect(strict.stderr.contains("error: \(pois): feature 1: coordinates must be [lon, lat] numbers"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("strict.jpg").path))

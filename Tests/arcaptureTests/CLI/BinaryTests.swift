@@ -8,11 +8,11 @@ import Testing
 @Suite("arcapture binary")
 struct BinaryTests {
     @Test("--version and --help print to stdout and exit 0")
-    func versionAndHelp() throws {
-        let version = try Binary.run(["--version"])
+    func versionAndHelp() async throws {
+        let version = try await Binary.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("arcapture "))
-        let help = try Binary.run(["--help"])
+        let help = try await Binary.run(["--help"])
         #expect(help.status == 0)
         #expect(
             help.stdout.contains("SUBCOMMANDS:") && help.stdout.contains("devices") && help.stdout.contains("check"))
@@ -20,9 +20,9 @@ struct BinaryTests {
     }
 
     @Test("every subcommand has help, even next to bad arguments", arguments: ["devices", "check", "project", "serve"])
-    func subcommandHelp(name: String) throws {
+    func subcommandHelp(name: String) async throws {
         for arguments in [[name, "--help"], [name, "--no-such-option", "-h"], ["help", name]] {
-            let result = try Binary.run(arguments)
+            let result = try await Binary.run(arguments)
             #expect(result.status == 0, "\(arguments)")
             #expect(result.stdout.hasPrefix("OVERVIEW: "))
             #expect(result.stdout.contains("USAGE: arcapture \(name)"))
@@ -31,7 +31,7 @@ struct BinaryTests {
     }
 
     @Test("usage errors go to stderr as 'error: …' with status 64")
-    func usageErrors() throws {
+    func usageErrors() async throws {
         let cases: [([String], String)] = [
             (["chek"], "error: unknown subcommand 'chek' (did you mean 'check'?)"),
             (["check", "--frame", "3"], "error: unknown option '--frame' (did you mean '--frames'?)"),
@@ -49,15 +49,15 @@ struct BinaryTests {
             ([], "error: no subcommand given"),
         ]
         for (arguments, message) in cases {
-            let result = try Binary.run(arguments)
+            let result = try await Binary.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
     }
 
     @Test("an absent device gives status 69, the JSON report and the fix")
-    func absentDevice() throws {
-        let result = try Binary.run(["check", "--device", "/dev/arcapture-absent", "--json"])
+    func absentDevice() async throws {
+        let result = try await Binary.run(["check", "--device", "/dev/arcapture-absent", "--json"])
         #expect(result.status == 69)
         let report = try CheckDocument.decode(result.stdout)
         #expect(report.result == "error")
@@ -70,8 +70,8 @@ struct BinaryTests {
     }
 
     @Test("a device that does not appear within --wait is reported as absent")
-    func waitTimesOut() throws {
-        let result = try Binary.run(["check", "--device", "/tmp/arcapture-absent/video0", "--wait", "0.3"])
+    func waitTimesOut() async throws {
+        let result = try await Binary.run(["check", "--device", "/tmp/arcapture-absent/video0", "--wait", "0.3"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("waiting up to 0.3 s for '/tmp/arcapture-absent/video0'"))
     }
@@ -104,8 +104,8 @@ struct BinaryTests {
     }
 
     @Test("nodes that are not V4L2 capture devices are refused with 69", arguments: ["/dev/null", "/etc/hostname"])
-    func notVideo(path: String) throws {
-        let result = try Binary.run(["check", "--device", path, "--json"])
+    func notVideo(path: String) async throws {
+        let result = try await Binary.run(["check", "--device", path, "--json"])
         #expect(result.status == 69)
         let report = try CheckDocument.decode(result.stdout)
         #expect(report.authorization.status == "restricted")
@@ -113,13 +113,13 @@ struct BinaryTests {
     }
 
     @Test("a JUnit file is written even when the device is missing; an unwritable one is 73 before the device")
-    func junit() throws {
+    func junit() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "arcapture-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("camera.xml").path
-        let result = try Binary.run(["check", "--device", "/dev/arcapture-absent", "--junit", file])
+        let result = try await Binary.run(["check", "--device", "/dev/arcapture-absent", "--junit", file])
         #expect(result.status == 69)
         let xml = try String(contentsOfFile: file, encoding: .utf8)
         #expect(
@@ -128,7 +128,7 @@ struct BinaryTests {
         let contents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(contents == ["camera.xml"], "no temporary file is left behind")
 
-        let unwritable = try Binary.run([
+        let unwritable = try await Binary.run([
             "check", "--device", "/dev/arcapture-absent", "--junit", "/nonexistent-dir/x.xml",
         ])
         // Found before the device is looked at, as --stream-to is: 73, no report.
@@ -138,25 +138,27 @@ struct BinaryTests {
     }
 
     @Test("--stream-to into a missing directory fails before any capture with status 73")
-    func streamToUnwritable() throws {
-        let result = try Binary.run(["check", "--device", "/dev/null", "--stream-to", "/nonexistent-dir/frames.raw"])
+    func streamToUnwritable() async throws {
+        let result = try await Binary.run([
+            "check", "--device", "/dev/null", "--stream-to", "/nonexistent-dir/frames.raw",
+        ])
         #expect(result.status == 73)
         #expect(result.stderr.hasPrefix("error: cannot write '/nonexistent-dir/frames.raw'"))
     }
 
     @Test("devices in a directory without cameras prints an empty list and exits 69")
-    func noDevices() throws {
+    func noDevices() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "arcapture-dev-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let json = try Binary.run(["devices", "--json", "--dev", directory.path])
+        let json = try await Binary.run(["devices", "--json", "--dev", directory.path])
         #expect(json.status == 69)
         let document = try DevicesDocumentSchema.decode(json.stdout)
         #expect(document.schema == "arcapture.devices/1")
         #expect(document.devices.isEmpty)
         #expect(json.stderr.contains("error: no V4L2 video devices in '\(directory.path)'"))
-        let text = try Binary.run(["devices", "--dev", directory.path])
+        let text = try await Binary.run(["devices", "--dev", directory.path])
         #expect(text.status == 69)
         #expect(text.stdout.isEmpty)
     }
@@ -193,14 +195,14 @@ struct CaptureOptionsBinaryTests {
                 "--format-out for a virtual camera must be yuyv or mjpeg, not 'y4m'"
             ),
         ])
-    func usage(arguments: [String], message: String) throws {
-        let result = try Binary.run(["capture", "--device", "/dev/arcapture-absent"] + arguments)
+    func usage(arguments: [String], message: String) async throws {
+        let result = try await Binary.run(["capture", "--device", "/dev/arcapture-absent"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test("input files are read before the camera: a broken one is named (65), not the missing camera (69)")
-    func inputBeforeCamera() throws {
+    func inputBeforeCamera() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -209,7 +211,7 @@ struct CaptureOptionsBinaryTests {
         // A pose sidecar from another day than the track: it would replay against nothing.
         let poses = directory.appendingPathComponent("poses.csv")
         try Data("time,heading\n2001-01-01T00:00:00Z,90\n2001-01-01T00:00:01Z,91\n".utf8).write(to: poses)
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "capture", "--device", "/dev/arcapture-absent", "--pois", pois, "--location", track,
             "--pose-sidecar", poses.path,
         ])
@@ -220,7 +222,7 @@ struct CaptureOptionsBinaryTests {
         let feature =
             #"{"type": "Feature", "properties": {"name": "x"}, "geometry": {"type": "Point", "coordinates": [24.9]}}"#
         try Data((#"{"type": "FeatureCollection", "features": ["# + feature + "]}").utf8).write(to: broken)
-        let poisResult = try Binary.run([
+        let poisResult = try await Binary.run([
             "capture", "--device", "/dev/arcapture-absent", "--pois", broken.path, "--location", "60.17,24.94,20",
         ])
         #expect(poisResult.status == 65, "\(poisResult.stderr)")
@@ -229,8 +231,8 @@ struct CaptureOptionsBinaryTests {
     }
 
     @Test("a missing camera is 69 before anything is written")
-    func missingCamera() throws {
-        let result = try Binary.run([
+    func missingCamera() async throws {
+        let result = try await Binary.run([
             "capture", "--device", "/dev/arcapture-absent", "--output", "/nonexistent-dir/x.jpg",
         ])
         #expect(result.status == 69)

@@ -29,7 +29,7 @@ struct DeployRecipeTests {
 
     /// The outputs of one `annotate --batch` on this machine, moved to single/ to compare with.
     private func singleRun(_ folder: URL, _ manifest: String, _ common: [String]) async throws -> [String: Data] {
-        let run = try await OffPool.run { try Binary.run(["annotate", "--batch", manifest] + common) }
+        let run = try await Binary.run(["annotate", "--batch", manifest] + common)
         #expect(run.status == 0, "\(run.stderr)")
         let out = folder.appendingPathComponent("out")
         var outputs: [String: Data] = [:]
@@ -110,16 +110,14 @@ struct DeployRecipeTests {
         let (folder, manifest, common) = try fleet()
         defer { try? FileManager.default.removeItem(at: folder) }
         let single = try await singleRun(folder, manifest, common)
-        let run = try await OffPool.run {
-            try ProcessRunner.run(
-                executable: "/bin/bash",
-                arguments: [
-                    PackagePaths.root.appendingPathComponent("deploy/parallel/annotate-parallel.sh").path, "2",
-                    manifest,
-                ]
-                    + common.filter { $0 != "--workers" && $0 != "1" },
-                environment: ProcessInfo.processInfo.environment.merging(["ARCAPTURE": Binary.path]) { $1 })
-        }
+        let run = try await ProcessRunner.run(
+            executable: "/bin/bash",
+            arguments: [
+                PackagePaths.root.appendingPathComponent("deploy/parallel/annotate-parallel.sh").path, "2",
+                manifest,
+            ]
+                + common.filter { $0 != "--workers" && $0 != "1" },
+            environment: ProcessInfo.processInfo.environment.merging(["ARCAPTURE": Binary.path]) { $1 })
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("batch: 3 of 6 rows"), "\(run.stderr)")
         try compare(folder, with: single)
@@ -128,11 +126,9 @@ struct DeployRecipeTests {
     @Test("Kubernetes: an Indexed Job whose pods each take their shard (structure only: no cluster here)")
     func kubernetesIndexedJob() async throws {
         let path = PackagePaths.root.appendingPathComponent("deploy/kubernetes/annotate-indexed-job.yaml").path
-        let parsed = try await OffPool.run {
-            try ProcessRunner.run(
-                executable: "/usr/bin/python3",
-                arguments: ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", path])
-        }
+        let parsed = try await ProcessRunner.run(
+            executable: "/usr/bin/python3",
+            arguments: ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", path])
         #expect(parsed.status == 0, "python3-yaml reads it: \(parsed.stderr)")
         let job = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any])
         #expect(job["apiVersion"] as? String == "batch/v1" && job["kind"] as? String == "Job")
@@ -154,7 +150,7 @@ struct DeployRecipeTests {
                 $0.replacingOccurrences(
                     of: "\"/fleet/reports/shard-$JOB_COMPLETION_INDEX.json\"", with: "/nonexistent/r.json")
             }
-        let run = try await OffPool.run { try Binary.run(["annotate"] + arguments) }
+        let run = try await Binary.run(["annotate"] + arguments)
         #expect(run.status == 66, "\(arguments): \(run.stderr)")
         #expect(run.stderr.contains("/fleet/fleet.csv: no such file"), "\(run.stderr)")
     }

@@ -14,9 +14,9 @@ struct FootageEdgeCaseTests {
     ]
 
     /// Six harbour frames as Y4M (ffmpeg, an independent writer).
-    private func y4m(in directory: URL) throws -> URL {
+    private func y4m(in directory: URL) async throws -> URL {
         let file = directory.appendingPathComponent("six.y4m")
-        _ = try ProcessRunner.run(
+        _ = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-i", clip, "-frames:v", "6", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-y",
@@ -27,21 +27,21 @@ struct FootageEdgeCaseTests {
     }
 
     @Test("a Y4M header without frames is an error (65) and writes nothing; a cut last frame is counted in")
-    func y4mEdges() throws {
+    func y4mEdges() async throws {
         let directory = try PackagePaths.temporaryDirectory("y4m")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let whole = try Data(contentsOf: y4m(in: directory))
+        let whole = try await Data(contentsOf: y4m(in: directory))
         let header = try #require(whole.firstIndex(of: 0x0A))
         let empty = directory.appendingPathComponent("empty.y4m")
         try whole.prefix(through: header).write(to: empty)
         let output = directory.appendingPathComponent("out.y4m").path
-        let nothing = try Binary.run(["annotate", empty.path] + common + ["--output", output])
+        let nothing = try await Binary.run(["annotate", empty.path] + common + ["--output", output])
         #expect(nothing.status == 65, "\(nothing.stderr)")
         #expect(nothing.stderr.contains("empty.y4m: no frames to annotate"))
         #expect(!FileManager.default.fileExists(atPath: output))
         let cut = directory.appendingPathComponent("cut.y4m")
         try whole.prefix(whole.count - 1000).write(to: cut)
-        let six = try Binary.run(["annotate", cut.path] + common + ["--output", output])
+        let six = try await Binary.run(["annotate", cut.path] + common + ["--output", output])
         #expect(six.status == 0, "\(six.stderr)")
         #expect(six.stderr.contains("cut.y4m: frame 5 is cut short (it ends 1000 bytes early)"), "\(six.stderr)")
         #expect(six.stderr.contains("6 frames in, 5 out (5 annotated"), "\(six.stderr)")
@@ -49,14 +49,14 @@ struct FootageEdgeCaseTests {
     }
 
     @Test("the sidecar's and sync's optional keys are null, never missing, as docs/json.md says")
-    func nullsNotMissing() throws {
+    func nullsNotMissing() async throws {
         let directory = try PackagePaths.temporaryDirectory("nulls")
         defer { try? FileManager.default.removeItem(at: directory) }
         // From 11:12:37: the last frames fall after the track and have no pose.
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
         var late = common
         late[late.firstIndex(of: "2022-08-14T11:12:32Z") ?? 0] = "2022-08-14T11:12:37Z"
-        let run = try Binary.run(
+        let run = try await Binary.run(
             ["annotate", clip] + late + [
                 "--fps", "8", "--output", directory.appendingPathComponent("o.mjpeg").path, "--sidecar", sidecar,
                 "--pass-through",
@@ -72,7 +72,7 @@ struct FootageEdgeCaseTests {
         let last = try #require(lines.last)
         #expect(last["pose"] is NSNull && last["frame"] as? Int == 47)
         #expect(lines.first?["pose"] is [String: Any])
-        let sync = try Binary.run(
+        let sync = try await Binary.run(
             ["sync", "--footage", clip, "--fps", "8"] + Array(late.prefix(4)) + ["--heading-from-course", "--json"])
         #expect(sync.status == 0, "\(sync.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)) as? [String: Any])

@@ -24,8 +24,8 @@ struct HEICPhotoTests {
     }
 
     /// ExifTool's `-s` lines for `tags` of `file`, as a dictionary.
-    static func exifTool(_ file: String, _ tags: [String]) throws -> [String: String] {
-        let output = try ProcessRunner.output(
+    static func exifTool(_ file: String, _ tags: [String]) async throws -> [String: String] {
+        let output = try await ProcessRunner.output(
             tool: "exiftool", ["-s", "-n"] + tags.map { "-" + $0 } + [file], package: "libimage-exiftool-perl")
         var values: [String: String] = [:]
         for line in output.split(separator: "\n") {
@@ -37,8 +37,8 @@ struct HEICPhotoTests {
     }
 
     /// The PSNR of `a` against `b` over the region `crop` (ffmpeg's `crop` filter's w:h:x:y), by ffmpeg.
-    static func psnr(_ a: String, _ b: String, crop: String) throws -> Double {
-        let result = try ProcessRunner.run(
+    static func psnr(_ a: String, _ b: String, crop: String) async throws -> Double {
+        let result = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "info", "-i", a, "-i", b, "-lavfi", "[0:v]crop=\(crop)[a];[1:v]crop=\(crop)[b];[a][b]psnr",
@@ -49,11 +49,11 @@ struct HEICPhotoTests {
     }
 
     @Test("an iPhone's HEIC is drawn for its EXIF pose and lens, and written as a JPEG keeping its EXIF and P3 profile")
-    func iPhonePhoto() throws {
+    func iPhonePhoto() async throws {
         let directory = try PackagePaths.temporaryDirectory("heic")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("sicily.jpg").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", Self.photo, "--pois", try Self.pois(in: directory), "--max-distance", "10000", "--output",
             output,
         ])
@@ -67,8 +67,8 @@ struct HEICPhotoTests {
             "ImageWidth", "ImageHeight", "Orientation", "GPSLatitude", "GPSLongitude", "GPSImgDirection",
             "DateTimeOriginal", "OffsetTimeOriginal", "Make", "Model", "FocalLengthIn35mmFormat", "ProfileDescription",
         ]
-        let written = try Self.exifTool(output, tags)
-        let original = try Self.exifTool(Self.photo, tags)
+        let written = try await Self.exifTool(output, tags)
+        let original = try await Self.exifTool(Self.photo, tags)
         #expect(written["ImageWidth"] == "4032" && written["ImageHeight"] == "3024")
         #expect(written["Orientation"] == "1")
         for tag in tags.dropFirst(3) {
@@ -78,27 +78,27 @@ struct HEICPhotoTests {
 
         // The picture away from the labels is libheif's own decoding, to within JPEG's loss.
         let reference = directory.appendingPathComponent("reference.jpg").path
-        _ = try ProcessRunner.output(
+        _ = try await ProcessRunner.output(
             tool: "heif-convert", ["-q", "95", Self.photo, reference], package: "libheif-examples")
-        let sky = try Self.psnr(output, reference, crop: "1024:768:0:0")
+        let sky = try await Self.psnr(output, reference, crop: "1024:768:0:0")
         #expect(sky > 38, "PSNR \(sky) dB in the sky, against heif-convert's")
     }
 
     @Test("HEIF's own rotation rules: an EXIF orientation in a HEIC turns nothing, and the JPEG written says 1")
-    func orientationIgnored() throws {
+    func orientationIgnored() async throws {
         let directory = try PackagePaths.temporaryDirectory("heic")
         defer { try? FileManager.default.removeItem(at: directory) }
         let turned = directory.appendingPathComponent("turned.heic").path
-        _ = try ProcessRunner.output(
+        _ = try await ProcessRunner.output(
             tool: "exiftool", ["-n", "-Orientation=6", "-o", turned, Self.photo], package: "libimage-exiftool-perl")
-        #expect(try Self.exifTool(turned, ["Orientation"])["Orientation"] == "6")
+        await #expect(try Self.exifTool(turned, ["Orientation"])["Orientation"] == "6")
         let output = directory.appendingPathComponent("out.jpg").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", turned, "--pois", try Self.pois(in: directory), "--output", output,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("stored turned"))
-        let written = try Self.exifTool(output, ["ImageWidth", "ImageHeight", "Orientation"])
+        let written = try await Self.exifTool(output, ["ImageWidth", "ImageHeight", "Orientation"])
         #expect(written["ImageWidth"] == "4032" && written["ImageHeight"] == "3024", "\(written)")
         #expect(written["Orientation"] == "1")
     }
@@ -106,7 +106,7 @@ struct HEICPhotoTests {
     @Test(
         "a folder of a HEIC, a JPEG and a broken HEIC: both photos annotated from their geotags, the broken one named and skipped"
     )
-    func folder() throws {
+    func folder() async throws {
         let directory = try PackagePaths.temporaryDirectory("heic")
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = directory.appendingPathComponent("photos")
@@ -118,7 +118,7 @@ struct HEICPhotoTests {
         try whole.prefix(40_000).write(to: folder.appendingPathComponent("c.HEIC"))
         let output = directory.appendingPathComponent("out").path
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", folder.path, "--pois", try Self.pois(in: directory), "--hfov", "63.4", "--orientation", "264.3",
             "--output", output + "/%02n.jpg", "--sidecar", sidecar,
         ])
@@ -134,7 +134,7 @@ struct HEICPhotoTests {
         let pose = try #require(heic["pose"] as? [String: Any])
         #expect(abs((pose["lat"] as? Double ?? 0) - 38.0466417) < 1e-6, "the HEIC's own geotag: \(pose)")
         #expect((heic["time"] as? String)?.hasPrefix("2019-10-20T16:34:30") == true)
-        let first = try Self.exifTool(output + "/01.jpg", ["Make", "Model", "ProfileDescription"])
+        let first = try await Self.exifTool(output + "/01.jpg", ["Make", "Model", "ProfileDescription"])
         #expect(first["Model"] == "iPhone 7" && first["ProfileDescription"] == "Display P3", "\(first)")
     }
 

@@ -16,7 +16,7 @@ struct HeightDatumTests {
     }
 
     @Test("a GPX track's elevations: EGM96's separation added and said; --geoid-separation instead when given")
-    func track() throws {
+    func track() async throws {
         let directory = try PackagePaths.temporaryDirectory("heights")
         defer { try? FileManager.default.removeItem(at: directory) }
         let common = [
@@ -26,11 +26,11 @@ struct HeightDatumTests {
             PackagePaths.sample("pois/helsinki_center_osm_pois.geojson"),
         ]
         let sidecar = directory.appendingPathComponent("a.jsonl")
-        let result = try Binary.run(
+        let result = try await Binary.run(
             common + ["--output", directory.appendingPathComponent("a.mjpeg").path, "--sidecar", sidecar.path])
         #expect(result.status == 0, "\(result.stderr)")
         // The first fix: 60.146706, 24.906772 at <ele>3.0</ele>.
-        let separation = try PROJGeoid.separation(latitude: 60.146706, longitude: 24.906772)
+        let separation = try await PROJGeoid.separation(latitude: 60.146706, longitude: 24.906772)
         #expect(abs(separation - 17.9) < 0.1)
         let altitude = try #require(try Self.firstAltitude(sidecar))
         #expect(abs(altitude - (3.0 + separation)) < 0.001, "\(altitude) m, PROJ's sea level \(separation) m")
@@ -40,7 +40,7 @@ struct HeightDatumTests {
                     + String(format: "sea level, %.1f m on the ellipsoid)", 3.0 + separation)), "\(result.stderr)")
 
         let givenSidecar = directory.appendingPathComponent("b.jsonl")
-        let given = try Binary.run(
+        let given = try await Binary.run(
             common + [
                 "--geoid-separation", "10", "--output", directory.appendingPathComponent("b.mjpeg").path, "--sidecar",
                 givenSidecar.path,
@@ -54,7 +54,7 @@ struct HeightDatumTests {
     }
 
     @Test("a folder of geotagged photos: each GPS altitude (above sea level) plus EGM96's separation at the photo")
-    func photos() throws {
+    func photos() async throws {
         let directory = try PackagePaths.temporaryDirectory("heights-photos")
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = directory.appendingPathComponent("photos")
@@ -63,7 +63,7 @@ struct HeightDatumTests {
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: PackagePaths.sample("frames/lund-640x480.jpg")), to: photo)
         // Lund's cathedral square, 100 m above sea level, looking east (true north).
-        let tagged = try ProcessRunner.run(
+        let tagged = try await ProcessRunner.run(
             tool: "exiftool",
             [
                 "-q", "-overwrite_original", "-GPSLatitude=55.7047", "-GPSLatitudeRef=N", "-GPSLongitude=13.1910",
@@ -73,12 +73,12 @@ struct HeightDatumTests {
             ], install: "apt-get install libimage-exiftool-perl")
         #expect(tagged.status == 0, "\(tagged.stderr)")
         let sidecar = directory.appendingPathComponent("p.jsonl")
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", folder.path, "--pois", PackagePaths.sample("pois/geonames_places_near_datasets.geojson"),
             "--hfov", "70", "--output", directory.appendingPathComponent("out/%f").path, "--sidecar", sidecar.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        let separation = try PROJGeoid.separation(latitude: 55.7047, longitude: 13.1910)
+        let separation = try await PROJGeoid.separation(latitude: 55.7047, longitude: 13.1910)
         let altitude = try #require(try Self.firstAltitude(sidecar))
         #expect(abs(altitude - (100 + separation)) < 0.001, "\(altitude) m, PROJ's sea level \(separation) m")
         #expect(

@@ -16,15 +16,15 @@ struct InputFileErrorTests {
             ["sync", "--track", "/tmp", "--footage", PackagePaths.sample("footage/harbour.mjpeg")],
             ["location", "/tmp"],
         ])
-    func folderForAFile(arguments: [String]) throws {
-        let result = try Binary.run(arguments)
+    func folderForAFile(arguments: [String]) async throws {
+        let result = try await Binary.run(arguments)
         #expect(result.status == 66, "\(result.stderr)")
         #expect(result.stderr.contains("/tmp: cannot be read (it is a folder, not a file)"), "\(result.stderr)")
         #expect(!result.stderr.contains("Domain"))
     }
 
     @Test("a GPX track cut short says where and that it was cut (65), not libxml2's number")
-    func cutTrack() throws {
+    func cutTrack() async throws {
         let directory = try PackagePaths.temporaryDirectory("cut")
         defer { try? FileManager.default.removeItem(at: directory) }
         let whole = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("gpx/korita-zbevnica.gpx")))
@@ -35,7 +35,7 @@ struct InputFileErrorTests {
             ["location", cut.path],
             ["sync", "--track", cut.path, "--footage", PackagePaths.sample("footage/harbour.mjpeg")],
         ] {
-            let result = try Binary.run(arguments)
+            let result = try await Binary.run(arguments)
             #expect(result.status == 65, "\(result.stderr)")
             #expect(
                 result.stderr.contains(

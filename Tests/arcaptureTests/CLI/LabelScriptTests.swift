@@ -43,12 +43,12 @@ struct LabelScriptTests {
     }
 
     @Test("Thai labels with only DejaVu installed: one warning naming Thai, a label, the count and fonts-noto-core")
-    func uncoveredScript() throws {
+    func uncoveredScript() async throws {
         let directory = try PackagePaths.temporaryDirectory("label-scripts")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pois = try Self.pois(["กรุงเทพมหานคร", "Lund", "เชียงใหม่", "서울"], in: directory)
         let photo = PackagePaths.sample("frames/lund-640x480.jpg")
-        let narrowed = try Binary.run(
+        let narrowed = try await Binary.run(
             ["annotate", photo, "--pois", pois] + Self.pose + [
                 "--output", directory.appendingPathComponent("a.jpg").path,
             ],
@@ -63,7 +63,7 @@ struct LabelScriptTests {
                     + "(install fonts-noto-cjk, or give the style a font that covers Hangul)",
             ], "\(narrowed.stderr)")
         // With the machine's fonts (Noto's, installed by scripts/install-deps), nothing to say.
-        let full = try Binary.run(
+        let full = try await Binary.run(
             ["annotate", photo, "--pois", pois] + Self.pose + [
                 "--output", directory.appendingPathComponent("b.jpg").path,
             ])

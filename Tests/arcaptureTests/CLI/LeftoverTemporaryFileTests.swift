@@ -7,11 +7,11 @@ import Testing
 @Suite("arcapture annotate: what a killed run left")
 struct LeftoverTemporaryFileTests {
     @Test("kill -9 mid-run leaves .out.mjpeg.arcapture-HOST-PID.tmp; the next run removes it, and says so")
-    func killedRunCleanedUp() throws {
+    func killedRunCleanedUp() async throws {
         let directory = try PackagePaths.temporaryDirectory("leftover")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        let made = try ProcessRunner.run(
+        let made = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-loop", "1", "-i", AnnotateFootageTests.frame, "-frames:v", "20", "-q:v", "4",
@@ -54,7 +54,7 @@ struct LeftoverTemporaryFileTests {
         let name = try #require(leftover(), "the killed run's temporary file")
 
         // A run writing another file into the folder: the leftover goes, and is named.
-        let next = try Binary.run(
+        let next = try await Binary.run(
             ["annotate", clip] + arguments + ["--output", folder.appendingPathComponent("b.mjpeg").path])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(

@@ -14,8 +14,8 @@ struct LocationCommandTests {
     }()
 
     @Test("a recorded log plays at once: every fix and heading, as JSON lines")
-    func recordedLog() throws {
-        let result = try Binary.run(["location", PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"), "--json"])
+    func recordedLog() async throws {
+        let result = try await Binary.run(["location", PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"), "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let events = try result.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -29,10 +29,10 @@ struct LocationCommandTests {
     }
 
     @Test("a GoPro video's own GPS: every GPS5 sample a fix on the GPS clock, as ffprobe and the format say")
-    func goProVideo() throws {
+    func goProVideo() async throws {
         let clip = PackagePaths.sample("video/max-heromode.mp4")
-        let reference = try GPMFReference(video: clip)
-        let result = try Binary.run(["location", clip, "--json"])
+        let reference = try await GPMFReference(video: clip)
+        let result = try await Binary.run(["location", clip, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "nothing of FFmpeg's own log: \(result.stderr)")
         let fixes = try result.stdout.split(separator: "\n").map { line in
@@ -46,12 +46,12 @@ struct LocationCommandTests {
     }
 
     @Test("a Karma drone's video: its flight controller's positions above sea level, its yaw as headings")
-    func karmaVideo() throws {
+    func karmaVideo() async throws {
         let directory = try PackagePaths.temporaryDirectory("location-karma")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let video = try KarmaTelemetryVideo(from: PackagePaths.sample("video/max-heromode.mp4"), in: directory)
+        let video = try await KarmaTelemetryVideo(from: PackagePaths.sample("video/max-heromode.mp4"), in: directory)
         let written = video.packets.flatMap(\.samples)
-        let result = try Binary.run(["location", video.path.path, "--json"])
+        let result = try await Binary.run(["location", video.path.path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let events = try result.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -71,34 +71,34 @@ struct LocationCommandTests {
     }
 
     @Test("a video cut short, one without telemetry: 65 naming the file and what is wrong; a missing one 66")
-    func badVideos() throws {
+    func badVideos() async throws {
         let directory = try PackagePaths.temporaryDirectory("location-video")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("video/max-heromode.mp4")
         let cut = directory.appendingPathComponent("cut.mp4")
         let whole = try Data(contentsOf: URL(fileURLWithPath: clip))
         try whole.prefix(whole.count / 2).write(to: cut)
-        let cutRun = try Binary.run(["location", cut.path])
+        let cutRun = try await Binary.run(["location", cut.path])
         #expect(cutRun.status == 65)
         #expect(
             cutRun.stderr
                 == "error: \(cut.path): not a video file FFmpeg can read: moov atom not found (Invalid data found when processing input)\n"
         )
         let videoOnly = directory.appendingPathComponent("video-only.mp4")
-        let copy = try ProcessRunner.run(
+        let copy = try await ProcessRunner.run(
             tool: "ffmpeg", ["-v", "error", "-i", clip, "-map", "0:0", "-c", "copy", videoOnly.path],
             install: "apt-get install ffmpeg")
         #expect(copy.status == 0, "\(copy.stderr)")
-        let noTelemetry = try Binary.run(["location", videoOnly.path])
+        let noTelemetry = try await Binary.run(["location", videoOnly.path])
         #expect(noTelemetry.status == 65)
         #expect(noTelemetry.stderr.contains("\(videoOnly.path): no GPMF telemetry track (gpmd)"))
-        let missing = try Binary.run(["location", directory.appendingPathComponent("none.mp4").path])
+        let missing = try await Binary.run(["location", directory.appendingPathComponent("none.mp4").path])
         #expect(missing.status == 66)
     }
 
     @Test("--count on a log: the output ends with the last fix counted, nothing of the log after it")
-    func countOnALog() throws {
-        let result = try Binary.run([
+    func countOnALog() async throws {
+        let result = try await Binary.run([
             "location", PackagePaths.sample("nmea/bundg_zeus_9.log"), "--count", "2", "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -111,10 +111,12 @@ struct LocationCommandTests {
     }
 
     @Test("gpsd through gpsfake: --count fixes, then exit 0")
-    func gpsd() throws {
+    func gpsd() async throws {
         let fake = try GPSFake(log: PackagePaths.sample("nmea/skytraq-PX1172RH_DS.log"))
         defer { fake.stop() }
-        let result = try Binary.run(["location", "gpsd://127.0.0.1:\(fake.port)", "--count", "3", "--duration", "30"])
+        let result = try await Binary.run([
+            "location", "gpsd://127.0.0.1:\(fake.port)", "--count", "3", "--duration", "30",
+        ])
         #expect(result.status == 0, "\(result.stderr)\n\(fake.log)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.filter { $0.contains("  fix  ") || $0.contains("fix      ") }.count == 3, "\(result.stdout)")
@@ -124,15 +126,15 @@ struct LocationCommandTests {
     }
 
     @Test("no gpsd: unavailable, exit 69; a bad source is a usage error")
-    func unavailable() throws {
+    func unavailable() async throws {
         let port = try GPSFake.freePort()
-        let result = try Binary.run(["location", "gpsd://127.0.0.1:\(port)", "--duration", "1"])
+        let result = try await Binary.run(["location", "gpsd://127.0.0.1:\(port)", "--duration", "1"])
         #expect(result.status == 69)
         #expect(result.stdout.contains("unavailable: cannot connect to gpsd at 127.0.0.1:\(port): Connection refused"))
-        let bad = try Binary.run(["location", "/dev/ttyUSB0@1234"])
+        let bad = try await Binary.run(["location", "/dev/ttyUSB0@1234"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("the baud rate in '/dev/ttyUSB0@1234' must be one of 4800, 9600"))
-        let missing = try Binary.run(["location", "/nonexistent/track.gpx"])
+        let missing = try await Binary.run(["location", "/nonexistent/track.gpx"])
         #expect(missing.status == 66)
     }
 }

@@ -7,8 +7,8 @@ import Testing
 /// its focal plane resolution implies; said in a note. Copies are made by ffmpeg and exiftool.
 @Suite("arcapture annotate: a photo's field of view from its EXIF")
 struct PhotoFieldOfViewTests {
-    private func run(_ tool: String, _ arguments: [String], package: String) throws -> String {
-        try ProcessRunner.output(tool: tool, arguments, package: package)
+    private func run(_ tool: String, _ arguments: [String], package: String) async throws -> String {
+        try await ProcessRunner.output(tool: tool, arguments, package: package)
     }
 
     /// The degrees the note gives, or nil.
@@ -17,11 +17,11 @@ struct PhotoFieldOfViewTests {
     }
 
     @Test("the Lund photo's 35 mm equivalent, 35 mm, on a 4:3 picture: 52.6° across, said")
-    func fromEquivalent() throws {
+    func fromEquivalent() async throws {
         let directory = try PackagePaths.temporaryDirectory("fov")
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = PackagePaths.sample("photos/lund_01.jpg")
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", photo, "--pois", AnnotateCommandTests.pois, "--output",
             directory.appendingPathComponent("out.jpg").path,
         ])
@@ -34,7 +34,7 @@ struct PhotoFieldOfViewTests {
         let expected = 2 * atan(43.266615 * 0.8 / 70) * 180 / .pi
         #expect(abs((noted(result.stderr) ?? 0) - expected) < 0.05)
         // Given, --hfov wins and nothing is said.
-        let given = try Binary.run([
+        let given = try await Binary.run([
             "annotate", photo, "--pois", AnnotateCommandTests.pois, "--hfov", "65", "--output",
             directory.appendingPathComponent("given.jpg").path,
         ])
@@ -42,21 +42,21 @@ struct PhotoFieldOfViewTests {
     }
 
     @Test("on a 3:2 picture it is exiftool's FOV")
-    func asExiftool() throws {
+    func asExiftool() async throws {
         let directory = try PackagePaths.temporaryDirectory("fov")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cropped = directory.appendingPathComponent("3x2.jpg").path
-        _ = try run(
+        _ = try await run(
             "ffmpeg",
             ["-v", "error", "-i", PackagePaths.sample("photos/lund_01.jpg"), "-vf", "crop=1020:680", "-y", cropped],
             package: "ffmpeg")
-        _ = try run(
+        _ = try await run(
             "exiftool",
             ["-q", "-q", "-overwrite_original", "-TagsFromFile", PackagePaths.sample("photos/lund_01.jpg"), cropped],
             package: "libimage-exiftool-perl")
-        let exiftool = try run("exiftool", ["-n", "-s3", "-FOV", cropped], package: "libimage-exiftool-perl")
+        let exiftool = try await run("exiftool", ["-n", "-s3", "-FOV", cropped], package: "libimage-exiftool-perl")
         let theirs = try #require(Double(exiftool.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", cropped, "--pois", AnnotateCommandTests.pois, "--output",
             directory.appendingPathComponent("out.jpg").path,
         ])
@@ -67,19 +67,19 @@ struct PhotoFieldOfViewTests {
     }
 
     @Test("without an equivalent: the focal length on the sensor the focal plane resolution gives")
-    func fromFocalPlane() throws {
+    func fromFocalPlane() async throws {
         let directory = try PackagePaths.temporaryDirectory("fov")
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = directory.appendingPathComponent("plane.jpg").path
         try FileManager.default.copyItem(atPath: PackagePaths.sample("photos/lund_01.jpg"), toPath: photo)
         // 1024 pixels across (its PixelXDimension) at 2133.33 per cm: a sensor 4.8 mm wide.
-        _ = try run(
+        _ = try await run(
             "exiftool",
             [
                 "-q", "-q", "-overwrite_original", "-FocalLengthIn35mmFormat=", "-FocalPlaneResolutionUnit=cm",
                 "-FocalPlaneXResolution=2133.3333", "-FocalPlaneYResolution=2133.3333", photo,
             ], package: "libimage-exiftool-perl")
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "annotate", photo, "--pois", AnnotateCommandTests.pois, "--output",
             directory.appendingPathComponent("out.jpg").path,
         ])
@@ -88,7 +88,7 @@ struct PhotoFieldOfViewTests {
         let expected = 2 * atan(4.8 / (2 * 4.3)) * 180 / .pi
         #expect(abs((noted(result.stderr) ?? 0) - expected) < 0.05, "\(result.stderr)")
         // Nothing to go on (the Nokia photo has a focal length only): refused with the fix, as before.
-        let bare = try Binary.run([
+        let bare = try await Binary.run([
             "annotate", AnnotateCommandTests.photo, "--pois", AnnotateCommandTests.pois, "--output",
             directory.appendingPathComponent("bare.jpg").path,
         ])

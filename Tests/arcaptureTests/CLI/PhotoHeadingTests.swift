@@ -9,35 +9,35 @@ import Testing
 @Suite("arcapture annotate: where a photo looks")
 struct PhotoHeadingTests {
     /// The Helsinki photo without GPSImgDirection and its Ref, at `path`.
-    private func withoutDirection(at path: String) throws {
+    private func withoutDirection(at path: String) async throws {
         try FileManager.default.copyItem(atPath: AnnotateCommandTests.photo, toPath: path)
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             tool: "exiftool", ["-q", "-q", "-overwrite_original", "-GPSImgDirection=", "-GPSImgDirectionRef=", path],
             install: "apt-get install libimage-exiftool-perl")
         #expect(result.status == 0, "\(result.stderr)")
     }
 
     @Test("one photo: no image direction is refused (64) with the fix, not drawn facing north; a magnetic one is said")
-    func onePhoto() throws {
+    func onePhoto() async throws {
         let directory = try PackagePaths.temporaryDirectory("heading")
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = directory.appendingPathComponent("no-direction.jpg").path
-        try withoutDirection(at: photo)
+        try await withoutDirection(at: photo)
         let output = directory.appendingPathComponent("out.jpg").path
         let arguments = ["annotate", photo, "--pois", AnnotateCommandTests.pois, "--hfov", "65", "--output", output]
-        let refused = try Binary.run(arguments)
+        let refused = try await Binary.run(arguments)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("\(photo) has no image direction in its EXIF (GPSImgDirection)"))
         #expect(refused.stderr.contains("give --orientation HEADING"))
         #expect(!FileManager.default.fileExists(atPath: output))
-        let given = try Binary.run(arguments + ["--orientation", "56"])
+        let given = try await Binary.run(arguments + ["--orientation", "56"])
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stderr.contains("orientation 56 (--orientation)"))
 
         // The Nokia photo's direction is magnetic (GPSImgDirectionRef M): made true with the
         // declination at its place and time, 2022-08-14T11:12:31Z (WMM2020; pygeomag 1.1.0, an
         // independent implementation, gives 9.87194°).
-        let magnetic = try Binary.run([
+        let magnetic = try await Binary.run([
             "annotate", AnnotateCommandTests.photo, "--pois", AnnotateCommandTests.pois, "--hfov", "65", "--output",
             directory.appendingPathComponent("magnetic.jpg").path,
         ])
@@ -49,7 +49,7 @@ struct PhotoHeadingTests {
         #expect(!magnetic.stderr.contains("warning"), "\(magnetic.stderr)")
 
         // No model for the time given, or no time at all: drawn as if true, with the warning why.
-        let old = try Binary.run([
+        let old = try await Binary.run([
             "annotate", AnnotateCommandTests.photo, "--pois", AnnotateCommandTests.pois, "--hfov", "65", "--output",
             directory.appendingPathComponent("old.jpg").path, "--time", "2008-06-01T12:00:00Z",
         ])
@@ -61,7 +61,7 @@ struct PhotoHeadingTests {
             "\(old.stderr)")
         let undated = directory.appendingPathComponent("undated.jpg").path
         try FileManager.default.copyItem(atPath: AnnotateCommandTests.photo, toPath: undated)
-        let stripped = try ProcessRunner.run(
+        let stripped = try await ProcessRunner.run(
             tool: "exiftool",
             [
                 "-q", "-q", "-overwrite_original", "-AllDates=", "-OffsetTime*=", "-GPSDateStamp=", "-GPSTimeStamp=",
@@ -69,7 +69,7 @@ struct PhotoHeadingTests {
             ],
             install: "apt-get install libimage-exiftool-perl")
         #expect(stripped.status == 0, "\(stripped.stderr)")
-        let noTime = try Binary.run([
+        let noTime = try await Binary.run([
             "annotate", undated, "--pois", AnnotateCommandTests.pois, "--hfov", "65", "--output",
             directory.appendingPathComponent("undated-out.jpg").path,
         ])
@@ -80,12 +80,12 @@ struct PhotoHeadingTests {
     }
 
     @Test("a folder: a photo without a direction passes through with a warning naming it, or takes --orientation")
-    func folder() throws {
+    func folder() async throws {
         let directory = try PackagePaths.temporaryDirectory("heading")
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = directory.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try withoutDirection(at: folder.appendingPathComponent("a.jpg").path)
+        try await withoutDirection(at: folder.appendingPathComponent("a.jpg").path)
         try FileManager.default.copyItem(
             atPath: PackagePaths.sample("photos/lund_01.jpg"), toPath: folder.appendingPathComponent("b.jpg").path)
         let arguments = [
@@ -93,14 +93,14 @@ struct PhotoHeadingTests {
             directory.appendingPathComponent("frames.jsonl").path, "--output",
             directory.appendingPathComponent("out/%n.jpg").path,
         ]
-        let passed = try Binary.run(arguments)
+        let passed = try await Binary.run(arguments)
         #expect(passed.status == 0, "\(passed.stderr)")
         #expect(
             passed.stderr.contains(
                 "frame 0 (a.jpg): no image direction in its EXIF (GPSImgDirection), so where it looks is unknown: "
                     + "passed through unannotated"))
         #expect(passed.stderr.contains("(1 annotated, 1 without a pose passed through)"))
-        let given = try Binary.run(arguments + ["--orientation", "56", "--force"])
+        let given = try await Binary.run(arguments + ["--orientation", "56", "--force"])
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stderr.contains("(2 annotated, 0 without a pose passed through)"))
         #expect(!given.stderr.contains("no image direction"))
@@ -109,7 +109,7 @@ struct PhotoHeadingTests {
         // in the sidecar says so: 56° + 9.87194° (pygeomag at 2022-08-14T11:12:31Z).
         try FileManager.default.copyItem(
             atPath: AnnotateCommandTests.photo, toPath: folder.appendingPathComponent("c.jpg").path)
-        let corrected = try Binary.run(arguments + ["--force"])
+        let corrected = try await Binary.run(arguments + ["--force"])
         #expect(corrected.status == 0, "\(corrected.stderr)")
         #expect(!corrected.stderr.contains("magnetic"), "\(corrected.stderr)")
         let records = try String(contentsOf: directory.appendingPathComponent("frames.jsonl"), encoding: .utf8)
@@ -121,7 +121,7 @@ struct PhotoHeadingTests {
         #expect(abs(heading - 65.87194) < 0.0001, "\(heading)")
     }
     @Test("a DJI photo: its gimbal's yaw, pitch and roll from its XMP are the camera's, one photo or a folder")
-    func djiGimbal() throws {
+    func djiGimbal() async throws {
         let directory = try PackagePaths.temporaryDirectory("heading")
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = directory.appendingPathComponent("photos")
@@ -130,7 +130,7 @@ struct PhotoHeadingTests {
         // The Lund photo (true image direction 179.2°) with a DJI gimbal's attitude, written as
         // DJI writes it (attributes) by exiftool.
         try FileManager.default.copyItem(atPath: PackagePaths.sample("photos/lund_01.jpg"), toPath: photo)
-        let written = try ProcessRunner.run(
+        let written = try await ProcessRunner.run(
             tool: "exiftool",
             [
                 "-q", "-q", "-overwrite_original", "-api", "XMPShorthand=1", "-XMP-drone-dji:GimbalYawDegree=-35.20",
@@ -138,7 +138,7 @@ struct PhotoHeadingTests {
                 "-XMP-drone-dji:FlightYawDegree=-33.00", photo,
             ], install: "apt-get install libimage-exiftool-perl")
         #expect(written.status == 0, "\(written.stderr)")
-        let one = try Binary.run([
+        let one = try await Binary.run([
             "annotate", photo, "--pois", AnnotateCommandTests.pois, "--hfov", "65", "--output",
             directory.appendingPathComponent("one.jpg").path,
         ])
@@ -146,7 +146,7 @@ struct PhotoHeadingTests {
         #expect(
             one.stderr.contains("heading 324.8°, pitch -30.5°, roll 0.4° (its DJI gimbal's, from its XMP)"),
             "\(one.stderr)")
-        let many = try Binary.run([
+        let many = try await Binary.run([
             "annotate", folder.path, "--pois", AnnotateCommandTests.pois, "--hfov", "65", "--sidecar",
             directory.appendingPathComponent("frames.jsonl").path, "--output",
             directory.appendingPathComponent("out/%n.jpg").path,

@@ -10,8 +10,8 @@ struct ProjectCommandTests {
     static let pose = ["--position", "60.16880,24.95200,31.5", "--orientation", "0,3,0"]
 
     @Test("JSON has exactly the spec's fields per point, in file order, with nulls behind the camera")
-    func json() throws {
-        let result = try Binary.run(
+    func json() async throws {
+        let result = try await Binary.run(
             ["project", "--pois", Self.sample] + Self.pose + ["--hfov", "70", "--size", "1280x720", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -34,13 +34,13 @@ struct ProjectCommandTests {
     }
 
     @Test("the table lists the points, and --in-view and --within filter them")
-    func table() throws {
-        let all = try Binary.run(
+    func table() async throws {
+        let all = try await Binary.run(
             ["project", "--pois", Self.sample] + Self.pose + ["--hfov", "70", "--size", "1280x720"])
         #expect(all.status == 0)
         #expect(all.stdout.hasPrefix("camera 1280x720, fx 914.0 fy 914.0 cx 640.0 cy 360.0; 11 of 16 points in view\n"))
         #expect(all.stdout.contains("Helsingin tuomiokirkko"))
-        let filtered = try Binary.run(
+        let filtered = try await Binary.run(
             ["project", "--pois", Self.sample] + Self.pose + [
                 "--hfov", "70", "--size", "1280x720", "--in-view", "--within", "200",
             ])
@@ -54,7 +54,7 @@ struct ProjectCommandTests {
     }
 
     @Test("a calibration file is read and scaled to --size")
-    func calibration() throws {
+    func calibration() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "arcapture-project-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,19 +69,19 @@ struct ProjectCommandTests {
         distortion_coefficients:
           data: [-0.05, 0.01, 0, 0, 0]
         """.write(toFile: yaml, atomically: true, encoding: .utf8)
-        let result = try Binary.run(
+        let result = try await Binary.run(
             ["project", "--pois", Self.sample] + Self.pose + ["--camera", yaml, "--size", "1280x720"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("camera 1280x720, fx 914.0 fy 914.0 cx 640.0 cy 360.0, with lens distortion;"))
-        let wrongAspect = try Binary.run(
+        let wrongAspect = try await Binary.run(
             ["project", "--pois", Self.sample] + Self.pose + ["--camera", yaml, "--size", "1280x960"])
         #expect(wrongAspect.status == 65)
         #expect(wrongAspect.stderr.contains("\(yaml): the calibration is for 640x360 and cannot be scaled to 1280x960"))
     }
 
     @Test("input errors: a missing file is 66, a malformed one is 65 with file, feature and field")
-    func inputErrors() throws {
-        let missing = try Binary.run(
+    func inputErrors() async throws {
+        let missing = try await Binary.run(
             ["project", "--pois", "/nonexistent/pois.geojson"] + Self.pose + ["--hfov", "70", "--size", "640x480"])
         #expect(missing.status == 66)
         #expect(missing.stderr == "error: /nonexistent/pois.geojson: no such file\n")
@@ -92,7 +92,7 @@ struct ProjectCommandTests {
             #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": ["24.9", "60.1"]}}]}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let malformed = try Binary.run(
+        let malformed = try await Binary.run(
             ["project", "--pois", file] + Self.pose + ["--hfov", "70", "--size", "640x480"])
         #expect(malformed.status == 65)
         #expect(
@@ -118,8 +118,8 @@ struct ProjectCommandTests {
                 "--orientation must be HEADING[,PITCH[,ROLL]]"
             ),
         ])
-    func usage(arguments: [String], message: String) throws {
-        let result = try Binary.run(["project"] + arguments)
+    func usage(arguments: [String], message: String) async throws {
+        let result = try await Binary.run(["project"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }

@@ -64,13 +64,13 @@ struct ReferenceImageTests {
     }
 
     @Test("each scene draws as its reference image (PSNR at least 35 dB)", arguments: scenes.map(\.name))
-    func scene(name: String) throws {
+    func scene(name: String) async throws {
         let arguments = try #require(Self.scenes.first { $0.name == name }).arguments
         let directory = try PackagePaths.temporaryDirectory("reference")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("\(name).jpg").path
         // Local time is UTC for the banner's {time}, whatever the machine's zone.
-        let result = try Binary.run(["annotate"] + arguments + ["--output", output], environment: ["TZ": "UTC"])
+        let result = try await Binary.run(["annotate"] + arguments + ["--output", output], environment: ["TZ": "UTC"])
         #expect(result.status == 0, "\(result.stderr)")
         let reference = Self.references.appendingPathComponent("\(name).jpg")
         if ProcessInfo.processInfo.environment["ARCAPTURE_UPDATE_REFERENCES"] == "1" {

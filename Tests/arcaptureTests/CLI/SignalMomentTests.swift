@@ -62,8 +62,8 @@ struct SignalMomentTests {
 
     /// How many frames ffmpeg decodes from `input` (an image sequence or an MJPEG file), and what it
     /// complained of.
-    static func decode(_ input: [String]) throws -> (frames: Int, complaints: String) {
-        let result = try ProcessRunner.run(
+    static func decode(_ input: [String]) async throws -> (frames: Int, complaints: String) {
+        let result = try await ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0"] + input,
             install: "bash scripts/install-deps")
@@ -73,11 +73,11 @@ struct SignalMomentTests {
     @Test(
         "SIGINT, SIGTERM and SIGHUP at random moments: 130 or done, only whole files, no temporary one",
         arguments: Output.allCases)
-    func randomMoments(_ output: Output) throws {
+    func randomMoments(_ output: Output) async throws {
         let directory = try PackagePaths.temporaryDirectory("signals")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpeg").path
-        let made = try ProcessRunner.run(
+        let made = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-loop", "1", "-i", PackagePaths.sample("frames/lund-640x480.jpg"), "-vf",
@@ -119,7 +119,7 @@ struct SignalMomentTests {
             switch output {
             case .frames:
                 #expect(names == (1...names.count).map { String(format: "%03d.jpg", $0) }, "\(context): \(names)")
-                let decoded = try Self.decode([
+                let decoded = try await Self.decode([
                     "-f", "image2", "-i", place.folder.appendingPathComponent("%03d.jpg").path,
                 ])
                 #expect(decoded.frames == names.count && decoded.complaints.isEmpty, "\(context): \(decoded)")
@@ -131,7 +131,7 @@ struct SignalMomentTests {
                 let name = names.first ?? ""
                 #expect(names == ["out.mjpeg"] || names == ["out.partial.mjpeg"], "\(context)")
                 if ending == .exited(0) { #expect(name == "out.mjpeg", "\(context)") }
-                let decoded = try Self.decode([
+                let decoded = try await Self.decode([
                     "-f", "mjpeg", "-i", place.folder.appendingPathComponent(name).path,
                 ])
                 #expect(decoded.frames > 0 && decoded.complaints.isEmpty, "\(context): \(decoded)")
@@ -146,7 +146,7 @@ struct SignalMomentTests {
     @Test(
         "each stopping signal once frames are written, input still open: 130, the frames whole",
         arguments: [SIGINT, SIGTERM, SIGHUP])
-    func stopsOnSignal(_ signal: Int32) throws {
+    func stopsOnSignal(_ signal: Int32) async throws {
         let directory = try PackagePaths.temporaryDirectory("signal-\(signal)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.mjpeg").path
@@ -190,7 +190,7 @@ struct SignalMomentTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(!names.contains { $0.hasSuffix(".tmp") }, "\(names)")
         #expect(names == (1...names.count).map { String(format: "%03d.jpg", $0) }, "\(names)")
-        let decoded = try Self.decode(["-f", "image2", "-i", folder.appendingPathComponent("%03d.jpg").path])
+        let decoded = try await Self.decode(["-f", "image2", "-i", folder.appendingPathComponent("%03d.jpg").path])
         #expect(decoded.frames == names.count && decoded.complaints.isEmpty, "\(decoded)")
     }
 }

@@ -20,9 +20,9 @@ struct SyncCommandTests {
     }
 
     @Test("frames placed on the track's own times land on its points; the report counts every frame")
-    func onTrackPoints() throws {
+    func onTrackPoints() async throws {
         // 06:15:50 to 06:24:24 is 514 s: at 1 fps from the first fix, frame 514 is the last fix.
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "sync", "--track", Self.visnjan, "--frames", "515", "--fps", "1", "--start", "first-fix", "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -51,12 +51,12 @@ struct SyncCommandTests {
     }
 
     @Test("a GoPro video against its own GPS: its frames and rate from the container, its start from the GPS clock")
-    func goProVideo() throws {
+    func goProVideo() async throws {
         let clip = PackagePaths.sample("video/max-heromode.mp4")
-        let result = try Binary.run(["sync", "--track", clip, "--footage", clip, "--json"])
+        let result = try await Binary.run(["sync", "--track", clip, "--footage", clip, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         // Without --track, the video's own GPS is the track: the same report.
-        let own = try Binary.run(["sync", "--footage", clip, "--json"])
+        let own = try await Binary.run(["sync", "--footage", clip, "--json"])
         #expect(own.status == 0, "\(own.stderr)")
         #expect(own.stdout == result.stdout)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -75,18 +75,18 @@ struct SyncCommandTests {
     }
 
     @Test("a video without GPS starts at its container's creation_time, and the report says to check it")
-    func videoCreationTime() throws {
+    func videoCreationTime() async throws {
         let directory = try PackagePaths.temporaryDirectory("sync-video")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("dashcam.mp4").path
-        let make = try ProcessRunner.run(
+        let make = try await ProcessRunner.run(
             tool: "ffmpeg",
             [
                 "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=5", "-frames:v", "10", "-c:v",
                 "libx264", "-metadata", "creation_time=2020-12-18T06:16:00Z", clip,
             ], install: "apt-get install ffmpeg")
         #expect(make.status == 0, "\(make.stderr)")
-        let result = try Binary.run(["sync", "--track", Self.visnjan, "--footage", clip, "--json"])
+        let result = try await Binary.run(["sync", "--track", Self.visnjan, "--footage", clip, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let footage = try #require(report["footage"] as? [String: Any])
@@ -96,8 +96,8 @@ struct SyncCommandTests {
     }
 
     @Test("the text report for a boat's NMEA log with a backwards camera")
-    func textReport() throws {
-        let result = try Binary.run([
+    func textReport() async throws {
+        let result = try await Binary.run([
             "sync", "--track", PackagePaths.sample("nmea/bundg_zeus_9.log"), "--frames", "3000", "--fps", "25",
             "--start", "2018-08-20T09:48:00Z", "--offset", "0.5", "--mount-yaw", "180",
         ])
@@ -121,14 +121,14 @@ struct SyncCommandTests {
     }
 
     @Test("footage that misses the track exits 1 and says why; the footage's EXIF time is its start")
-    func noOverlap() throws {
+    func noOverlap() async throws {
         let directory = try PackagePaths.temporaryDirectory("sync")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.mjpg")
         let photo = try Data(
             contentsOf: URL(fileURLWithPath: PackagePaths.sample("photos/helsinki_west_harbour_nokia83.jpg")))
         try (photo + photo + photo).write(to: clip)
-        let result = try Binary.run(["sync", "--track", Self.visnjan, "--footage", clip.path, "--fps", "2"])
+        let result = try await Binary.run(["sync", "--track", Self.visnjan, "--footage", clip.path, "--fps", "2"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("start from the EXIF time with its offset (OffsetTimeOriginal +03:00)"))
         #expect(result.stdout.contains("2022-08-14T11:12:31.000Z to 2022-08-14T11:12:32.000Z"))
@@ -137,8 +137,10 @@ struct SyncCommandTests {
     }
 
     @Test("bad inputs: a missing track (66), a malformed one with its line (65), bad options (64)")
-    func badInputs() throws {
-        let missing = try Binary.run(["sync", "--track", "/nonexistent/track.gpx", "--frames", "10", "--fps", "1"])
+    func badInputs() async throws {
+        let missing = try await Binary.run([
+            "sync", "--track", "/nonexistent/track.gpx", "--frames", "10", "--fps", "1",
+        ])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("/nonexistent/track.gpx: no such file"))
 
@@ -148,31 +150,31 @@ struct SyncCommandTests {
         try
             "<gpx>\n<trk><trkseg>\n<trkpt lat=\"45\" lon=\"14\"><time>2020-01-01T00:00:00Z</time></trkpt>\n</trk></gpx>\n"
             .write(to: broken, atomically: true, encoding: .utf8)
-        let malformed = try Binary.run(["sync", "--track", broken.path, "--frames", "10", "--fps", "1"])
+        let malformed = try await Binary.run(["sync", "--track", broken.path, "--frames", "10", "--fps", "1"])
         #expect(malformed.status == 65)
         #expect(malformed.stderr.contains("\(broken.path): line 4"))
 
-        let noTrack = try Binary.run(["sync", "--frames", "10", "--fps", "1"])
+        let noTrack = try await Binary.run(["sync", "--frames", "10", "--fps", "1"])
         #expect(noTrack.status == 64)
         #expect(noTrack.stderr.contains("--track FILE is required (unless --footage is a video with its own GPS)"))
-        let noRate = try Binary.run(["sync", "--track", Self.visnjan, "--frames", "10"])
+        let noRate = try await Binary.run(["sync", "--track", Self.visnjan, "--frames", "10"])
         #expect(noRate.status == 64)
         #expect(noRate.stderr.contains("--fps is required"))
-        let metadata = try Binary.run([
+        let metadata = try await Binary.run([
             "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--start", "metadata",
         ])
         #expect(metadata.status == 64)
         #expect(metadata.stderr.contains("--frames stands for footage with no time of its own: give --start TIME"))
         // Not defaulted to the track's first fix either: that is a guess, said only when asked.
-        let automatic = try Binary.run(["sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1"])
+        let automatic = try await Binary.run(["sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1"])
         #expect(automatic.status == 64)
         #expect(automatic.stderr.contains("--start first-fix"))
-        let firstFix = try Binary.run([
+        let firstFix = try await Binary.run([
             "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--start", "first-fix",
         ])
         #expect(firstFix.status == 0)
         #expect(firstFix.stdout.contains("start from the track's first fix (--start first-fix)"))
-        let both = try Binary.run([
+        let both = try await Binary.run([
             "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--heading-from-course", "--orientation",
             "90",
         ])
@@ -183,20 +185,21 @@ struct SyncCommandTests {
 
     /// The Karma clip's GPS as ExifTool reads it, written as a logger's GPX whose clock is
     /// `ahead` seconds ahead of the GPS clock, into `directory`.
-    static func loggerTrack(ahead: Double, in directory: URL) throws -> String {
+    static func loggerTrack(ahead: Double, in directory: URL) async throws -> String {
         let path = directory.appendingPathComponent("logger.gpx").path
-        try ExifToolGPSTrack(video: karma).gpx(ahead: ahead).write(toFile: path, atomically: true, encoding: .utf8)
+        try await ExifToolGPSTrack(video: karma).gpx(ahead: ahead).write(
+            toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
     @Test(
         "a drone clip against a logger an hour and 2 s ahead: sync finds +3602 s and the time zone; --offset auto applies it"
     )
-    func findsOffset() throws {
+    func findsOffset() async throws {
         let directory = try PackagePaths.temporaryDirectory("sync-offset")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let logger = try Self.loggerTrack(ahead: 3602, in: directory)
-        let text = try Binary.run(["sync", "--footage", Self.karma, "--track", logger])
+        let logger = try await Self.loggerTrack(ahead: 3602, in: directory)
+        let text = try await Binary.run(["sync", "--footage", Self.karma, "--track", logger])
         // The clip ends an hour before the logger's track starts: no frame has a pose (1), but
         // the report says what offset would give them one.
         #expect(text.status == 1, "\(text.stderr)")
@@ -207,7 +210,7 @@ struct SyncCommandTests {
         #expect(text.stdout.contains("probably a time zone: +1 h and +2.0 s"))
         #expect(text.stdout.contains("use it: --offset 3602.0, or --offset auto"))
 
-        let report = try Binary.run(["sync", "--footage", Self.karma, "--track", logger, "--json"])
+        let report = try await Binary.run(["sync", "--footage", Self.karma, "--track", logger, "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
         let match = try #require(json["offset_match"] as? [String: Any])
         // ExifTool times each sample of the flight streams as arcapture does: the offset is the
@@ -218,7 +221,9 @@ struct SyncCommandTests {
         #expect(match["reliable"] as? Bool == true && match["applied"] as? Bool == false)
         #expect(match["rival_offset_s"] is NSNull && match["problem"] is NSNull)
 
-        let applied = try Binary.run(["sync", "--footage", Self.karma, "--track", logger, "--offset", "auto", "--json"])
+        let applied = try await Binary.run([
+            "sync", "--footage", Self.karma, "--track", logger, "--offset", "auto", "--json",
+        ])
         #expect(applied.status == 0, "\(applied.stderr)")
         let appliedJSON = try #require(
             try JSONSerialization.jsonObject(with: Data(applied.stdout.utf8)) as? [String: Any])
@@ -229,7 +234,7 @@ struct SyncCommandTests {
         #expect(overlap["frames_with_pose"] as? Int == 362, "\(overlap)")
 
         // Without a separate track there is nothing to match (its own GPS is 0 s from itself).
-        let own = try Binary.run(["sync", "--footage", Self.karma, "--json"])
+        let own = try await Binary.run(["sync", "--footage", Self.karma, "--json"])
         #expect(own.status == 0)
         let ownJSON = try #require(try JSONSerialization.jsonObject(with: Data(own.stdout.utf8)) as? [String: Any])
         #expect(ownJSON["offset_match"] is NSNull)
@@ -238,26 +243,26 @@ struct SyncCommandTests {
     @Test(
         "--offset auto refuses (64) what it cannot match, and says why: no GPS of its own, no other track, another trip"
     )
-    func offsetAutoRefusals() throws {
-        let frames = try Binary.run([
+    func offsetAutoRefusals() async throws {
+        let frames = try await Binary.run([
             "sync", "--track", Self.visnjan, "--frames", "10", "--fps", "1", "--start", "first-fix", "--offset", "auto",
         ])
         #expect(frames.status == 64)
         #expect(
             frames.stderr.contains("--offset auto needs footage with GPS of its own (a GoPro's)"), "\(frames.stderr)")
-        let own = try Binary.run(["sync", "--footage", Self.karma, "--offset", "auto"])
+        let own = try await Binary.run(["sync", "--footage", Self.karma, "--offset", "auto"])
         #expect(own.status == 64)
         #expect(own.stderr.contains("give --track FILE"), "\(own.stderr)")
         // The Višnjan drive is another trip (and another year): no offset brings the two within 100 m.
-        let other = try Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan, "--offset", "auto"])
+        let other = try await Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan, "--offset", "auto"])
         #expect(other.status == 64)
         #expect(other.stdout.contains("offset   not found by matching the footage's own GPS with the track"))
         #expect(other.stderr.contains("not the same trip"), "\(other.stderr)")
         // Asked for nothing, the report still says so, and the exit status is the overlap's.
-        let report = try Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan])
+        let report = try await Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan])
         #expect(report.status == 1)
         #expect(report.stdout.contains("offset   not found"))
-        let bad = try Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan, "--offset", "soon"])
+        let bad = try await Binary.run(["sync", "--footage", Self.karma, "--track", Self.visnjan, "--offset", "soon"])
         #expect(bad.status == 64)
         #expect(
             bad.stderr.contains("--offset must be a number of seconds (such as 2.5 or -3600) or 'auto', not 'soon'"))

@@ -33,7 +33,7 @@ struct ViewMatchesAnnotateTests {
     /// Records an issue unless the view's file holds annotate's bytes.
     static func expectSame(
         _ view: String, _ annotate: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
+    ) async throws {
         let (viewBytes, annotateBytes) = (
             try Data(contentsOf: URL(fileURLWithPath: view)), try Data(contentsOf: URL(fileURLWithPath: annotate))
         )
@@ -43,7 +43,7 @@ struct ViewMatchesAnnotateTests {
         var difference = ""
         if view.hasSuffix(".mp4") {
             let packets = { (path: String) throws -> [String] in
-                try ProcessRunner.run(
+                try ProcessRunner.runBlocking(
                     tool: "ffprobe",
                     [
                         "-v", "error", "-show_entries", "packet=stream_index,pts,dts,size,flags", "-show_data_hash",
@@ -64,8 +64,8 @@ struct ViewMatchesAnnotateTests {
             sourceLocation: sourceLocation)
     }
 
-    static func ffprobeStreams(_ path: String) throws -> [String] {
-        try ProcessRunner.run(
+    static func ffprobeStreams(_ path: String) async throws -> [String] {
+        try await ProcessRunner.run(
             tool: "ffprobe",
             ["-v", "error", "-show_entries", "stream=codec_type,codec_tag_string", "-of", "csv=p=0", path],
             install: "apt-get install ffmpeg"
@@ -88,12 +88,10 @@ struct ViewMatchesAnnotateTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("video/max-heromode.mp4")
         let cli = directory.appendingPathComponent("cli.mp4").path
-        let run = try await OffPool.run {
-            try Binary.run([
-                "annotate", clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course", "--max-distance",
-                "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
-            ])
-        }
+        let run = try await Binary.run([
+            "annotate", clip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course", "--max-distance",
+            "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("315 frames in, 315 out (315 annotated"), "\(run.stderr)")
 
@@ -111,10 +109,10 @@ struct ViewMatchesAnnotateTests {
                 camera: CameraGeometry(horizontalFieldOfView: 118), orientation: .course),
             source: { RecordedLocationSource(track: try TrackFile.load(clip), pace: .frameDriven) })
         #expect(summary.footage?.progress.annotated == 315, "\(summary.ending)")
-        let streams = try Self.ffprobeStreams(viewOutput)
+        let streams = try await Self.ffprobeStreams(viewOutput)
         #expect(streams.contains("audio,mp4a") && streams.contains("data,gpmd"), "\(streams)")
-        try Self.expectSame(viewOutput, cli)
-        try Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+        try await Self.expectSame(viewOutput, cli)
+        try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
     }
 
     @Test("a drone clip against a logger an hour off: --offset auto and a view that finds its offset write the same")
@@ -123,15 +121,14 @@ struct ViewMatchesAnnotateTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("video/karma.mp4")
         let logger = directory.appendingPathComponent("logger.gpx").path
-        try ExifToolGPSTrack(video: clip).gpx(ahead: 3602).write(toFile: logger, atomically: true, encoding: .utf8)
+        try await ExifToolGPSTrack(video: clip).gpx(ahead: 3602).write(
+            toFile: logger, atomically: true, encoding: .utf8)
         let cli = directory.appendingPathComponent("cli.y4m").path
-        let run = try await OffPool.run {
-            try Binary.run([
-                "annotate", clip, "--track", logger, "--offset", "auto", "--pois", Self.carlsbad, "--hfov", "118",
-                "--heading-from-course", "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar",
-                cli + ".jsonl",
-            ])
-        }
+        let run = try await Binary.run([
+            "annotate", clip, "--track", logger, "--offset", "auto", "--pois", Self.carlsbad, "--hfov", "118",
+            "--heading-from-course", "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar",
+            cli + ".jsonl",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
 
         var style = OverlayStyleFile()
@@ -148,8 +145,8 @@ struct ViewMatchesAnnotateTests {
                 camera: CameraGeometry(horizontalFieldOfView: 118), orientation: .course),
             source: { RecordedLocationSource(track: try TrackFile.load(logger), pace: .frameDriven) })
         #expect(summary.footage?.progress.annotated == 362, "\(summary.ending)")
-        try Self.expectSame(viewOutput, cli)
-        try Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+        try await Self.expectSame(viewOutput, cli)
+        try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
     }
 
     @Test("a limited-range Y4M at a fixed pose: the same limited-range Y4M")
@@ -157,14 +154,12 @@ struct ViewMatchesAnnotateTests {
         let directory = try PackagePaths.temporaryDirectory("one-job")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("clip.y4m").path
-        _ = try await OffPool.run {
-            try ProcessRunner.run(
-                tool: "ffmpeg",
-                [
-                    "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "12", "-pix_fmt",
-                    "yuv420p", "-color_range", "tv", "-strict", "-1", "-y", clip,
-                ], install: "apt-get install ffmpeg")
-        }
+        _ = try await ProcessRunner.run(
+            tool: "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-frames:v", "12", "-pix_fmt",
+                "yuv420p", "-color_range", "tv", "-strict", "-1", "-y", clip,
+            ], install: "apt-get install ffmpeg")
         let head = String(decoding: try Data(contentsOf: URL(fileURLWithPath: clip)).prefix(80), as: UTF8.self)
         try #require(head.contains("XCOLORRANGE=LIMITED"), "\(head)")
         let pois = directory.appendingPathComponent("pois.geojson").path
@@ -176,12 +171,10 @@ struct ViewMatchesAnnotateTests {
             """.utf8
         ).write(to: URL(fileURLWithPath: pois))
         let cli = directory.appendingPathComponent("cli.y4m").path
-        let run = try await OffPool.run {
-            try Binary.run([
-                "annotate", clip, "--pois", pois, "--hfov", "60", "--position", "60.17,24.94,20", "--orientation",
-                "0,0,0", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
-            ])
-        }
+        let run = try await Binary.run([
+            "annotate", clip, "--pois", pois, "--hfov", "60", "--position", "60.17,24.94,20", "--orientation",
+            "0,0,0", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("12 frames in, 12 out (12 annotated"), "\(run.stderr)")
 
@@ -198,8 +191,8 @@ struct ViewMatchesAnnotateTests {
         #expect(summary.footage?.progress.annotated == 12, "\(summary.ending)")
         let written = try Data(contentsOf: URL(fileURLWithPath: viewOutput))
         #expect(String(decoding: written.prefix(80), as: UTF8.self).contains("XCOLORRANGE=LIMITED"))
-        try Self.expectSame(viewOutput, cli)
-        try Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+        try await Self.expectSame(viewOutput, cli)
+        try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
     }
 
     @Test("a folder of JPEGs along a GPX track: the same JPEG files")
@@ -219,13 +212,11 @@ struct ViewMatchesAnnotateTests {
             PackagePaths.sample("pois/helsinki_center_osm_pois.geojson")
         )
         let cliFolder = directory.appendingPathComponent("cli").path
-        let run = try await OffPool.run {
-            try Binary.run([
-                "annotate", folder.path, "--pois", pois, "--track", track, "--fps", "8", "--start",
-                "2022-08-14T11:12:32Z", "--camera", calibration, "--height-above-ground", "3", "--heading-from-course",
-                "--workers", "2", "--output", cliFolder + "/%03n.jpg", "--sidecar", cliFolder + "/frames.jsonl",
-            ])
-        }
+        let run = try await Binary.run([
+            "annotate", folder.path, "--pois", pois, "--track", track, "--fps", "8", "--start",
+            "2022-08-14T11:12:32Z", "--camera", calibration, "--height-above-ground", "3", "--heading-from-course",
+            "--workers", "2", "--output", cliFolder + "/%03n.jpg", "--sidecar", cliFolder + "/frames.jsonl",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("16 frames in, 16 out (16 annotated"), "\(run.stderr)")
 
@@ -244,6 +235,6 @@ struct ViewMatchesAnnotateTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: cliFolder).sorted()
         #expect(names.count == 17)
         #expect(try FileManager.default.contentsOfDirectory(atPath: viewFolder).sorted() == names)
-        for name in names { try Self.expectSame(viewFolder + "/" + name, cliFolder + "/" + name) }
+        for name in names { try await Self.expectSame(viewFolder + "/" + name, cliFolder + "/" + name) }
     }
 }

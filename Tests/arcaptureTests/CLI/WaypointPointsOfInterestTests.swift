@@ -7,7 +7,7 @@ import Testing
 @Suite("arcapture project: GPX waypoints as POIs")
 struct WaypointPointsOfInterestTests {
     @Test("Cerknica lake's seven waypoints, by name and place; its eight tracks said to be no POIs")
-    func waypoints() throws {
+    func waypoints() async throws {
         let gpx = PackagePaths.sample("gpx/cerknicko-jezero.gpx")
         let script = """
             import sys, xml.etree.ElementTree as ET
@@ -18,7 +18,7 @@ struct WaypointPointsOfInterestTests {
                     ele = next((c.text for c in w if local(c) == "ele"), None)
                     print(name, w.get("lat"), w.get("lon"), ele)
             """
-        let reference = try ProcessRunner.run(executable: "/usr/bin/python3", arguments: ["-c", script, gpx])
+        let reference = try await ProcessRunner.run(executable: "/usr/bin/python3", arguments: ["-c", script, gpx])
         #expect(reference.status == 0, "\(reference.stderr)")
         let expected = reference.stdout.split(separator: "\n").map { line in
             let fields = line.split(separator: " ")
@@ -28,7 +28,7 @@ struct WaypointPointsOfInterestTests {
             )
         }
         #expect(expected.count == 7)
-        let result = try Binary.run([
+        let result = try await Binary.run([
             "project", "--pois", gpx, "--position", "45.76,14.33,560", "--hfov", "90", "--size", "640x480", "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -54,7 +54,7 @@ struct WaypointPointsOfInterestTests {
             // At its height: <ele> above sea level plus the geoid's separation there as PROJ gives it
             // (cct with the same EGM96 grid). The geoid moves a waypoint 2.5 km away by a degree.
             guard let ele = place.ele else { continue }
-            let separation = try PROJGeoid.separation(latitude: place.lat, longitude: place.lon)
+            let separation = try await PROJGeoid.separation(latitude: place.lat, longitude: place.lon)
             let distance = try #require(point["distance_m"] as? Double)
             let elevation = try #require(point["elevation_deg"] as? Double)
             let expected = asin((ele + separation - 560) / distance) * 180 / .pi  // distance_m is the straight line

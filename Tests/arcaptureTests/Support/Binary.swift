@@ -23,13 +23,23 @@ enum Binary {
     /// What a run printed and how it ended.
     typealias Result = ProcessRunner.Result
 
-    /// Runs `arcapture` with `arguments` and waits for it.
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
-        try ProcessRunner.run(executable: path, arguments: arguments, environment: environment)
+    /// Runs `arcapture` with `arguments` and waits for it, off the cooperative pool.
+    static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
+        try await ProcessRunner.run(executable: path, arguments: arguments, environment: environment)
     }
 
-    /// Runs any executable and waits for it.
-    static func run(executable: String, arguments: [String]) throws -> Result {
-        try ProcessRunner.run(executable: executable, arguments: arguments)
+    /// ``run(_:environment:)`` on the calling thread, for code on a thread of its own already.
+    static func runBlocking(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        try ProcessRunner.runBlocking(executable: path, arguments: arguments, environment: environment)
+    }
+
+    /// Runs any executable and waits for it, off the cooperative pool.
+    static func run(executable: String, arguments: [String]) async throws -> Result {
+        try await ProcessRunner.run(executable: executable, arguments: arguments)
+    }
+
+    /// ``run(executable:arguments:)`` on the calling thread, for code on a thread of its own already.
+    static func runBlocking(executable: String, arguments: [String]) throws -> Result {
+        try ProcessRunner.runBlocking(executable: executable, arguments: arguments)
     }
 }

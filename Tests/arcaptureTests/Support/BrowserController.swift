@@ -61,7 +61,7 @@ final class BrowserController: Sendable {
         let log = out.appendingPathComponent("\(done.replacingOccurrences(of: "done", with: "driver")).log")
         do {
             // Bounded against a hang of chromium itself; each of the script's waits is bounded too.
-            let result = try ProcessRunner.run(
+            let result = try ProcessRunner.runBlocking(
                 executable: "/usr/bin/timeout",
                 arguments: [
                     "600", "/usr/bin/python3", script.path, "http://127.0.0.1:\(port)/", out.path,

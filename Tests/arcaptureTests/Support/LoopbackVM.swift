@@ -26,14 +26,14 @@ struct LoopbackVM: GuestResults {
         // The module, built for the VM's kernel (cached), and the writer, built here.
         var kernelRoot = ProcessInfo.processInfo.environment["ARCAPTURE_VM_KERNEL_ROOT"] ?? ""
         if kernelRoot.isEmpty {
-            let fetched = try ProcessRunner.run(
+            let fetched = try ProcessRunner.runBlocking(
                 executable: "/bin/bash", arguments: [vmDirectory.appendingPathComponent("fetch-kernel.sh").path])
             guard fetched.status == 0 else {
                 throw VividVM.Unavailable(description: "fetch-kernel.sh failed: \(fetched.stderr)")
             }
             kernelRoot = fetched.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let module = try ProcessRunner.run(
+        let module = try ProcessRunner.runBlocking(
             executable: "/bin/bash",
             arguments: [vmDirectory.appendingPathComponent("build-loopback.sh").path, kernelRoot])
         guard module.status == 0 else {
@@ -42,7 +42,7 @@ struct LoopbackVM: GuestResults {
         try fileManager.copyItem(
             atPath: module.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
             toPath: payload.appendingPathComponent("v4l2loopback.ko").path)
-        let writer = try ProcessRunner.run(
+        let writer = try ProcessRunner.runBlocking(
             tool: "gcc",
             [
                 "-O2", "-Wall", "-Wextra", "-Werror", "-o", payload.appendingPathComponent("loopback-writer").path,
@@ -54,7 +54,7 @@ struct LoopbackVM: GuestResults {
         let photos = ["lund_01.jpg", "lund_21.jpg", "helsinki_west_harbour_nokia83.jpg"].map {
             PackagePaths.sample("photos/\($0)")
         }
-        let frames = try ProcessRunner.run(
+        let frames = try ProcessRunner.runBlocking(
             tool: "python3",
             [vmDirectory.appendingPathComponent("make-loopback-frames.py").path, payload.path] + photos,
             install: install)
@@ -86,7 +86,7 @@ struct LoopbackVM: GuestResults {
         try VMRunSupport.addCrashReporter(to: payload)
 
         let started = Date()
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runBlocking(
             executable: "/bin/bash",
             arguments: [
                 vmDirectory.appendingPathComponent("vivid-vm.sh").path, payload.path, out.path, "guest-loopback.sh",

@@ -20,7 +20,7 @@ enum VMRunSupport {
     /// Writes the harbour footage's first six frames to `destination` (cut by ffmpeg, copied, not
     /// re-encoded): a short clip for the scenarios that play footage.
     static func cutHarbourClip(to destination: URL) throws {
-        let clip = try ProcessRunner.run(
+        let clip = try ProcessRunner.runBlocking(
             tool: "ffmpeg",
             [
                 "-loglevel", "error", "-f", "mjpeg", "-i", PackagePaths.sample("footage/harbour.mjpeg"), "-frames:v",
@@ -34,7 +34,7 @@ enum VMRunSupport {
     /// Copies the toolchain's crash reporter into `payload`, so a crash in the guest leaves a
     /// backtrace in the run's stderr (guest-lib.sh turns it on when it is there).
     static func addCrashReporter(to payload: URL) throws {
-        let toolchain = try Binary.run(
+        let toolchain = try Binary.runBlocking(
             executable: "/usr/bin/env", arguments: ["sh", "-c", "dirname \"$(readlink -f \"$(command -v swift)\")\""])
         let backtracer = URL(fileURLWithPath: toolchain.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             .appendingPathComponent("../libexec/swift/linux/swift-backtrace-static").standardized

@@ -33,7 +33,7 @@ struct VividVM: GuestResults {
         guard fileManager.isExecutableFile(atPath: Binary.path) else {
             throw Unavailable(description: "the built binary is missing at \(Binary.path)")
         }
-        let which = try Binary.run(
+        let which = try Binary.runBlocking(
             executable: "/usr/bin/env", arguments: ["sh", "-c", "command -v qemu-system-x86_64"])
         guard which.status == 0 else {
             throw Unavailable(
@@ -69,7 +69,7 @@ struct VividVM: GuestResults {
         // Nineteen minutes at most (the suites' limit is twenty): a bound only a hang reaches, as the
         // guest takes about eight on a quiet 2-core host and twice that with the host loaded; a
         // scenario that hangs fails its own waits first.
-        let result = try ProcessRunner.run(
+        let result = try ProcessRunner.runBlocking(
             executable: "/bin/bash",
             arguments: [
                 vmDirectory.appendingPathComponent("vivid-vm.sh").path, payload.path, out.path, "guest-suite.sh",
@@ -102,7 +102,8 @@ struct VividVM: GuestResults {
             atPath: try sbin("dmsetup"), toPath: payload.appendingPathComponent("dmsetup").path)
         let image = payload.appendingPathComponent("full-ext4.img")
         try Data(count: 6 << 20).write(to: image)
-        let format = try ProcessRunner.run(executable: try sbin("mkfs.ext4"), arguments: ["-q", "-F", image.path])
+        let format = try ProcessRunner.runBlocking(
+            executable: try sbin("mkfs.ext4"), arguments: ["-q", "-F", image.path])
         guard format.status == 0 else { throw Unavailable(description: "mkfs.ext4 failed: \(format.stderr)") }
         try VMRunSupport.cutHarbourClip(to: payload.appendingPathComponent("clip.mjpeg"))
         try FileManager.default.copyItem(
