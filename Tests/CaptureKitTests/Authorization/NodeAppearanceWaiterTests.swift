@@ -6,7 +6,7 @@ import Testing
 @_spi(Testing) @testable import CaptureKit
 
 /// requestAccess's waiting, with a link to /dev/null standing in for a camera node that appears.
-@Suite("Waiting for a node to appear", .timeLimit(.minutes(1)))
+@Suite("Waiting for a node to appear", .timeLimit(.minutes(10)))
 struct NodeAppearanceWaiterTests {
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

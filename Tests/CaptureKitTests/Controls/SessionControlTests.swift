@@ -7,7 +7,7 @@ import Testing
 
 /// Controls through a session: set at start, changed while running without a restart, and kept
 /// (clamped) across a camera switch.
-@Suite("Controls through a session", .timeLimit(.minutes(1)))
+@Suite("Controls through a session", .timeLimit(.minutes(10)))
 struct SessionControlTests {
     static func script(zoomMaximum: Int64) -> ScriptedVideoDevice.Script {
         var script = ScriptedVideoDevice.Script()

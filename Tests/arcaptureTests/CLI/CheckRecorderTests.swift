@@ -10,7 +10,7 @@ import Testing
 /// (a 30-fps camera and no frame lost to decoding) is shown here at any speed: with the decoder
 /// held still, every frame is still recorded at once, the backlog's worth are decoded when it
 /// moves again, and the rest are counted on their structure alone, in the report and its JSON.
-@Suite("check's frame recorder", .timeLimit(.minutes(1)))
+@Suite("check's frame recorder", .timeLimit(.minutes(10)))
 struct CheckRecorderTests {
     static func mjpegFrame(_ sequence: UInt32) -> VideoFrame {
         // Structure is the session's business; the recorder hands the bytes to its validation.
