@@ -125,6 +125,24 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         defer { unlink(path) }
         if let reader = try? FootageReader(path: path) { while reader.next() != nil {} }
     },
+    "video": { bytes in
+        // A video file as a user hands one over (MP4, MOV, MKV, …, whatever FFmpeg's probe takes
+        // it for): probed, its GoPro telemetry extracted (GPMF through MediaContainer) and made a
+        // track and its headings, as the pose plan does, and its frames decoded (at most 16; a
+        // fuzzed size is refused by the reader before it allocates). Through a file on /tmp rather
+        // than FFmpeg's custom I/O from memory: a file is the path every user's video takes.
+        let path = FuzzFiles.write(bytes, suffix: ".mp4")
+        defer { unlink(path) }
+        _ = try? FootageInfo.probe(path)
+        if let reading = try? EmbeddedTelemetry.read(path) {
+            _ = CourseHeadingEstimator.samples(for: reading.track.fixes)
+            _ = reading.track.timeSpan
+        }
+        if let reader = try? FootageReader(path: path) {
+            var frames = 0
+            while frames < 16, reader.next() != nil { frames += 1 }
+        }
+    },
     "mp4-boxes": { bytes in
         // The camera's user data read from a file, and added to a copy of the same file.
         let path = FuzzFiles.write(bytes, suffix: ".mp4")
@@ -252,6 +270,16 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         defer { try? FileManager.default.removeItem(atPath: path) }
         if let accounts = try? BasicAuthentication(file: path) { _ = accounts.allows(request.authorization) }
     },
+    "serve-wire": { bytes in
+        // Raw bytes on a TCP connection to the real server on loopback (libmicrohttpd's parser,
+        // then the router), as any client on the network could send them: written, the sending
+        // side shut, and the answer read until the server closes (or 0.1 s: a stream or an event
+        // feed never ends, and a client leaving mid-answer is a case too). A first byte 'A' goes
+        // to the server that asks for a password.
+        guard let servers = FuzzFiles.servers else { return }
+        let server = bytes.first == UInt8(ascii: "A") ? servers.withPassword : servers.open
+        FuzzFiles.exchange(bytes, port: server.address.port)
+    },
     "batch-manifest": { bytes in
         // CSV, and the same bytes as JSON lines (a first line starting with a brace).
         for prefix: [UInt8] in [[], Array("{".utf8)] {
@@ -285,6 +313,66 @@ enum FuzzFiles {
     }()
     /// A view's stand-in for `/state` and `/select`: two points of interest.
     static let liveViewModel = FuzzLiveViewModel()
+
+    /// Two live-view servers on loopback ports of their own, started at the first input: one open,
+    /// one asking for a password.
+    static let servers: (open: LiveViewServer, withPassword: LiveViewServer)? = {
+        func started(_ authentication: BasicAuthentication?) -> LiveViewServer? {
+            guard let address = try? ServerAddress(parsing: "127.0.0.1:0") else { return nil }
+            let server = LiveViewServer(
+                address: address, broadcast: broadcast, model: liveViewModel,
+                limits: LiveViewServer.Limits(maxClients: 8, idleTimeoutSeconds: 2), authentication: authentication,
+                placeholderDelay: nil)
+            return (try? server.start()) != nil ? server : nil
+        }
+        guard let open = started(nil), let withPassword = started(BasicAuthentication(accounts: ["ada:lovelace"]))
+        else { return nil }
+        return (open, withPassword)
+    }()
+
+    /// Sends `bytes` to 127.0.0.1:`port`, shuts the sending side and reads until the server closes
+    /// the connection or 0.1 s pass. (The tests' `RawHTTPClient` does the same, but its module
+    /// links Swift Testing, which this harness, built with `-sanitize=fuzzer`, does not.)
+    static func exchange(_ bytes: [UInt8], port: UInt16) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return }
+        // Acknowledged at once: a delayed ACK would hold each answer's second segment ~40 ms.
+        var on: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &on, socklen_t(MemoryLayout<Int32>.size))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { break }
+            offset += written
+        }
+        shutdown(descriptor, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .milliseconds(100)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 50)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return }
+        }
+    }
 
     static func write(_ bytes: [UInt8], suffix: String) -> String {
         counter += 1

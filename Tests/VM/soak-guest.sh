@@ -4,8 +4,9 @@
 # faults cycling: dropped buffers, buffers flagged as damaged, a failing VIDIOC_STREAMON at the
 # next start, and an unplug every 2 minutes that --reconnect rides through. Every 10 s the
 # process's resident memory and open descriptors are sampled into /out/soak/samples.txt
-# ("SECONDS RSS_KB DESCRIPTORS"); at the end Ctrl-C stops it, and its stderr (the summary) and
-# JSON-lines log are in /out/soak/.
+# ("SECONDS RSS_KB DESCRIPTORS ANONYMOUS_KB FILE_KB": VmRSS, then RssAnon, the heap's share, and
+# RssFile); at the end Ctrl-C stops it, and its stderr (the summary) and JSON-lines log are in
+# /out/soak/.
 set -u
 . ./guest-lib.sh
 udev_apply
@@ -22,11 +23,15 @@ wait_for 120 "the first frames" lines_at_least /tmp/soak/log.jsonl 5
 pid=$(pidof arcapture)
 up() { cut -d' ' -f1 /proc/uptime; }
 began=$(up)
+# The samples' zero on the monotonic clock the log's timestamp_ns counts (uptime, in seconds).
+echo "$began" > $out/began.txt
 elapsed() { awk -v began="$began" '{printf "%d", $1 - began}' /proc/uptime; }
 sample() {
     rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null)
+    anon=$(awk '/^RssAnon/ {print $2}' /proc/$pid/status 2>/dev/null)
+    file=$(awk '/^RssFile/ {print $2}' /proc/$pid/status 2>/dev/null)
     fds=$(ls /proc/$pid/fd 2>/dev/null | wc -l)
-    echo "$(elapsed) ${rss:-0} $fds" >> $out/samples.txt
+    echo "$(elapsed) ${rss:-0} $fds ${anon:-0} ${file:-0}" >> $out/samples.txt
 }
 : > $out/samples.txt
 : > $out/faults.txt

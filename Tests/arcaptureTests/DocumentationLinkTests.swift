@@ -125,6 +125,50 @@ struct DocumentationLinkTests {
         #expect(blocks >= 8)
     }
 
+    @Test("every row of a rows block in docs/ is as a script printed it: its command, date, commit and machine")
+    func rowsAreMeasured() throws {
+        let root = PackagePaths.root.path
+        var rows: [String: [String]] = [:]
+        for page in try Self.pages() {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            var rest = Substring(text)
+            while let open = rest.range(of: "<!-- rows: ") {
+                let name = String(rest[open.upperBound...].prefix { $0 != " " })
+                guard let end = rest[open.upperBound...].range(of: "<!-- /rows -->") else {
+                    Issue.record("\(page.lastPathComponent): the '\(name)' rows have no end")
+                    break
+                }
+                let lines = rest[open.upperBound..<end.lowerBound].split(separator: "\n").dropFirst()
+                // A header and its rule, then what scripts/lib/reliability-row.sh prints:
+                // | WHAT | `bash SCRIPT …` | RUNS | RESULT | 2026-12-06, abc1234, 2 cores (CPU) |
+                for line in lines.dropFirst(2) {
+                    let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                        .map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard cells.count == 5 else {
+                        Issue.record("\(page.lastPathComponent): '\(name)': not a printed row: \(line)")
+                        continue
+                    }
+                    let command = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")).split(separator: " ")
+                    let script = command.count > 1 ? String(command[1]) : ""
+                    #expect(
+                        cells[1].hasPrefix("`bash ") && FileManager.default.fileExists(atPath: "\(root)/\(script)"),
+                        "\(page.lastPathComponent): '\(cells[0])': no script runs '\(cells[1])'")
+                    #expect(
+                        cells[4].wholeMatch(
+                            of: /\d{4}-\d{2}-\d{2}, [0-9a-f]{7,}( with uncommitted changes)?, \d+ cores \(.+\)/)
+                            != nil,
+                        "\(page.lastPathComponent): '\(cells[0])': '\(cells[4])' is not when, on what and where")
+                    rows[name, default: []].append(cells[0])
+                }
+                rest = rest[end.upperBound...]
+            }
+        }
+        // (The sanitizer rows' presence and counts are CI's to check, against its own run:
+        // scripts/sanitizer-rows --check.)
+        #expect((rows["reliability"]?.count ?? 0) >= 4)
+        #expect((rows["fuzzing"]?.count ?? 0) >= 20)
+    }
+
     @Test("anchors are made as GitHub makes them")
     func anchors() {
         #expect(Self.anchor("`arcapture capture`") == "arcapture-capture")
