@@ -52,9 +52,7 @@ public enum ProcessRunner {
         }
         // Recorded here, in the test's own task: an issue recorded on the runner's thread would
         // not name the test.
-        if timedOut {
-            Issue.record("\(executable) \(arguments.joined(separator: " ")) still ran after \(timeout): killed")
-        }
+        if timedOut { recordKilled(executable, arguments, after: timeout) }
         return result
     }
 
@@ -71,10 +69,13 @@ public enum ProcessRunner {
     ) throws -> Result {
         let (result, timedOut) = try execute(
             executable: executable, arguments: arguments, environment: environment, input: input, timeout: timeout)
-        if timedOut {
-            Issue.record("\(executable) \(arguments.joined(separator: " ")) still ran after \(timeout): killed")
-        }
+        if timedOut { recordKilled(executable, arguments, after: timeout) }
         return result
+    }
+
+    /// The issue a program killed at its timeout records.
+    private static func recordKilled(_ executable: String, _ arguments: [String], after timeout: Duration) {
+        Issue.record("\(executable) \(arguments.joined(separator: " ")) still ran after \(timeout): killed")
     }
 
     /// Runs the program to its end (or kills it at `timeout`), saying whether it was killed.
