@@ -146,6 +146,12 @@ struct FootageReaderTests {
         #expect(
             (try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C444 XCOLORRANGE=FULL\n".utf8)).get())?.isFullRange == true)
         #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 C444\n".utf8)).get())?.isFullRange == false)
+        // A side no picture has is refused by name, before the frame's byte count could overflow
+        // (W and H of 10 digits each once trapped in the multiplication; found by fuzzing).
+        let huge = Y4MHeader.parse(Array("YUV4MPEG2 W9999999999 H9999999999 C444\n".utf8))
+        #expect(throws: Y4MHeaderError.self) { try huge.get() }
+        if case .failure(let error) = huge { #expect(error.problem.contains("larger than arcapture reads")) }
+        #expect((try? Y4MHeader.parse(Array("YUV4MPEG2 W32768 H32768 C444\n".utf8)).get())?.frameByteCount == 3 << 30)
         let damaged = directory.appendingPathComponent("damaged.y4m").path
         var bytes = Array("YUV4MPEG2 W4 H2 F25:1 C444\nFRAME\n".utf8) + [UInt8](repeating: 7, count: 24)
         bytes += Array("JUNK\n".utf8) + [UInt8](repeating: 9, count: 24)

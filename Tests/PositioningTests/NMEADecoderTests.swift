@@ -106,6 +106,22 @@ struct NMEADecoderTests {
         #expect(fixes(events).count == 1)
     }
 
+    @Test("whole-number fields beyond Int are damage, not a trap (found by fuzzing)")
+    func hugeWholeNumbers() {
+        let (events, decoder) = decode([
+            "GPGGA,100001.00,4530.0000,N,01400.0000,E,1e300,08,1.0,100.0,M,45.0,M,,",
+            "GPZDA,100001.00,01,01,1e300,00,00",
+            "GPGGA,100002.00,4530.0000,N,01400.0000,E,1.0,08,1.0,100.0,M,45.0,M,,",
+            "GPGSA,A,9e99,01,02,03,04,,,,,,,,,1.8,1.0,1.5",
+            "GPRMC,100002.00,A,4530.0000,N,01400.0000,E,0.0,0.0,010126,,,A",
+        ])
+        #expect(decoder.statistics.malformed == 2)
+        #expect(events.contains(.warning("line 1: GPGGA: no fix quality")))
+        #expect(events.contains(.warning("line 2: GPZDA: bad date")))
+        // "1.0" is a whole number some receivers write so; the fix of 10:00:02 is whole.
+        #expect(fixes(events).count == 1)
+    }
+
     @Test("no fix, then a fix, then lost: status changes once each")
     func statusChanges() {
         let (events, _) = decode([

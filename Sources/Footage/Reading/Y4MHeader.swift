@@ -15,6 +15,9 @@ public struct Y4MHeader: Hashable, Sendable {
     /// video's limited range (16–235) otherwise.
     public var isFullRange = false
 
+    /// The largest width or height ``parse(_:)`` accepts.
+    public static let maximumSide = 32_768
+
     /// Frames per second.
     public var framesPerSecond: Double { Double(frameRate.numerator) / Double(frameRate.denominator) }
 
@@ -72,6 +75,12 @@ public struct Y4MHeader: Hashable, Sendable {
         }
         guard let width, let height, width > 0, height > 0 else {
             return .failure(Y4MHeaderError(problem: "the header has no valid W and H"))
+        }
+        // FFmpeg's own bound on a picture's side (and far beyond any camera's): it keeps the frame's
+        // byte count well inside `Int`, whose multiplications trap on overflow.
+        guard width <= maximumSide, height <= maximumSide else {
+            return .failure(
+                Y4MHeaderError(problem: "W\(width) H\(height) is larger than arcapture reads (\(maximumSide) a side)"))
         }
         let header = Y4MHeader(
             width: width, height: height, frameRate: rate ?? (25, 1), colorSpace: colorSpace,

@@ -96,14 +96,14 @@ public struct NMEADecoder: Sendable {
                 if sentence[0] == nil && (sentence.number(5) ?? 0) == 0 { return noPositionYet(into: &events) }
                 return malformed("bad time '\(sentence[0] ?? "")'")
             }
-            guard let quality = sentence.number(5) else { return malformed("no fix quality") }
+            guard let quality = sentence.integer(5) else { return malformed("no fix quality") }
             startEpoch(at: time, line: lineNumber, received: received, into: &events)
             if quality > 0 {
                 guard takePosition(sentence, at: 1) else { return malformed("bad position") }
             } else {
                 epoch?.markValidity(false)
             }
-            epoch?.ggaQuality = Int(quality)
+            epoch?.ggaQuality = quality
             if let hdop = sentence.number(7), hdop > 0 { epoch?.horizontalDilution = hdop }
             if quality > 0, let altitude = sentence.number(8) {
                 epoch?.altitudeMeanSeaLevel = altitude
@@ -158,7 +158,7 @@ public struct NMEADecoder: Sendable {
             return true
         case "GSA":
             guard epoch != nil else { return skip(sentence) }
-            if let mode = sentence.number(1) { epoch?.gsaMode = Int(mode) }
+            if let mode = sentence.integer(1) { epoch?.gsaMode = mode }
             if let hdop = sentence.number(15), hdop > 0 { epoch?.horizontalDilution = hdop }
             if let vdop = sentence.number(16), vdop > 0 { epoch?.verticalDilution = vdop }
             return true
@@ -180,8 +180,8 @@ public struct NMEADecoder: Sendable {
             return true
         case "ZDA":
             guard let time = sentence.timeOfDay(0) else { return malformed("bad time") }
-            guard let dd = sentence.number(1), let mm = sentence.number(2), let yyyy = sentence.number(3),
-                let day = UTCTime.daysSince1970(year: Int(yyyy), month: Int(mm), day: Int(dd))
+            guard let dd = sentence.integer(1), let mm = sentence.integer(2), let yyyy = sentence.integer(3),
+                let day = UTCTime.daysSince1970(year: yyyy, month: mm, day: dd)
             else { return malformed("bad date") }
             startEpoch(at: time, line: lineNumber, received: received, into: &events)
             epoch?.day = day

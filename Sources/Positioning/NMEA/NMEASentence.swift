@@ -75,6 +75,13 @@ struct NMEASentence: Hashable, Sendable {
         return value
     }
 
+    /// Field `index` as a whole number (`1`, `06`, `2026`, or `1.0` as some receivers write it), nil
+    /// when absent, fractional or beyond `Int`: `Int(_:)` of a `Double` traps on `1e300`, which a
+    /// damaged line can hold.
+    func integer(_ index: Int) -> Int? {
+        number(index).flatMap { Int(exactly: $0) }
+    }
+
     /// A UTC time of day `hhmmss[.ss]` at `index`, in seconds since midnight.
     func timeOfDay(_ index: Int) -> Double? {
         guard let text = self[index], text.count >= 6 else { return nil }

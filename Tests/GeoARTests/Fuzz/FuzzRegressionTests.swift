@@ -57,4 +57,30 @@ struct FuzzRegressionTests {
         try data.write(to: URL(fileURLWithPath: path))
         #expect(MovieUserData(readingFileAt: path) == nil)
     }
+
+    @Test("nmea: whole-number fields of 1e300 are damage, not a trap converting them to Int")
+    func hugeWholeNumbers() throws {
+        let text = String(decoding: try Self.input("nmea", "huge-whole-numbers"), as: UTF8.self)
+        var decoder = NMEADecoder()
+        var events: [LocationEvent] = []
+        for (number, line) in text.split(separator: "\n").enumerated() {
+            events += decoder.decode(line: line, lineNumber: number + 1)
+        }
+        events += decoder.flush()
+        // GGA's fix quality, ZDA's year and GSA's mode: the first two are needed, the third is not.
+        #expect(decoder.statistics.malformed == 2)
+        #expect(decoder.statistics.badChecksums == 0)
+        #expect(!events.contains { if case .fix = $0 { true } else { false } })
+    }
+
+    @Test("y4m: a header of W9999999999 H9999999999 is refused by name, not a trap computing the frame's size")
+    func hugeSides() throws {
+        let path = PackagePaths.root.appendingPathComponent("fuzz/regressions/y4m/huge-sides").path
+        #expect(try Self.input("y4m", "huge-sides").starts(with: Array("YUV4MPEG2 W9999999999".utf8)))
+        #expect {
+            try FootageReader(path: path)
+        } throws: { error in
+            (error as? InputFileError)?.description.contains("larger than arcapture reads") == true
+        }
+    }
 }
