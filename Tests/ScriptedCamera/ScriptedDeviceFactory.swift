@@ -34,17 +34,15 @@ import ArcaptureCore
     /// The frame timeout of a session under test that is not about stalls: an hour, so that it
     /// never fires.
     ///
-    /// A scripted device sends frames when the test says so, and a test's task can wait minutes
-    /// for a thread of the cooperative pool when the suite runs in parallel on two cores: Swift
-    /// Testing runs synchronous tests on that pool too, and many block theirs on child processes
-    /// (ffmpeg, the arcapture binary). The default 5 s timeout fired between two frames of tests
-    /// that were not about stalls; then 120 s did too, under AddressSanitizer in CI (2026-12-04:
-    /// trivial tests reported 196 s, and three tests found their session failed for want of a frame
-    /// before their task ran again to send the first). A test that waits for frames bounds its own
-    /// wait (its recorder's, on a clock the pool does not delay); the stall test sets its own.
-    /// Every program a test runs is now waited for off the pool (`ProcessRunner`, 2026-12-06);
-    /// synchronous tests that compute for long still hold a pool thread, so this stays an hour
-    /// until a run under AddressSanitizer shows how long those hold it.
+    /// A scripted device sends frames when the test says so, so its test's task must run between
+    /// two frames. The default 5 s timeout once fired between two frames of tests that were not
+    /// about stalls, and then 120 s did too, under AddressSanitizer in CI (2026-12-04: trivial tests
+    /// reported 196 s): Swift Testing runs tests on the cooperative pool (two threads here), and
+    /// many held theirs waiting for child processes. Every program a test runs is now waited for
+    /// off the pool (`ProcessRunner`, `OffPool`), but 30 s still fired (2026-12-06, the suite beside
+    /// a fuzzing run: three `StaleBufferTests` sessions failed with no frame, their tasks not run
+    /// for 30 s): synchronous tests that compute for long hold both pool threads. Until those run
+    /// off the pool too, an hour. The stall test sets its own.
     public static let patientFrameTimeout: Duration = .seconds(3600)
 
     /// A session whose devices come from this factory.

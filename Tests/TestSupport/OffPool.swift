@@ -10,4 +10,10 @@ public enum OffPool {
             Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
         }
     }
+
+    /// ``waitUntil(seconds:_:)`` on a thread of its own: the test's task waits for `condition`
+    /// without holding one of the pool's threads.
+    public static func wait(seconds: Double = 60, _ condition: @escaping @Sendable () -> Bool) async -> Bool {
+        (try? await run { waitUntil(seconds: seconds, condition) }) ?? false
+    }
 }

@@ -170,8 +170,8 @@ public struct BatchManifest: Sendable {
         if output == "-" || OutputTemplate(pattern: output).variesPerFrame {
             throw .malformed(
                 file: file, location: "line \(line)",
-                problem: "output '\(output)': a batch row writes one file (a video, MJPEG or Y4M), so that a row "
-                    + "whose output exists is known to be done")
+                problem: "output '\(output)': a batch row writes one file (a video, MJPEG or Y4M), the one its "
+                    + "completion record describes")
         }
         if let reserved = options.first(where: {
             [

@@ -2,6 +2,7 @@ import ArcaptureCore
 import CaptureKit
 import Dispatch
 import Foundation
+import GeoAR
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP for the whole process: by default they end it with status
 /// 130; a command that holds a device or writes files sets its own handler to stop cleanly first.
@@ -35,6 +36,8 @@ public enum InterruptSignal {
         sources = stopping.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                // First, for the waits no command's handler reaches (a named pipe's open).
+                StopRequest.process.request()
                 if let handler = handler.withLock({ $0 }) {
                     handler(number)
                 } else {

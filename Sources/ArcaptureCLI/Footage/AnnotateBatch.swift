@@ -9,11 +9,14 @@ import GeoAR
 ///
 /// Each row runs as its own `annotate` process (this binary, `/proc/self/exe`): a row that fails,
 /// runs out of memory or crashes ends alone, and what it prints is what the user would see running
-/// it by hand, here prefixed with the row's number. A row whose output exists is skipped (outputs
-/// appear only whole, so it was finished; a row that fails or is stopped leaves none), which makes a
-/// batch resumable: run it again after a failure or a preemption and only the rows left are done. One line per row goes to stderr, the
-/// written outputs to stdout; `--force` does rows whose output exists again; exit status 1 when any row failed (the others still done), 130 when
-/// stopped (the row under way stops cleanly, as annotate does, and the batch stops there).
+/// it by hand, here prefixed with the row's number. A row writes under its output's partial name,
+/// and its output takes its final name only once whole, after its completion record
+/// (``BatchCompletionRecord``, in `MANIFEST.done/`); a row whose output exists with its record is
+/// skipped, one whose output exists without one is refused (it may be partial, or another file),
+/// which makes a batch resumable: run it again after a failure, a preemption or a node lost and only
+/// the rows left are done. One line per row goes to stderr, the written outputs to stdout; `--force`
+/// does rows whose output exists again; exit status 1 when any row failed (the others still done),
+/// 130 when stopped (the row under way stops cleanly, as annotate does, and the batch stops there).
 ///
 /// - Important: ``run(_:arguments:)`` blocks its thread on the rows; signals are handled on
 ///   InterruptSignal's queue, which only asks the row under way to stop.
@@ -75,7 +78,8 @@ enum AnnotateBatch {
             body: {
                 for row in mine {
                     if stop.isRequested { break }
-                    let entry = runRow(row, common: common, force: parsed.isSet(AnnotateSettings.force), child: child)
+                    let entry = runRow(
+                        row, manifest: path, common: common, force: parsed.isSet(AnnotateSettings.force), child: child)
                     report.entries.append(entry)
                     say(entry)
                     if let reportPath, let failure = write(report, to: reportPath) {
@@ -85,7 +89,7 @@ enum AnnotateBatch {
                     if entry.status == .interrupted { break }
                 }
                 Terminal.note(
-                    "batch: \(report.count(.done)) done, \(report.count(.skipped)) skipped (their outputs exist), "
+                    "batch: \(report.count(.done)) done, \(report.count(.skipped)) skipped (done before), "
                         + "\(report.count(.failed)) failed"
                         + (report.count(.interrupted) > 0 || stop.isRequested ? ", stopped" : "")
                         + (reportPath.map { "; report in \($0)" } ?? ""))
@@ -113,19 +117,44 @@ enum AnnotateBatch {
         return kept
     }
 
-    /// Runs one row as its own annotate process, unless its output exists.
+    /// Runs one row as its own annotate process, unless its completion record says its output is
+    /// done.
+    ///
+    /// The row writes to its output's partial name (`out/ride.partial.mp4`); once it ends well its
+    /// completion record is written, then the file takes its final name. A row that fails or is
+    /// stopped leaves nothing (its partial file is removed), and a batch killed at any moment leaves
+    /// a final name only on a whole output: what a later run skips is always whole.
     private static func runRow(
-        _ row: BatchManifest.Row, common: [String], force: Bool, child: Locked<Process?>
+        _ row: BatchManifest.Row, manifest: String, common: [String], force: Bool, child: Locked<Process?>
     ) -> BatchReport.Entry {
         let started = Date()
-        if OutputPathKind(path: row.output).isReplaced && !force {
-            return BatchReport.Entry(
-                row: row, status: .skipped, exitStatus: nil, seconds: 0, message: "\(row.output) exists")
+        func failed(_ message: String) -> BatchReport.Entry {
+            BatchReport.Entry(row: row, status: .failed, exitStatus: nil, seconds: 0, message: message)
+        }
+        // A device or a pipe (`/dev/null`, a run for its speed) is written straight into: it is
+        // never done, nor removed.
+        let staged = OutputPathKind(path: row.output) != .stream
+        if staged && OutputPathKind(path: row.output) == .file && !force {
+            if let record = BatchCompletionRecord.read(manifest: manifest, output: row.output), record.matchesOutput {
+                return BatchReport.Entry(
+                    row: row, status: .skipped, exitStatus: nil, seconds: 0, message: "\(row.output) is done")
+            }
+            return failed(
+                "\(row.output) exists, but this batch has no record of finishing it (\(BatchCompletionRecord.folder(manifest: manifest))/ "
+                    + "has none, or the file changed since): it may be partial or another file; --force does the row again, replacing it"
+            )
+        }
+        let staging = staged ? AtomicFileWriter.partialName(of: row.output) : row.output
+        if staged {
+            // What a stopped or killed run of this row left under the partial name: redone whole.
+            for leftover in removePartialFiles(staging) {
+                Terminal.note("row \(row.index): removed \(leftover), what a stopped run of the row left")
+            }
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments =
-            ["annotate", row.footage, "--output", row.output] + (row.track.map { ["--track", $0] } ?? []) + common
+            ["annotate", row.footage, "--output", staging] + (row.track.map { ["--track", $0] } ?? []) + common
             + row.options
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -134,8 +163,7 @@ enum AnnotateBatch {
         do {
             try process.run()
         } catch {
-            return BatchReport.Entry(
-                row: row, status: .failed, exitStatus: nil, seconds: 0, message: "cannot run annotate: \(error)")
+            return failed("cannot run annotate: \(error)")
         }
         child.withLock { $0 = process }
         // What the row prints, line by line as it comes, with its number, until it closes stderr
@@ -155,28 +183,46 @@ enum AnnotateBatch {
         process.waitUntilExit()
         child.withLock { $0 = nil }
         let status = process.terminationStatus
-        let outcome: BatchReport.Status =
+        var outcome: BatchReport.Status =
             switch status {
             case ExitStatus.ok.rawValue: .done
             case ExitStatus.interrupted.rawValue: .interrupted
             default: .failed
             }
-        if outcome != .done {
-            // An output exists only for a row that is done: a stopped annotate keeps the frames
-            // before Ctrl-C, and one whose frames all missed the track (1) keeps them unannotated,
-            // either of which a later run would skip as finished. The file is this row's own (a
-            // row whose output existed was skipped, unless --force). Only a file: a row written
-            // to a device or a pipe (`/dev/null`) leaves nothing to remove, and the node is not ours.
-            if OutputPathKind(path: row.output) == .file { try? FileManager.default.removeItem(atPath: row.output) }
-            // A stopped row's output appears under its partial name instead. (A --sidecar among a
-            // row's options is not removed, as before: a stopped row leaves it under its partial name.)
-            let partial = AtomicFileWriter.partialName(of: row.output)
-            if OutputPathKind(path: partial) == .file { try? FileManager.default.removeItem(atPath: partial) }
+        var message = process.terminationReason == .uncaughtSignal ? "ended by signal \(status)" : lastProblem
+        if outcome == .done && staged {
+            // The record first, then the name: killed between the two, the row is simply done
+            // again (its output is still under the partial name, its record replaced).
+            do throws(OutputError) {
+                guard let record = BatchCompletionRecord.made(for: row, finishedFile: staging) else {
+                    throw OutputError(path: staging, reason: "the row ended well but left no file there", kind: .write)
+                }
+                try record.write(manifest: manifest)
+                try AtomicFileWriter.move(staging, to: row.output, replacing: force)
+            } catch {
+                outcome = .failed
+                message = "error: \(error.description)"
+            }
         }
-        let message = process.terminationReason == .uncaughtSignal ? "ended by signal \(status)" : lastProblem
+        if outcome != .done && staged {
+            // Nothing of a row that did not end well stays: a stopped annotate keeps the frames
+            // before Ctrl-C under its partial name, one whose frames all missed the track (1)
+            // keeps them unannotated under the name it was given (here the partial one).
+            removePartialFiles(staging)
+        }
         return BatchReport.Entry(
             row: row, status: outcome, exitStatus: status, seconds: Date().timeIntervalSince(started),
             message: outcome == .done ? nil : message)
+    }
+
+    /// Removes the files a row's run writes before its output is done: `staging` (the output's
+    /// partial name) and the partial name a stopped run gives that. Only files: a node found there
+    /// is not the row's. Returns the paths removed.
+    @discardableResult
+    private static func removePartialFiles(_ staging: String) -> [String] {
+        [staging, AtomicFileWriter.partialName(of: staging)].filter { path in
+            OutputPathKind(path: path) == .file && (try? FileManager.default.removeItem(atPath: path)) != nil
+        }
     }
 
     /// The row's line: what became of it.
@@ -186,7 +232,7 @@ enum AnnotateBatch {
         case .done:
             Terminal.note("\(row): done in \(String(format: "%.1f", entry.seconds)) s: \(entry.row.output)")
             Terminal.out(entry.row.output)
-        case .skipped: Terminal.note("\(row): skipped: \(entry.row.output) exists")
+        case .skipped: Terminal.note("\(row): skipped: \(entry.row.output) is done (an earlier run's record says so)")
         case .failed:
             Terminal.note("\(row): failed (\(entry.exitStatus.map(String.init) ?? "not run")): \(entry.message ?? "")")
         case .interrupted: Terminal.note("\(row): stopped (Ctrl-C); its output is removed, to be done again")

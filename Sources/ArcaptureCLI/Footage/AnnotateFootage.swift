@@ -134,6 +134,10 @@ enum AnnotateFootage {
                 }
             },
             body: {
+                // Said, since nothing else is until a reader comes (Ctrl-C ends the wait).
+                if OutputPathKind.isNamedPipe(output) {
+                    Terminal.note("note: \(output) is a named pipe: writing starts when a reader opens it")
+                }
                 do throws(InputFileError) {
                     return try annotate(
                         parsed, input: input, settingsOptions: settingsOptions, time: time, poseOptions: poseOptions,

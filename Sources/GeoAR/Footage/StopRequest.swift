@@ -11,6 +11,12 @@ public final class StopRequest: Sendable {
     /// A request not yet made.
     public init() {}
 
+    /// The process's own stop: requested by the command line as soon as a stopping signal (Ctrl-C,
+    /// SIGTERM, SIGHUP) arrives, before the command's handler runs. Waits that no frame loop
+    /// reaches give up on it: a named pipe's open waiting for its reader (``AtomicFileWriter``),
+    /// which a signal handled on a queue cannot interrupt.
+    public static let process = StopRequest()
+
     /// Makes the request.
     ///
     /// - Returns: whether this call made it (false when it had been made already).

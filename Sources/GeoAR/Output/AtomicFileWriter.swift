@@ -70,13 +70,9 @@ public final class AtomicFileWriter {
         case .unusable(let what):
             throw OutputError(path: destination, reason: "it is \(what), not a file; name a file")
         case .stream:
-            switch SystemCall.retryingInterrupts("open", { open(destination, O_WRONLY | O_CLOEXEC) }) {
-            case .success(let fd):
-                (temporary, target, inPlace, descriptor) = (destination, destination, true, fd)
-                return
-            case .failure(let error):
-                throw OutputError(path: destination, reason: "cannot open it for writing (\(error.errno))")
-            }
+            let fd = try Self.openInPlace(destination)
+            (temporary, target, inPlace, descriptor) = (destination, destination, true, fd)
+            return
         case .absent, .file:
             break
         }
@@ -160,6 +156,37 @@ public final class AtomicFileWriter {
                 reason: failure == EROFS
                     ? "the file system is read-only"
                     : "cannot create a folder in '\(folder)' (\(String(cString: strerror(failure))))")
+        }
+    }
+
+    /// Opens a device or a named pipe to write into. A pipe's open waits for a reader, as open(2)
+    /// does, but in steps of 50 ms (`O_NONBLOCK` says ENXIO while there is none), so that a stop
+    /// ends the wait: a blocking open(2) is not interrupted by a signal the process takes on a
+    /// queue, and Ctrl-C left such a run waiting for good.
+    ///
+    /// - Throws: ``OutputError`` (``OutputError/Kind/stopped`` when ``StopRequest/process`` was
+    ///   requested before a reader came).
+    static func openInPlace(_ path: String) throws(OutputError) -> Int32 {
+        let isPipe = OutputPathKind.isNamedPipe(path)
+        while true {
+            let flags = O_WRONLY | O_CLOEXEC | (isPipe ? O_NONBLOCK : 0)
+            switch SystemCall.retryingInterrupts("open", { open(path, flags) }) {
+            case .success(let fd):
+                // Writes block again once a reader is there: its pace is the run's.
+                if isPipe, case .success(let current) = SystemCall.retryingInterrupts("fcntl", { fcntl(fd, F_GETFL) }) {
+                    _ = SystemCall.retryingInterrupts("fcntl") { fcntl(fd, F_SETFL, current & ~O_NONBLOCK) }
+                }
+                return fd
+            case .failure(let error) where isPipe && error.errno.rawValue == ENXIO:
+                if StopRequest.process.isRequested {
+                    throw OutputError(
+                        path: path, reason: "stopped while waiting for a reader to open the pipe; nothing was written",
+                        kind: .stopped)
+                }
+                usleep(50_000)
+            case .failure(let error):
+                throw OutputError(path: path, reason: "cannot open it for writing (\(error.errno))")
+            }
         }
     }
 
@@ -260,7 +287,8 @@ public final class AtomicFileWriter {
             unlink(temporary)
             throw OutputError(path: destination, writing: error.errno.rawValue, atomic: true)
         }
-        let failure = replacing ? (rename(temporary, target) == 0 ? nil : errno) : placeWithoutReplacing(at: target)
+        let failure = replacing ? (rename(temporary, target) == 0 ? nil : errno) : Self.place(temporary, at: target)
+        var flushFailure: SystemCallError?
         if failure == nil {
             if cfs_is_fat(descriptor) {
                 // FAT (a USB stick, an SD card) has no atomic rename: the new directory entry gets
@@ -269,13 +297,18 @@ public final class AtomicFileWriter {
                 // the file, then of the folder), a power cut between them left both names on the
                 // same clusters, and fsck.fat emptied the final one (scripts/stress-power-loss
                 // --fs vfat: 5 of 25 cuts). One syncfs writes the inode and both sectors in one
-                // batch. Best effort: the data is on the disk already, and the file is there.
-                _ = SystemCall.retryingInterrupts("syncfs") { cfs_syncfs(descriptor) }
+                // batch.
+                if case .failure(let error) = SystemCall.retryingInterrupts("syncfs", { cfs_syncfs(descriptor) }) {
+                    flushFailure = error
+                }
             } else {
                 // Flushed again under its new name, then the folder, for the name itself (ext4
-                // keeps a rename only once its journal commits). Best effort, as above.
-                _ = SystemCall.retryingInterrupts("fsync") { fsync(descriptor) }
-                Self.syncFolder(of: target)
+                // keeps a rename only once its journal commits).
+                if case .failure(let error) = SystemCall.retryingInterrupts("fsync", { fsync(descriptor) }) {
+                    flushFailure = error
+                } else {
+                    flushFailure = Self.syncFolder(of: target)
+                }
             }
         }
         // close(2) is not retried (on Linux the descriptor is gone even when it reports EINTR),
@@ -291,35 +324,72 @@ public final class AtomicFileWriter {
                         ? "it is a folder; name a file (in it, or elsewhere)"
                         : "cannot create the file (\(String(cString: strerror(failure))))")
         }
+        if let flushFailure {
+            // The file is whole and under its name, but the disk said it could not keep it (EIO
+            // from a failing card, ENOSPC from delayed allocation): reported, never dropped, since
+            // what a power cut would leave is unknown. The file is left: it may be all there is.
+            throw OutputError(
+                path: destination,
+                reason: "flushing it to the disk under its name failed (\(flushFailure)): "
+                    + "the file is there, but may not survive a power cut",
+                kind: .write)
+        }
+    }
+
+    /// Moves the finished file `source` to `destination` on the same file system, replacing a file
+    /// there only when `replacing` is set, and flushes the folder so that the new name survives a
+    /// power cut: how a batch row's output, written under its partial name, takes its final one.
+    ///
+    /// - Throws: ``OutputError`` naming `destination` (``OutputError/Kind/create`` when the name is
+    ///   taken and `replacing` is not set, or the move fails; ``OutputError/Kind/write`` when the
+    ///   folder cannot be flushed).
+    public static func move(_ source: String, to destination: String, replacing: Bool) throws(OutputError) {
+        if let failure = replacing ? (rename(source, destination) == 0 ? nil : errno) : place(source, at: destination) {
+            throw OutputError(
+                path: destination,
+                reason: failure == EEXIST
+                    ? "it exists, and replacing it was not asked for"
+                    : "cannot move \(source) there (\(String(cString: strerror(failure))))")
+        }
+        if let error = syncFolder(of: destination) {
+            throw OutputError(
+                path: destination,
+                reason: "flushing its folder failed (\(error)): the file is there, but may not survive a power cut",
+                kind: .write)
+        }
     }
 
     /// Flushes the folder `path` is in, so that the rename that made it appear survives a power
     /// cut: without it, ext4 keeps a renamed file's name only once its journal commits (up to 5 s
     /// later), and a board that loses power meanwhile comes back with the temporary file instead
     /// (seen in scripts/stress-power-loss). What it costs per file is on the bench
-    /// (`arcapture-bench --durability`). Best effort: a file system that cannot flush a folder
-    /// (some FUSE and network ones say EINVAL) has the file all the same.
-    static func syncFolder(of path: String) {
+    /// (`arcapture-bench --durability`).
+    ///
+    /// - Returns: the flush's failure; nil when it worked, and when the file system cannot flush a
+    ///   folder at all (some FUSE and network ones say EINVAL, read-only ones EROFS): the name is
+    ///   there all the same, as safe as that file system makes it.
+    static func syncFolder(of path: String) -> SystemCallError? {
         let folder = parent(of: path) ?? "."
         let opened = SystemCall.retryingInterrupts("open") { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard case .success(let fd) = opened else { return }
-        _ = SystemCall.retryingInterrupts("fsync") { fsync(fd) }
-        _ = SystemCall.once("close") { close(fd) }
+        guard case .success(let fd) = opened else { return nil }
+        defer { _ = SystemCall.once("close") { close(fd) } }
+        guard case .failure(let error) = SystemCall.retryingInterrupts("fsync", { fsync(fd) }) else { return nil }
+        return [EINVAL, EROFS, ENOTSUP, EOPNOTSUPP].contains(error.errno.rawValue) ? nil : error
     }
 
-    /// Puts the temporary file at ``destination`` unless a file is there, atomically: a hard link
-    /// is made (which fails with `EEXIST` when the name is taken) and the temporary name removed.
-    /// On filesystems without hard links (FAT on a USB stick) the name is checked first, then
-    /// renamed to. Returns the failure's errno.
-    private func placeWithoutReplacing(at target: String) -> Int32? {
-        if link(temporary, target) == 0 {
-            unlink(temporary)
+    /// Puts the file `source` at `target` unless a file is there, atomically: a hard link is made
+    /// (which fails with `EEXIST` when the name is taken) and the source's name removed. On file
+    /// systems without hard links (FAT on a USB stick) the name is checked first, then renamed to.
+    /// Returns the failure's errno.
+    private static func place(_ source: String, at target: String) -> Int32? {
+        if link(source, target) == 0 {
+            unlink(source)
             return nil
         }
         let failure = errno
         guard failure == EPERM || failure == ENOTSUP || failure == EOPNOTSUPP else { return failure }
         if access(target, F_OK) == 0 { return EEXIST }
-        return rename(temporary, target) == 0 ? nil : errno
+        return rename(source, target) == 0 ? nil : errno
     }
 
     /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.

@@ -6,8 +6,9 @@ import Glibc
 public struct OutputError: Error, CustomStringConvertible, Sendable {
     /// Whether the file could not be created (it exists, the directory is not writable) or writing
     /// it failed (a full disk, an I/O error); for a device written to (a virtual camera), whether
-    /// it is no output at all, another program writes to it, or it may not be opened.
-    public enum Kind: Sendable { case create, write, unavailable, busy, denied }
+    /// it is no output at all, another program writes to it, or it may not be opened; or whether
+    /// the run was stopped before the output could be opened (a named pipe no reader opened).
+    public enum Kind: Sendable { case create, write, unavailable, busy, denied, stopped }
 
     /// The file, as given (`-` for stdout).
     public let path: String

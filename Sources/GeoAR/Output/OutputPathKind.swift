@@ -47,4 +47,11 @@ public enum OutputPathKind: Equatable, Sendable {
         case .file, .folder, .unusable: true
         }
     }
+
+    /// Whether `path` is a named pipe (a FIFO), whose open waits for a reader.
+    public static func isNamedPipe(_ path: String) -> Bool {
+        var info = stat()
+        guard case .success = SystemCall.retryingInterrupts("stat", { stat(path, &info) }) else { return false }
+        return info.st_mode & S_IFMT == S_IFIFO
+    }
 }

@@ -16,12 +16,18 @@ final class SourceThread: Sendable {
         var finished: DispatchSemaphore?
         /// The running thread, recorded by the thread itself, to recognise a stop from inside.
         var threadID: pthread_t?
+        /// Whether a thread is in its loop: set at start, cleared by the thread as it ends.
+        var alive = false
     }
 
     private let state = Locked(State())
     private let name: String
 
     init(name: String) { self.name = name }
+
+    /// Whether a thread runs `body` now: false before ``start(_:)`` and once the thread has ended
+    /// (after which it publishes nothing).
+    var isAlive: Bool { state.withLock { $0.alive } }
 
     /// Whether ``stop()`` was called: loops check it between waits.
     var isStopping: Bool { state.withLock { $0.stopping } }
@@ -35,12 +41,14 @@ final class SourceThread: Sendable {
             state.running = true
             state.finished = finished
             state.threadID = nil
+            state.alive = true
             return true
         }
         guard started else { return }
         let thread = Thread { [self] in
             state.withLock { $0.threadID = pthread_self() }
             while !isStopping { body(self) }
+            state.withLock { $0.alive = false }
             finished.signal()
         }
         thread.name = name

@@ -71,6 +71,10 @@ public final class RecordedLocationSource: LocationSource {
     /// Stops playing.
     public func stop() { thread.stop() }
 
+    /// Whether a real-time replay's thread is playing: false before ``start()``, after the last
+    /// sample, and once ``stop()`` has ended it (no event follows then).
+    public var isPlaying: Bool { thread.isAlive }
+
     /// Plays every sample up to `time`; returns false once all have been played.
     @discardableResult
     public func advance(to time: Date) -> Bool {

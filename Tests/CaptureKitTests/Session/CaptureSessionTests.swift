@@ -378,7 +378,19 @@ struct CaptureSessionReconnectionTests {
         try await recorder.waitForPhase { if case .interrupted = $0 { return true } else { return false } }
         await session.stop()
         #expect(session.phase == .idle)
+        let phases = recorder.events.phases.count
         try FileManager.default.createSymbolicLink(atPath: node, withDestinationPath: "/dev/null")
-        #expect(factory.devices.count == 1, "a stopped session does not reopen the camera")
+        // The camera is back: a second session waiting for it, as the first did, opens it and
+        // runs; the stopped one has not opened it meanwhile (its wait would have seen the node as
+        // soon as this one, polling the same way), nor changed phase.
+        let watcher = factory.makeSession(devicePath: node)
+        watcher.configuration.reconnects = true
+        let watcherRecorder = SessionRecorder(watcher)
+        watcher.locationSource = NoPositionSource()
+        watcher.startRunning()
+        try await watcherRecorder.waitForPhase(\.isRunning)
+        await watcher.stop()
+        #expect(factory.devices.count == 2, "the stopped session did not reopen the camera: only the watcher did")
+        #expect(recorder.events.phases.count == phases, "\(recorder.events.phases)")
     }
 }

@@ -58,10 +58,13 @@ struct LocationAssignmentTests {
         defer { observation.cancel() }
         session.locationSource = replay
         #expect(played.wait(seconds: 30) { !$0.fixes.isEmpty }, "assigning the source started it")
+        #expect(replay.isPlaying)
         session.locationSource = NoPositionSource()
-        // Replaced, the replay was stopped: a second later no further fix (1 per second) has played.
+        // Replaced, the replay was stopped: its thread ended, after which it publishes nothing.
+        // (It has an hour of fixes left at one a second; only a stop ends it.)
+        #expect(await OffPool.wait { !replay.isPlaying }, "the replaced source was stopped")
         let count = played.fixes.count
-        try await Task.sleep(for: .milliseconds(1500))
+        #expect(replay.latestFix == played.fixes.last, "nothing played after its last fix seen here")
         #expect(played.fixes.count == count)
         await session.stop()
     }

@@ -32,8 +32,8 @@ struct GeoARViewTests {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
         let (view, recorder) = try presented(fixtures)
-        // Loaded and waiting, the camera was never opened.
-        try await Task.sleep(for: .milliseconds(300))
+        // Loaded and waiting, the camera is not open; that it never was before the source is the
+        // count at the end (a camera opened before would be a second device).
         #expect(fixtures.factory.devices.isEmpty, "no camera before a location source")
         view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
         #expect(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
@@ -51,6 +51,7 @@ struct GeoARViewTests {
             ])
         #expect(recorder.snapshot.loaded == 1, "onLoaded exactly once")
         #expect(recorder.snapshot.offQueue == 0, "every handler ran on the handler queue")
+        #expect(fixtures.factory.devices.count == 1, "the camera was opened once: after the source came")
     }
 
     @Test("a stopped view's camera run is freed: its session and capture do not keep each other alive")
@@ -263,7 +264,9 @@ struct GeoARViewTests {
         #expect(fixtures.emit(sequence: 0))
         #expect(waitUntil { fixtures.records().count == 1 })
         await first.stop()
-        try await Task.sleep(for: .milliseconds(300))
+        // Whatever the first view's run told its handlers before it stopped has reached them once
+        // its handler queue has run everything queued: a barrier, not a wait.
+        firstRecorder.queue.sync {}
         #expect(firstRecorder.snapshot.phases.count == phasesBefore, "\(firstRecorder.snapshot.phases)")
         await second.stop()
     }

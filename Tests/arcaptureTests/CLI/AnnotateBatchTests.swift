@@ -59,7 +59,7 @@ struct AnnotateBatchTests {
         #expect(first.stderr.contains("row 3 (line 5, \(folder.path)/missing.mjpeg): failed (66)"))
         #expect(first.stderr.contains("row 4 (line 6, \(folder.path)/clip0.mjpeg): failed (64): error: --max-markers"))
         #expect(
-            first.stderr.contains("batch: 3 done, 0 skipped (their outputs exist), 2 failed; report in \(reportPath)"))
+            first.stderr.contains("batch: 3 done, 0 skipped (done before), 2 failed; report in \(reportPath)"))
         let outputs = (0..<3).map { folder.appendingPathComponent("out/clip\($0).mjpeg").path }
         #expect(first.stdout.split(separator: "\n").map(String.init) == outputs)
         for output in outputs { #expect(FileManager.default.fileExists(atPath: output)) }
@@ -89,9 +89,133 @@ struct AnnotateBatchTests {
         let before = try dates()
         let second = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
         #expect(second.status == 1, "\(second.stderr)")
-        #expect(second.stderr.contains("batch: 0 done, 3 skipped (their outputs exist), 2 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("batch: 0 done, 3 skipped (done before), 2 failed"), "\(second.stderr)")
         #expect(second.stderr.contains("row 3 (line 5, \(folder.path)/missing.mjpeg): failed (66)"), "tried again")
         #expect(try dates() == before, "the outputs done are left as they were")
+    }
+
+    @Test(
+        "only a completion record marks a row done: an output without one, or changed since, is refused (--force redoes it); a killed row's partial file is removed"
+    )
+    func completionRecords() async throws {
+        let (folder, manifest) = try fleet(3)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputs = (0..<3).map { folder.appendingPathComponent("out/clip\($0).mjpeg").path }
+        let records = manifest + ".done"
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("out"), withIntermediateDirectories: true)
+        // Row 0: a file under its name that no run of this batch finished (a partial output a
+        // killed batch of an earlier version left, or someone's file). Row 1: what a killed run of
+        // the row left under its partial name.
+        try Data("not this batch's".utf8).write(to: URL(fileURLWithPath: outputs[0]))
+        let leftover = folder.appendingPathComponent("out/clip1.partial.mjpeg").path
+        try Data("cut short".utf8).write(to: URL(fileURLWithPath: leftover))
+        let first = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
+        #expect(first.status == 1, "\(first.stderr)")
+        #expect(
+            first.stderr.contains(
+                "row 0 (line 2, \(folder.path)/clip0.mjpeg): failed (not run): \(outputs[0]) exists, but this batch has no record of finishing it"
+            ), "\(first.stderr)")
+        #expect(first.stderr.contains("--force does the row again, replacing it"))
+        #expect(try String(contentsOfFile: outputs[0], encoding: .utf8) == "not this batch's", "left as it was")
+        #expect(
+            first.stderr.contains("row 1: removed \(leftover), what a stopped run of the row left"), "\(first.stderr)")
+        #expect(first.stderr.contains("batch: 2 done, 0 skipped (done before), 1 failed"), "\(first.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+                == ["clip0.mjpeg", "clip1.mjpeg", "clip2.mjpeg"], "no partial file left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: records).count == 2)
+        let record = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    contentsOf: URL(
+                        fileURLWithPath: records + "/"
+                            + (try FileManager.default.contentsOfDirectory(atPath: records).sorted().first ?? ""))))
+                as? [String: Any])
+        #expect(Set(record.keys) == ["output", "footage", "line", "bytes", "modifiedNanoseconds", "finished"])
+        #expect(outputs.dropFirst().contains(record["output"] as? String ?? ""))
+
+        // Row 2's output changed after its record (appended to): no longer taken as done.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: outputs[2]))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        let second = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(second.stderr.contains("batch: 0 done, 1 skipped (done before), 2 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("row 1 (line 3, \(folder.path)/clip1.mjpeg): skipped: \(outputs[1]) is done"))
+
+        // --force: every row again, the outputs replaced by whole ones, each with its record.
+        let forced = try await Binary.run(["annotate", "--batch", manifest, "--force"] + Self.common)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stderr.contains("batch: 3 done, 0 skipped (done before), 0 failed"), "\(forced.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: records).count == 3)
+        let again = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
+        #expect(again.stderr.contains("batch: 0 done, 3 skipped (done before), 0 failed"), "\(again.stderr)")
+        #expect(FileManager.default.contents(atPath: outputs[0]) == FileManager.default.contents(atPath: outputs[2]))
+    }
+
+    @Test(
+        "kill -9 of a batch and its row mid-row (a node lost) leaves no output under its name; the next run does the row"
+    )
+    func killedMidRow() async throws {
+        let (folder, _) = try fleet(1)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The row's footage comes through a named pipe held open: the row waits for more, however
+        // fast it is, until killed.
+        let fifo = folder.appendingPathComponent("live.mjpeg").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let manifest = folder.appendingPathComponent("live.csv").path
+        try "footage,track,output,options\nlive.mjpeg,track.gpx,out/live.mjpeg,\n".write(
+            toFile: manifest, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out/live.mjpeg").path
+        let clip = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.sample("footage/harbour.mjpeg")))
+        let held = try PipeFeeder(path: fifo, bytes: clip, closeAtEnd: false)
+        defer { held.stop() }
+
+        let batch = Process()
+        batch.executableURL = URL(fileURLWithPath: Binary.path)
+        batch.arguments = ["annotate", "--batch", manifest] + Self.common
+        batch.standardError = FileHandle.nullDevice
+        batch.standardOutput = FileHandle.nullDevice
+        try batch.run()
+        let out = folder.appendingPathComponent("out").path
+        let temporary = { @Sendable () -> String? in
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).first { $0.hasSuffix(".tmp") }
+        }
+        // Killed once the row has written a frame into its temporary file, with the row: what a
+        // scheduler's kill of the job's cgroup, or a node lost, does.
+        #expect(
+            await OffPool.wait {
+                guard let name = temporary() else { return false }
+                return ((try? FileManager.default.attributesOfItem(atPath: out + "/" + name)[.size]) as? Int ?? 0) > 0
+            })
+        let rows = Self.children(of: batch.processIdentifier)
+        #expect(rows.count == 1, "the row under way: \(rows)")
+        kill(batch.processIdentifier, SIGKILL)
+        for row in rows { kill(row, SIGKILL) }
+        batch.waitUntilExit()
+        held.stop()
+        #expect(!FileManager.default.fileExists(atPath: output), "nothing under the final name")
+        #expect(!FileManager.default.fileExists(atPath: manifest + ".done"), "no record")
+
+        let fed = try PipeFeeder(path: fifo, bytes: clip, closeAtEnd: true)
+        defer { fed.stop() }
+        let next = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("batch: 1 done, 0 skipped (done before), 0 failed"), "\(next.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out) == ["live.mjpeg"], "the killed row's file is gone")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: manifest + ".done").count == 1)
+    }
+
+    /// The processes whose parent is `pid` (from /proc/PID/task/*/children).
+    private static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
     }
 
     @Test(

@@ -193,4 +193,39 @@ struct SignalMomentTests {
         let decoded = try await Self.decode(["-f", "image2", "-i", folder.appendingPathComponent("%03d.jpg").path])
         #expect(decoded.frames == names.count && decoded.complaints.isEmpty, "\(decoded)")
     }
+
+    @Test(
+        "a stop while the output pipe has no reader ends the run (130), saying nothing was written",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
+    func stopsWaitingForReader(_ signal: Int32) async throws {
+        let directory = try PackagePaths.temporaryDirectory("no-reader-\(signal)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pipe = directory.appendingPathComponent("out.mjpeg").path
+        try #require(mkfifo(pipe, 0o600) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = Self.arguments(clip: PackagePaths.sample("footage/harbour.mjpeg"), output: pipe)
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = StreamText(errors.fileHandleForReading)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Signalled once it says it waits for a reader, which it says with its handlers in place:
+        // before this change the open(2) it waited in never returned, whatever the signal.
+        let waiting = await OffPool.wait(seconds: 600) {
+            said.value.contains("is a named pipe: writing starts when a reader opens it")
+        }
+        try #require(waiting, "\(said.value)")
+        kill(process.processIdentifier, signal)
+        let ended = await OffPool.wait(seconds: 600) { !process.isRunning }
+        try #require(ended, "still waiting after the signal: \(said.value)")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(said.value)")
+        #expect(
+            said.value.contains(
+                "error: cannot write '\(pipe)': stopped while waiting for a reader to open the pipe; nothing was written"
+            ), "\(said.value)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.mjpeg"], "no temporary file")
+    }
 }
