@@ -47,7 +47,8 @@ struct FlushAfterRenameTests {
             ] + AnnotateBatchTests.common
         // The sanitizer builds of the suite want their runtime first among the libraries; the shim
         // defines nothing they intercept.
-        let environment = ["LD_PRELOAD": library, "ASAN_OPTIONS": "verify_asan_link_order=0"]
+        let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+        let environment = ["LD_PRELOAD": library, "ASAN_OPTIONS": asan + "verify_asan_link_order=0"]
         let run = try await Binary.run(arguments, environment: environment)
         #expect(run.status == 74, "\(run.stderr)")
         #expect(

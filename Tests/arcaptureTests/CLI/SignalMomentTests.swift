@@ -220,6 +220,10 @@ struct SignalMomentTests {
         kill(process.processIdentifier, signal)
         let ended = await OffPool.wait(seconds: 600) { !process.isRunning }
         try #require(ended, "still waiting after the signal: \(said.value)")
+        // Ended: this returns at once, and lets Foundation release what watched the process
+        // (without it, LeakSanitizer found the Process and its pipe still held at the suite's end).
+        process.waitUntilExit()
+        _ = said.finish()
         #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(said.value)")
         #expect(
             said.value.contains(
