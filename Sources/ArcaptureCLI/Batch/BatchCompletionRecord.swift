@@ -13,7 +13,8 @@ import GeoAR
 /// machines over a shared folder, where appends from several writers interleave (NFS has no atomic
 /// `O_APPEND`); each output belongs to one row, so each record has one writer.
 struct BatchCompletionRecord: Codable, Equatable {
-    /// The output's path, as the row gives it (relative paths resolved against the manifest's folder).
+    /// The output's absolute path (``absolutePath(_:)``): the same whichever folder the batch runs
+    /// from (by hand, or a scheduler's `--chdir`).
     var output: String
     /// The footage it was made from.
     var footage: String
@@ -30,11 +31,18 @@ struct BatchCompletionRecord: Codable, Equatable {
     /// The folder the records of `manifest`'s rows are in.
     static func folder(manifest: String) -> String { manifest + ".done" }
 
-    /// The record's path for `output`: its name is a hash of the output's path (FNV-1a, 64 bits:
-    /// any name-safe digest would do, and the record repeats the path, which is compared).
+    /// `path` made absolute against the current folder, `.` and `..` resolved: a row's output
+    /// resolved against a relative manifest path is relative to where the batch runs, which a rerun
+    /// from elsewhere changes.
+    static func absolutePath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// The record's path for `output`: its name is a hash of the output's absolute path (FNV-1a,
+    /// 64 bits: any name-safe digest would do, and the record repeats the path, which is compared).
     static func path(manifest: String, output: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in output.utf8 {
+        for byte in absolutePath(output).utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
@@ -55,22 +63,25 @@ struct BatchCompletionRecord: Codable, Equatable {
     static func made(for row: BatchManifest.Row, finishedFile: String) -> BatchCompletionRecord? {
         guard let identity = identity(of: finishedFile) else { return nil }
         return BatchCompletionRecord(
-            output: row.output, footage: row.footage, line: row.line, bytes: identity.bytes,
+            output: absolutePath(row.output), footage: absolutePath(row.footage), line: row.line, bytes: identity.bytes,
             modifiedNanoseconds: identity.modifiedNanoseconds, finished: Date())
     }
 
-    /// The record kept for `output`, nil when there is none or it cannot be read (either way the
-    /// row is not taken as done).
+    /// The record kept for `output`, nil when there is none, it cannot be read or it is another
+    /// output's (either way the row is not taken as done).
     static func read(manifest: String, output: String) -> BatchCompletionRecord? {
         guard let data = FileManager.default.contents(atPath: path(manifest: manifest, output: output)) else {
             return nil
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(BatchCompletionRecord.self, from: data)
+        guard let record = try? decoder.decode(BatchCompletionRecord.self, from: data),
+            record.output == absolutePath(output)
+        else { return nil }
+        return record
     }
 
-    /// Whether this record describes the file now at its output.
+    /// Whether this record describes the file now at ``output``.
     var matchesOutput: Bool {
         guard let identity = Self.identity(of: output) else { return false }
         return identity.bytes == bytes && identity.modifiedNanoseconds == modifiedNanoseconds

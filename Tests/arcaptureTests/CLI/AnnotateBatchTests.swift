@@ -153,6 +153,20 @@ struct AnnotateBatchTests {
         let again = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
         #expect(again.stderr.contains("batch: 0 done, 3 skipped (done before), 0 failed"), "\(again.stderr)")
         #expect(FileManager.default.contents(atPath: outputs[0]) == FileManager.default.contents(atPath: outputs[2]))
+        // The records hold for the same batch run from elsewhere, its manifest named relatively (by
+        // hand in its folder, or by a scheduler from the folder above).
+        for (folderRunIn, named) in [
+            (folder.path, "fleet.csv"),
+            (folder.deletingLastPathComponent().path, folder.lastPathComponent + "/fleet.csv"),
+        ] {
+            let relative = try await Binary.run(
+                executable: "/bin/sh",
+                arguments: ["-c", "cd \"$0\" && exec \"$@\"", folderRunIn, Binary.path, "annotate", "--batch", named]
+                    + Self.common)
+            #expect(
+                relative.stderr.contains("batch: 0 done, 3 skipped (done before), 0 failed"),
+                "from \(folderRunIn): \(relative.stderr)")
+        }
     }
 
     @Test(
@@ -195,6 +209,10 @@ struct AnnotateBatchTests {
         kill(batch.processIdentifier, SIGKILL)
         for row in rows { kill(row, SIGKILL) }
         batch.waitUntilExit()
+        // The row, an orphan now, is gone once reaped (SIGKILL takes effect as the kernel gets to
+        // it): until then the next run sees its process and keeps its temporary file, as it must
+        // for a run still going.
+        #expect(await OffPool.wait(seconds: 600) { rows.allSatisfy { kill($0, 0) != 0 && errno == ESRCH } })
         held.stop()
         #expect(!FileManager.default.fileExists(atPath: output), "nothing under the final name")
         #expect(!FileManager.default.fileExists(atPath: manifest + ".done"), "no record")
@@ -204,8 +222,8 @@ struct AnnotateBatchTests {
         let next = try await Binary.run(["annotate", "--batch", manifest] + Self.common)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("batch: 1 done, 0 skipped (done before), 0 failed"), "\(next.stderr)")
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: out) == ["live.mjpeg"], "the killed row's file is gone")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(left == ["live.mjpeg"], "the killed row's file is gone: \(left)\n\(next.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: manifest + ".done").count == 1)
     }
 
