@@ -293,7 +293,18 @@ public final class VideoFileWriter {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "crf", String(format: "%g", crf), 0)
         av_dict_set(&options, "preset", preset, 0)
-        if let parameters { av_dict_set(&options, "x264-params", parameters, 0) }
+        // x264's sliced threads (each frame cut into a slice per thread), before the caller's
+        // parameters (which may say otherwise): its default frame threads do not write the same
+        // stream run after run on this machine. `ffmpeg -c:v libx264 -crf 20 -preset veryfast` of
+        // one Y4M (315 frames of 848x480, 2 cores): 16 runs each, the default and
+        // `lookahead-threads=1` gave 2 different streams, `sliced-threads=1` and `threads=1` one;
+        // annotate's MP4 of the GoPro sample differed in 1 run of 6 to 10, more often under load.
+        // Sliced threads cost 5-10 % of the encoder's speed here (1.88-2.06 s against 1.75-1.81 s)
+        // and no size (5,597,179 bytes against 5,601,403); output that depends on the machine's
+        // load costs more: a view and annotate must write the same file, a fleet's shards the same
+        // as one run (ViewMatchesAnnotateTests failed under scripts/test-under-load for it).
+        let deterministic = "sliced-threads=1"
+        av_dict_set(&options, "x264-params", parameters.map { deterministic + ":" + $0 } ?? deterministic, 0)
         arcapture_av_clear_log()
         var status = avcodec_open2(context, codec, &options)
         guard status >= 0 else {
