@@ -94,12 +94,13 @@ struct BatchCompletionRecord: Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
+        let path = Self.path(manifest: manifest, output: output)
         let bytes: [UInt8]
         do {
             bytes = Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
         } catch {
-            throw OutputError(path: Self.path(manifest: manifest, output: output), reason: "\(error)", kind: .write)
+            throw OutputError(path: path, reason: "\(error)", kind: .write)
         }
-        try CaptureOutputWriter.writeFile(Self.path(manifest: manifest, output: output), bytes)
+        try CaptureOutputWriter.writeFile(path, bytes)
     }
 }

@@ -133,8 +133,9 @@ enum AnnotateBatch {
         }
         // A device or a pipe (`/dev/null`, a run for its speed) is written straight into: it is
         // never done, nor removed.
-        let staged = OutputPathKind(path: row.output) != .stream
-        if staged && OutputPathKind(path: row.output) == .file && !force {
+        let kind = OutputPathKind(path: row.output)
+        let staged = kind != .stream
+        if kind == .file && !force {
             if let record = BatchCompletionRecord.read(manifest: manifest, output: row.output), record.matchesOutput {
                 return BatchReport.Entry(
                     row: row, status: .skipped, exitStatus: nil, seconds: 0, message: "\(row.output) is done")
