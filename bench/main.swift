@@ -96,6 +96,12 @@ if CommandLine.arguments.contains("--splice") {
     exit(0)
 }
 
+// `arcapture-bench --telemetry`: reading an hour of DJI subtitles against a second.
+if CommandLine.arguments.contains("--telemetry") {
+    try TelemetryBench.report()
+    exit(0)
+}
+
 // `arcapture-bench --durability [FOLDER]`: what flushing each output to the disk costs.
 if let flag = CommandLine.arguments.firstIndex(of: "--durability") {
     try DurabilityBench.run(folder: CommandLine.arguments.dropFirst(flag + 1).first ?? ".build/bench-durability")

@@ -33,6 +33,10 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             _ = decoder.decode(String(line), received: 0)
         }
     },
+    "dji-srt": { bytes in
+        _ = try? DJISubtitleTrack(data: Data(bytes), file: "fuzz.srt")
+        _ = DJISubtitleTrack.isSubtitleFile(head: Data(bytes))
+    },
     "gpx": { bytes in
         if let file = try? GPXFile(data: Data(bytes), file: "fuzz.gpx") { _ = try? file.recordedTrack() }
     },

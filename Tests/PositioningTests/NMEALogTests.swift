@@ -138,7 +138,8 @@ struct NMEALogTests {
         #expect {
             try RecordedTrack.load(path)
         } throws: { error in
-            "\(error)".hasPrefix("\(path): not an NMEA log or a GPX file")
+            "\(error)".hasPrefix("\(path): not a track arcapture reads")
+                && "\(error)".hasSuffix(RecordedTrack.formatsRead)
         }
         #expect(throws: InputFileError.missing(file: "/nonexistent/track.nmea")) {
             try RecordedTrack.load("/nonexistent/track.nmea")

@@ -56,6 +56,7 @@ enum LocationArgument: Sendable, Equatable {
         case .file(let path):
             var track = try TrackFile.load(path)
             for warning in track.warnings { Terminal.warning(warning) }
+            if let heightWarning = track.heightWarning { Terminal.warning(heightWarning) }
             if let poseSidecar {
                 let sidecar = try SidecarFile(contentsOf: poseSidecar)
                 for warning in sidecar.warnings { Terminal.warning(warning) }

@@ -78,6 +78,7 @@ enum SyncCommand {
         do {
             let track = try TrackFile.load(trackPath ?? "")
             for warning in track.warnings { Terminal.warning(warning) }
+            if let heightWarning = track.heightWarning { Terminal.warning(heightWarning) }
             if track.warningCount > track.warnings.count {
                 Terminal.warning("\(track.warningCount - track.warnings.count) more warnings not shown")
             }

@@ -302,7 +302,7 @@ enum AnnotateFootage {
         case .noPositions(let footage, let kind):
             Terminal.error(
                 kind == .video
-                    ? "give --track FILE: \(footage) carries no GPS of its own (no GPMF telemetry track), and only such a "
+                    ? "give --track FILE: \(footage) carries no GPS of its own (no GPMF telemetry track, no DJI .SRT beside it), and only such a "
                         + "video or a folder of geotagged photos annotates without one"
                     : "give --track FILE: only a folder of geotagged photos annotates without one")
             return .usage

@@ -125,6 +125,11 @@ struct FootageTimeOptions: Sendable {
                     + ", so its frames cannot be placed on the track: give --start TIME (the first frame's time, "
                     + "such as 2020-12-18T06:15:50Z), or --start first-fix to take the track's first fix"
                     + (suggestsSync ? "; 'arcapture sync' shows how the footage and the track overlap" : ""))
+        case .undatedTelemetry(let footage, let telemetry):
+            UsageError(
+                "\(telemetry) carries no date and time and \(footage) has no creation_time: its positions follow the "
+                    + "video's own timing, but nothing says when it was filmed: give --start TIME (the first frame's "
+                    + "time, such as 2020-12-18T06:15:50Z) for the banner's {time} and the sidecar's times")
         case .noMotionToMatch(let footage?, false):
             UsageError(
                 "--offset auto matches the footage's own GPS with a separate track: give --track FILE (a logger's, "

@@ -17,6 +17,9 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     case gpsClock
     /// Apple's `com.apple.quicktime.creationdate`, which carries its zone (`+0200`).
     case appleCreationDate(String)
+    /// The drone's clock in a DJI subtitle file (`.SRT`), its local wall-clock time with no zone,
+    /// read in this system's time zone (`TZ`): its abbreviation and offset east of UTC then.
+    case subtitleClockInLocalZone(zone: String, offsetSeconds: Int)
     /// A video container's `creation_time` (MP4's mvhd, Matroska's DateUTC): labelled UTC, often
     /// the camera's local time.
     case containerTime
@@ -25,7 +28,7 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     public var statesZone: Bool {
         switch self {
         case .exifOffset, .exifZoneFromGPS, .gpsClock, .appleCreationDate: true
-        case .exifInLocalZone, .containerTime: false
+        case .exifInLocalZone, .subtitleClockInLocalZone, .containerTime: false
         }
     }
 
@@ -36,7 +39,7 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .exifOffset(let text), .appleCreationDate(let text): Self.offsetSeconds(text)
         case .exifZoneFromGPS(let offset): offset
-        case .exifInLocalZone, .gpsClock, .containerTime: nil
+        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .containerTime: nil
         }
     }
 
@@ -64,6 +67,10 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
             "the EXIF time, which has no zone: read as local time in this system's time zone ("
                 + (zone == Self.offsetText(offset) ? zone : "\(zone), \(Self.offsetText(offset))")
                 + "); set TZ to the zone the camera's clock was set to if it was another"
+        case .subtitleClockInLocalZone(let zone, let offset):
+            "the drone's clock in its DJI subtitles, which has no zone: read as local time in this system's time zone ("
+                + (zone == Self.offsetText(offset) ? zone : "\(zone), \(Self.offsetText(offset))")
+                + "); set TZ to the zone the drone's app was in if it was another"
         case .gpsClock:
             "the video's GPS clock (its GPMF telemetry)"
         case .appleCreationDate(let offset):

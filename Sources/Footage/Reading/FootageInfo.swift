@@ -70,15 +70,16 @@ public struct FootageInfo: Sendable {
     }
 
     /// A video file, from its container (nothing decoded): frames and rate as it states them, and
-    /// its start on the GPS clock when it carries GoPro telemetry, else its `creation_time`.
+    /// its start on the telemetry's clock when it has telemetry with one (GoPro's GPMF, a DJI
+    /// subtitle file beside it), else its `creation_time`.
     private static func video(_ path: String) throws(InputFileError) -> FootageInfo {
         let container = try MediaContainer(path: path)
         let decoder = try VideoDecoder(container: container)
         var notes: [String] = []
         var start: CaptureTime?
-        if container.streams.contains(where: { $0.codecTag == "gpmd" }) {
+        if EmbeddedTelemetry.hasTelemetry(path) {
             let reading = try EmbeddedTelemetry.read(path)
-            start = reading.videoStart.map { CaptureTime(date: $0, source: .gpsClock) }
+            start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
             notes = reading.track.warnings
         }
         // Without a GPS clock, the container's creation time (which may be local time labelled

@@ -29,7 +29,7 @@ public enum FootageJobError: Error, Sendable, CustomStringConvertible {
         case .timing(let error): error.description
         case .noPositions(let footage, let kind):
             kind == .video
-                ? "\(footage) carries no GPS of its own (no GPMF telemetry track): positions must come from a track"
+                ? "\(footage) carries no GPS of its own (no GPMF telemetry track, no DJI .SRT beside it): positions must come from a track"
                 : "\(footage) carries no positions of its own (only a video with telemetry or a folder of geotagged "
                     + "photos does): positions must come from a track"
         case .trackMissed(let miss): "\(miss), so none would be annotated; nothing was written"

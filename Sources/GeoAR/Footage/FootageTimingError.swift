@@ -16,6 +16,10 @@ public enum FootageTimingError: Error, Sendable, Equatable, CustomStringConverti
     /// the footage has no positions of its own (`footage`: its path, nil for frames alone), or
     /// there is no separate track to match them with (`hasTrack` false).
     case noMotionToMatch(footage: String?, hasTrack: Bool)
+    /// The footage's own telemetry (`telemetry`: a DJI subtitle file without dates) is timed only
+    /// from the video's start, and the footage states no start either: its positions follow the
+    /// video, but nothing says when it was filmed (and a track's first fix is no time either).
+    case undatedTelemetry(footage: String, telemetry: String)
     /// Matching the footage's motion against the track found no offset at all.
     case offsetNotFound(footage: String, TrackOffsetError)
     /// Matching found an offset that cannot be trusted (its `problem` says why).
@@ -35,6 +39,9 @@ public enum FootageTimingError: Error, Sendable, Equatable, CustomStringConverti
         case .noMotionToMatch(let footage, _):
             "the offset cannot be found by matching motion: \(footage ?? "frames without footage") \(footage == nil ? "have" : "has") "
                 + "no positions of its own (a GoPro's GPS): give the offset in seconds"
+        case .undatedTelemetry(let footage, let telemetry):
+            "\(telemetry) carries no date and time and \(footage) has no capture time in its metadata: its positions "
+                + "follow the video's own timing, but nothing says when it was filmed; give the first frame's time"
         case .offsetNotFound(let footage, let error):
             "no offset found by matching \(footage)'s own positions with the track: \(error)"
         case .offsetUncertain(let footage, let estimate):

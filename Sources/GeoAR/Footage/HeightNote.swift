@@ -8,6 +8,7 @@ import Positioning
 enum HeightNote {
     /// The note (or, `isWarning`, the warning) for a track's fixes.
     static func track(_ track: RecordedTrack, assumedGeoidSeparation: Double?) -> (text: String, isWarning: Bool)? {
+        if let warning = track.heightWarning { return (warning, true) }
         var counts: [AltitudeReference: Int] = [:]
         var first: (fix: LocationFix, altitude: Double, reference: AltitudeReference)?
         for fix in track.fixes {

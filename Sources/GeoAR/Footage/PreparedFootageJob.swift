@@ -104,7 +104,8 @@ public final class PreparedFootageJob: @unchecked Sendable {
             throw .input(
                 .malformed(file: input == "-" ? "stdin" : input, location: nil, problem: "no frames to annotate"))
         }
-        // A video's own GPS (GoPro's GPMF) times it: its start on the GPS clock is its metadata.
+        // A video's own GPS (GoPro's GPMF, a DJI subtitle file beside it) times it: its start on
+        // the telemetry's clock is its metadata.
         let embedded: EmbeddedTelemetry.Reading?
         do {
             embedded =
@@ -115,7 +116,9 @@ public final class PreparedFootageJob: @unchecked Sendable {
         var info = FootageInfo(describing: reader, path: input, first: first)
         // Without one, the container's creation time (an iPhone's with its zone; else often local
         // time labelled UTC: the origin says the start came from it).
-        if let start = embedded?.videoStart.map({ CaptureTime(date: $0, source: .gpsClock) })
+        if let start = embedded.flatMap({ reading in
+            reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
+        })
             ?? reader.videoCreationTime
         {
             info.metadataStart = start
@@ -158,12 +161,12 @@ public final class PreparedFootageJob: @unchecked Sendable {
                         + "heading \(body.heading)°, pitch \(body.pitch)°, roll \(body.roll)°")
             }
         case .track, .footage:
-            let track: RecordedTrack
+            var track: RecordedTrack
             if case .track(let given) = plan.positions {
                 track = given
             } else if let embedded {
                 track = embedded.track
-                messages.note("note: poses from \(input)'s own GPS: \(track.summary)")
+                messages.note("note: poses from \(embedded.origin): \(track.summary)")
             } else if reader.kind == .jpegFolder {
                 var given: DeviceOrientation?
                 if case .fixed(let fixed) = plan.orientation { given = fixed }
@@ -177,7 +180,17 @@ public final class PreparedFootageJob: @unchecked Sendable {
             for warning in track.warnings.prefix(5) { messages.warning(warning) }
             var clock: FootageClock
             do throws(FootageTimingError) {
+                if case .footage = plan.positions, let embedded, embedded.isRelative, job.timing.givenStart == nil,
+                    job.timing.start == .firstFix || info.metadataStart == nil
+                {
+                    throw FootageTimingError.undatedTelemetry(footage: input, telemetry: embedded.origin)
+                }
                 (clock, clockOrigin) = try job.timing.clock(footage: info, track: track)
+                // Telemetry timed only from the video's start (a DJI file without dates) is placed
+                // where the clock puts the first frame.
+                if case .footage = plan.positions, let embedded, embedded.isRelative {
+                    track = embedded.anchored(at: clock.start)
+                }
                 if job.timing.findsOffset {
                     let estimate = try job.timing.matchedOffset(
                         footage: embedded, path: input, clock: clock, track: track, maximumGap: plan.limits.maximumGap)

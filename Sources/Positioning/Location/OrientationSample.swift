@@ -29,6 +29,9 @@ public struct OrientationSample: Hashable, Sendable {
         /// A drone's flight controller (the GoPro Karma's ATTD): the airframe's yaw, which the
         /// camera's gimbal follows; the camera's pitch and roll are the gimbal's, not recorded.
         case flightController = "flight-controller"
+        /// A camera gimbal's yaw, pitch and roll (a DJI drone's `gb_yaw`, `G.PRY`): the camera's
+        /// own orientation.
+        case gimbal
     }
 
     /// The UTC time of the measurement.

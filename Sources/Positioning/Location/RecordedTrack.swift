@@ -22,6 +22,10 @@ public struct RecordedTrack: Sendable {
     /// A one-line account of what was read, such as `146 fixes from 4999 lines (GGA 0, RMC 146…)`.
     public var summary: String
 
+    /// What a run must warn of about the heights, when the file's are not above sea level or the
+    /// ellipsoid (a DJI subtitle file with heights above take-off only).
+    public var heightWarning: String?
+
     /// Warnings kept in ``warnings``; the rest are only counted.
     public static let warningLimit = 20
 
@@ -39,14 +43,20 @@ public struct RecordedTrack: Sendable {
         self.summary = summary
     }
 
+    /// The track formats arcapture reads, in a sentence that ends a "cannot read this track"
+    /// message.
+    public static let formatsRead =
+        "arcapture reads GPX, NMEA 0183 logs, DJI subtitle files (.SRT), and a video's own telemetry "
+        + "(GoPro's GPMF, or the DJI .SRT beside the video)"
+
     /// The time span the fixes cover, nil without fixes.
     public var timeSpan: ClosedRange<Date>? {
         guard let first = fixes.first?.time, let last = fixes.last?.time else { return nil }
         return first...last
     }
 
-    /// Reads an NMEA log or a GPX file, chosen by content: GPX starts with XML, anything else is
-    /// read as NMEA. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
+    /// Reads an NMEA log, a GPX file or a DJI subtitle file, chosen by content: GPX starts with
+    /// XML, a subtitle file with a cue number and its timing, anything else is read as NMEA. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
     /// any of the three).
     ///
     /// - Throws: `InputFileError` when the file is missing, unreadable, a video, or neither.
@@ -62,6 +72,7 @@ public struct RecordedTrack: Sendable {
         if head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") {
             return try GPXFile(data: data, file: path).recordedTrack()
         }
+        if DJISubtitleTrack.isSubtitleFile(head: data) { return try DJISubtitleTrack.read(data, file: path) }
         return try NMEALog.read(data, file: path)
     }
 }

@@ -47,7 +47,8 @@ public enum NMEALog {
                 file: file, location: nil,
                 problem: statistics.damaged > 0
                     ? "no valid NMEA sentence: \(statistics.damaged) damaged (first: \(warnings.first ?? "?"))"
-                    : "not an NMEA log or a GPX file (no line starts with '$')")
+                    : "not a track arcapture reads (no line starts with '$'): "
+                        + RecordedTrack.formatsRead)
         }
         return RecordedTrack(
             file: file, fixes: fixes, orientations: orientations.sorted { $0.time < $1.time }, warnings: warnings,
