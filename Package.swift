@@ -111,7 +111,9 @@ let package = Package(
             path: "Tests/ScriptedCamera"),
         // One test target per library, and arcaptureTests, which runs the built binary.
         .testTarget(name: "ArcaptureCoreTests", dependencies: ["ArcaptureCore", "TestSupport"]),
-        .testTarget(name: "PositioningTests", dependencies: ["ArcaptureCore", "Positioning", "TestSupport"]),
+        .testTarget(
+            name: "PositioningTests", dependencies: ["ArcaptureCore", "Positioning", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "JPEGKitTests", dependencies: ["ArcaptureCore", "JPEGKit", "TestSupport"]),
         .testTarget(
             name: "FootageTests", dependencies: ["ArcaptureCore", "Positioning", "JPEGKit", "Footage", "TestSupport"]),

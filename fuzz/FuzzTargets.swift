@@ -37,6 +37,9 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         _ = try? DJISubtitleTrack(data: Data(bytes), file: "fuzz.srt")
         _ = DJISubtitleTrack.isSubtitleFile(head: Data(bytes))
     },
+    "fit": { bytes in
+        _ = try? FITActivity.read(Data(bytes), file: "fuzz.fit")
+    },
     "gpx": { bytes in
         if let file = try? GPXFile(data: Data(bytes), file: "fuzz.gpx") { _ = try? file.recordedTrack() }
     },

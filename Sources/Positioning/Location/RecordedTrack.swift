@@ -46,7 +46,8 @@ public struct RecordedTrack: Sendable {
     /// The track formats arcapture reads, in a sentence that ends a "cannot read this track"
     /// message.
     public static let formatsRead =
-        "arcapture reads GPX, NMEA 0183 logs, DJI subtitle files (.SRT), and a video's own telemetry "
+        "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), and a "
+        + "video's own telemetry "
         + "(GoPro's GPMF, or the DJI .SRT beside the video)"
 
     /// The time span the fixes cover, nil without fixes.
@@ -55,8 +56,9 @@ public struct RecordedTrack: Sendable {
         return first...last
     }
 
-    /// Reads an NMEA log, a GPX file or a DJI subtitle file, chosen by content: GPX starts with
-    /// XML, a subtitle file with a cue number and its timing, anything else is read as NMEA. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
+    /// Reads an NMEA log, a GPX file, a DJI subtitle file or a FIT activity, chosen by content: GPX
+    /// starts with XML, a subtitle file with a cue number and its timing, FIT with its header,
+    /// anything else is read as NMEA. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
     /// any of the three).
     ///
     /// - Throws: `InputFileError` when the file is missing, unreadable, a video, or neither.
@@ -73,6 +75,7 @@ public struct RecordedTrack: Sendable {
             return try GPXFile(data: data, file: path).recordedTrack()
         }
         if DJISubtitleTrack.isSubtitleFile(head: data) { return try DJISubtitleTrack.read(data, file: path) }
+        if FITActivity.isFITFile(head: data) { return try FITActivity.read(data, file: path) }
         return try NMEALog.read(data, file: path)
     }
 }
