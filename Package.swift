@@ -37,6 +37,9 @@ let package = Package(
         // libheif: HEIF/HEIC photos (an iPhone's), decoded with their EXIF, XMP and colour profile.
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
 
+        // zlib: gzip-compressed tracks (`.gpx.gz`, `.nmea.gz`, `.kml.gz`).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
         // GNU libmicrohttpd: the HTTP server of `arcapture serve`.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -50,8 +53,9 @@ let package = Package(
         // frame sizes and planes, JPEG markers. No C library but libc.
         .target(name: "ArcaptureCore"),
         // Location and pose: fixes and their sources (gpsd, NMEA, GPX, a fixed place, a replayed
-        // track), GPMF payloads, heading estimation, IIO sensors.
-        .target(name: "Positioning", dependencies: ["ArcaptureCore"]),
+        // track), GPMF payloads, DJI subtitles, FIT activities, gzip-compressed tracks (zlib), heading
+        // estimation, IIO sensors.
+        .target(name: "Positioning", dependencies: ["ArcaptureCore", "CZlib"]),
         // JPEG: libjpeg-turbo's codec, the splicer and restart scans (libjpeg), EXIF.
         .target(name: "JPEGKit", dependencies: ["ArcaptureCore", "CTurboJPEG", "CLibJPEG"]),
         // Footage and media: the readers (MJPEG, Y4M, folders, pipes, video through FFmpeg), the video

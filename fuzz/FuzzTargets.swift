@@ -40,6 +40,11 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
     "fit": { bytes in
         _ = try? FITActivity.read(Data(bytes), file: "fuzz.fit")
     },
+    // A track file as `--track` reads it: gzip inflated, then whatever it holds (GPX, FIT, a DJI
+    // .SRT, NMEA) to its parser.
+    "track": { bytes in
+        _ = try? RecordedTrack.read(Data(bytes), file: "fuzz.track")
+    },
     "gpx": { bytes in
         if let file = try? GPXFile(data: Data(bytes), file: "fuzz.gpx") { _ = try? file.recordedTrack() }
     },

@@ -46,9 +46,8 @@ public struct RecordedTrack: Sendable {
     /// The track formats arcapture reads, in a sentence that ends a "cannot read this track"
     /// message.
     public static let formatsRead =
-        "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), and a "
-        + "video's own telemetry "
-        + "(GoPro's GPMF, or the DJI .SRT beside the video)"
+        "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), any of "
+        + "them gzip-compressed (.gz), and a video's own telemetry (GoPro's GPMF, or the DJI .SRT beside the video)"
 
     /// The time span the fixes cover, nil without fixes.
     public var timeSpan: ClosedRange<Date>? {
@@ -58,7 +57,8 @@ public struct RecordedTrack: Sendable {
 
     /// Reads an NMEA log, a GPX file, a DJI subtitle file or a FIT activity, chosen by content: GPX
     /// starts with XML, a subtitle file with a cue number and its timing, FIT with its header,
-    /// anything else is read as NMEA. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
+    /// anything else is read as NMEA. Any of them gzip-compressed (`.gpx.gz`, `.fit.gz`) is
+    /// inflated first. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
     /// any of the three).
     ///
     /// - Throws: `InputFileError` when the file is missing, unreadable, a video, or neither.
@@ -69,7 +69,14 @@ public struct RecordedTrack: Sendable {
                 file: path, location: nil,
                 problem: "a video file: its positions are in its telemetry track, which the footage reader reads")
         }
-        let data = try InputFile.read(path)
+        return try read(InputFile.read(path), file: path)
+    }
+
+    /// Reads `data`, the contents of `file`, by what it holds (as ``load(_:)`` does).
+    static func read(_ contents: Data, file path: String) throws(InputFileError) -> RecordedTrack {
+        var data = contents
+        // Strava's exports and rotated logs come gzip-compressed: whatever is inside is read the same.
+        if GzipFile.isCompressed(data) { data = try GzipFile.inflate(data, file: path) }
         let head = String(decoding: data.prefix(512), as: UTF8.self)
         if head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") {
             return try GPXFile(data: data, file: path).recordedTrack()
