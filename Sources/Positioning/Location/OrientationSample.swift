@@ -32,6 +32,8 @@ public struct OrientationSample: Hashable, Sendable {
         /// A camera gimbal's yaw, pitch and roll (a DJI drone's `gb_yaw`, `G.PRY`): the camera's
         /// own orientation.
         case gimbal
+        /// A heading column of a track file (CSV), taken as from true north.
+        case trackFile = "track-file"
     }
 
     /// The UTC time of the measurement.

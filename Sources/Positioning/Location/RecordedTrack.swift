@@ -46,7 +46,8 @@ public struct RecordedTrack: Sendable {
     /// The track formats arcapture reads, in a sentence that ends a "cannot read this track"
     /// message.
     public static let formatsRead =
-        "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), any of "
+        "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), CSV with a "
+        + "header naming time, lat and lon columns, any of "
         + "them gzip-compressed (.gz), and a video's own telemetry (GoPro's GPMF, or the DJI .SRT beside the video)"
 
     /// The time span the fixes cover, nil without fixes.
@@ -56,8 +57,8 @@ public struct RecordedTrack: Sendable {
     }
 
     /// Reads an NMEA log, a GPX file, a DJI subtitle file or a FIT activity, chosen by content: GPX
-    /// starts with XML, a subtitle file with a cue number and its timing, FIT with its header,
-    /// anything else is read as NMEA. Any of them gzip-compressed (`.gpx.gz`, `.fit.gz`) is
+    /// starts with XML, a subtitle file with a cue number and its timing, FIT with its header, CSV
+    /// with a header naming its latitude and longitude columns, anything else is read as NMEA. Any of them gzip-compressed (`.gpx.gz`, `.fit.gz`) is
     /// inflated first. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
     /// any of the three).
     ///
@@ -83,6 +84,7 @@ public struct RecordedTrack: Sendable {
         }
         if DJISubtitleTrack.isSubtitleFile(head: data) { return try DJISubtitleTrack.read(data, file: path) }
         if FITActivity.isFITFile(head: data) { return try FITActivity.read(data, file: path) }
+        if CSVTrackFile.isCSVTrack(head: data) { return try CSVTrackFile.read(data, file: path) }
         return try NMEALog.read(data, file: path)
     }
 }
