@@ -86,13 +86,7 @@ enum CSVTrackFile {
             // Unix seconds, or milliseconds (a value past the year 5138 in seconds).
             return (Date(timeIntervalSince1970: number > 1e11 ? number / 1000 : number), nil)
         }
-        guard cell.count >= 19 else { return nil }
-        let clock = cell.dropFirst(10)
-        let zoned = clock.hasSuffix("Z") || clock.hasSuffix("z") || clock.contains("+") || clock.contains("-")
-        guard let parsed = UTCTime.parse(cell) else { return nil }
-        if zoned { return (parsed, nil) }
-        guard let local = LocalTime.instant(ofWallClock: parsed) else { return nil }
-        return (local.date, (local.zone, local.offsetSeconds))
+        return ZonedTimeText.parse(cell)
     }
 
     /// Reads `data`, the contents of `file`.
@@ -183,10 +177,8 @@ enum CSVTrackFile {
             // Said as a warning: an assumed zone moves every fix, and the user must see it.
             summary += "; \(localTimes) times without a zone, read in \(localZone.name)"
             warn(
-                "\(localTimes) times have no zone (\(localZone.example)): "
-                    + "read as local time in this system's time zone (\(localZone.name), "
-                    + "\(CaptureTimeSource.offsetText(localZone.offset))); set TZ to the zone they were logged in "
-                    + "if it was another")
+                ZonedTimeText.warning(
+                    count: localTimes, example: localZone.example, zone: (localZone.name, localZone.offset)))
         }
         return RecordedTrack(
             file: file, fixes: fixes, orientations: orientations, warnings: warnings, warningCount: warningCount,

@@ -34,23 +34,7 @@ public struct GPXFile: Sendable {
     ///
     /// - Throws: `InputFileError/malformed(file:location:problem:)`.
     public init(data: Data, file: String) throws(InputFileError) {
-        // libxml2 (through FoundationXML) crashes on some declared encodings (UTF-7, found by
-        // fuzzing): only those GPS software writes are handed to it.
-        let head = String(decoding: data.prefix(256), as: UTF8.self)
-        if head.hasPrefix("<?xml"),
-            let range = head.range(of: #"encoding\s*=\s*["']([^"']*)["']"#, options: .regularExpression)
-        {
-            let declared =
-                head[range].split(whereSeparator: { $0 == "\"" || $0 == "'" }).dropFirst().first.map(String.init) ?? ""
-            let readable = [
-                "utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1", "iso-8859-15", "windows-1252", "utf-16",
-            ]
-            guard readable.contains(declared.lowercased()) else {
-                throw .malformed(
-                    file: file, location: "line 1",
-                    problem: "the XML declares encoding '\(declared)'; GPX is read in UTF-8, UTF-16 or Latin-1")
-            }
-        }
+        try XMLEncodingCheck.check(data, file: file, format: "GPX")
         let reader = GPXReader(file: file)
         let parser = XMLParser(data: data)
         parser.delegate = reader

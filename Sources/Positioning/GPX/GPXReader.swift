@@ -8,7 +8,7 @@ import Foundation
 /// The `XMLParser` delegate behind ``GPXFile``: collects points as elements close.
 ///
 /// It lives only for one synchronous `parse()` call on one thread.
-final class GPXReader: NSObject, XMLParserDelegate {
+final class GPXReader: XMLElementReader {
     let file: String
     var tracks: [GPXTrack] = []
     var routes: [GPXTrack] = []
@@ -17,28 +17,20 @@ final class GPXReader: NSObject, XMLParserDelegate {
     var problem: InputFileError?
     var sawRoot = false
 
-    private var path: [String] = []
-    private var text = ""
     private var point: GPXPoint?
     private var segment: [GPXPoint] = []
     private var current: GPXTrack?
 
     init(file: String) { self.file = file }
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        let name = Self.localName(elementName)
-        if path.isEmpty {
+    override func open(_ name: String, attributes: [String: String], parser: XMLParser) {
+        if path.count == 1 {
             guard name == "gpx" else {
-                fail(parser, "not a GPX file (the root element is <\(elementName)>)")
+                fail(parser, "not a GPX file (the root element is <\(name)>)")
                 return
             }
             sawRoot = true
         }
-        path.append(name)
-        text = ""
         switch name {
         case "trk", "rte": current = GPXTrack(name: nil, segments: name == "rte" ? [[]] : [])
         case "trkseg": segment = []
@@ -58,16 +50,7 @@ final class GPXReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
-    ) {
-        let name = Self.localName(elementName)
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let parent = path.count >= 2 ? path[path.count - 2] : ""
-        path.removeLast()
-        text = ""
+    override func close(_ name: String, value: String, parent: String, parser: XMLParser) {
         switch name {
         case "ele" where point != nil && ["trkpt", "rtept", "wpt"].contains(parent):
             guard let elevation = Double(value), elevation.isFinite else {
@@ -103,16 +86,7 @@ final class GPXReader: NSObject, XMLParserDelegate {
         }
     }
 
-    /// libxml2 reports some errors (a mismatched end tag) without stopping; any error is fatal here,
-    /// since a GPX file that is not well-formed cannot be trusted to hold the points it seems to.
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        guard problem == nil, xmlError == nil else { return }  // a GPX problem found first stands
-        xmlError = (parseError, parser.lineNumber, parser.columnNumber)
-        parser.abortParsing()
-    }
-
-    /// The first XML error libxml2 reported and where, worded by ``GPXFile`` (which has the data).
-    var xmlError: (error: any Error, line: Int, column: Int)?
+    override var hasOwnProblem: Bool { problem != nil }
 
     private func fail(_ parser: XMLParser, _ what: String) {
         if problem == nil { problem = .malformed(file: file, location: "line \(parser.lineNumber)", problem: what) }
@@ -121,10 +95,5 @@ final class GPXReader: NSObject, XMLParserDelegate {
 
     private func warn(_ parser: XMLParser, _ what: String) {
         warnings.append("\(file): line \(parser.lineNumber): \(what)")
-    }
-
-    /// `gpx:trkpt` → `trkpt`: GPX files may use a namespace prefix.
-    private static func localName(_ name: String) -> String {
-        name.split(separator: ":").last.map(String.init) ?? name
     }
 }

@@ -17,10 +17,15 @@ enum GzipFile {
     ///
     /// - Throws: `InputFileError.malformed` naming `file` and zlib's reason when the stream is
     ///   damaged or cut short, or when it inflates past ``maximumSize``.
-    static func inflate(_ data: Data, file: String, maximumSize: Int = maximumSize) throws(InputFileError) -> Data {
+    ///
+    /// - Parameter raw: a bare deflate stream with no header (a zip entry's), named `what` in messages.
+    static func inflate(
+        _ data: Data, file: String, maximumSize: Int = maximumSize, raw: Bool = false, what: String = "a gzip file"
+    ) throws(InputFileError) -> Data {
         var stream = z_stream()
-        // 15 + 32: a window of 32 kB, and a gzip or zlib header detected from the stream.
-        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        // 15 + 32: a window of 32 kB, and a gzip or zlib header detected from the stream; -15: none.
+        let windowBits: Int32 = raw ? -15 : 15 + 32
+        guard inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw .malformed(file: file, location: nil, problem: "zlib could not start inflating")
         }
         defer { inflateEnd(&stream) }
@@ -55,7 +60,7 @@ enum GzipFile {
                 }
             }
         }
-        if let problem { throw .malformed(file: file, location: nil, problem: "a gzip file: " + problem) }
+        if let problem { throw .malformed(file: file, location: nil, problem: "\(what): " + problem) }
         return output
     }
 }

@@ -47,7 +47,7 @@ public struct RecordedTrack: Sendable {
     /// message.
     public static let formatsRead =
         "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), CSV with a "
-        + "header naming time, lat and lon columns, any of "
+        + "header naming time, lat and lon columns, KML and KMZ (gx:Track, timed placemarks), any of "
         + "them gzip-compressed (.gz), and a video's own telemetry (GoPro's GPMF, or the DJI .SRT beside the video)"
 
     /// The time span the fixes cover, nil without fixes.
@@ -56,8 +56,9 @@ public struct RecordedTrack: Sendable {
         return first...last
     }
 
-    /// Reads an NMEA log, a GPX file, a DJI subtitle file or a FIT activity, chosen by content: GPX
-    /// starts with XML, a subtitle file with a cue number and its timing, FIT with its header, CSV
+    /// Reads an NMEA log, a GPX or KML file (KMZ too), a DJI subtitle file, a FIT activity or a CSV
+    /// track, chosen by content: GPX and KML start with XML (a `kml` root tells them apart), KMZ with
+    /// a zip header, a subtitle file with a cue number and its timing, FIT with its header, CSV
     /// with a header naming its latitude and longitude columns, anything else is read as NMEA. Any of them gzip-compressed (`.gpx.gz`, `.fit.gz`) is
     /// inflated first. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
     /// any of the three).
@@ -80,8 +81,10 @@ public struct RecordedTrack: Sendable {
         if GzipFile.isCompressed(data) { data = try GzipFile.inflate(data, file: path) }
         let head = String(decoding: data.prefix(512), as: UTF8.self)
         if head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") {
+            if KMLFile.isKML(head) { return try KMLFile.read(data, file: path) }
             return try GPXFile(data: data, file: path).recordedTrack()
         }
+        if KMLFile.isKMZ(data) { return try KMLFile.readKMZ(data, file: path) }
         if DJISubtitleTrack.isSubtitleFile(head: data) { return try DJISubtitleTrack.read(data, file: path) }
         if FITActivity.isFITFile(head: data) { return try FITActivity.read(data, file: path) }
         if CSVTrackFile.isCSVTrack(head: data) { return try CSVTrackFile.read(data, file: path) }
