@@ -92,14 +92,25 @@ public enum ProcessRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
+        let standardInput = try input.map { try FileHandle(forReadingFrom: $0) }
+        process.standardInput = standardInput ?? FileHandle.nullDevice
+        // Every descriptor closed on the way out, whatever happens: a cancelled watchdog stays
+        // queued until its deadline, and anything it kept alive kept its pipes open with it
+        // (1,300 pipes by the end of the CLI suite, which tipped Foundation's Process.run into
+        // reading past /proc/self/fd's buffer under AddressSanitizer: swift-corelibs-foundation
+        // #5472).
+        defer {
+            try? out.fileHandleForReading.close()
+            try? err.fileHandleForReading.close()
+            try? standardInput?.close()
+        }
         try process.run()
         // The watchdog: kills a program that outlives `timeout` (its pipes then close, and the
-        // reads below end).
+        // reads below end). It holds the process weakly, so a cancelled one keeps nothing alive.
         let killed = NSLock()
         nonisolated(unsafe) var timedOut = false
-        let watchdog = DispatchWorkItem {
-            guard process.isRunning else { return }
+        let watchdog = DispatchWorkItem { [weak process] in
+            guard let process, process.isRunning else { return }
             killed.withLock { timedOut = true }
             kill(process.processIdentifier, SIGKILL)
         }
