@@ -4,7 +4,7 @@ import Foundation
 /// Reads a FIT activity file (Garmin Edge, fenix and Forerunner, Wahoo, Coros, Zwift, Strava's
 /// app…) into a ``RecordedTrack``: each `record` message's UTC time, position (semicircles),
 /// altitude above sea level (`enhanced_altitude`, else `altitude`) and speed. Compressed
-/// timestamps, developer fields and chained files are read; see ``FITDecoder`` for the format.
+/// timestamps, developer fields and chained files are read; see `FITDecoder` (internal) for the format.
 ///
 /// A corrupt header or a CRC that does not match is an error (nothing in the file can be trusted);
 /// a file cut short, or a message that cannot be read, keeps the records before it, with a
