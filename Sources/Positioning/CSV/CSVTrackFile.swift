@@ -155,10 +155,8 @@ enum CSVTrackFile {
                     time: time.date, coordinate: coordinate, mode: altitude == nil ? .twoD : .threeD,
                     altitudeMeanSeaLevel: altitude))
             if let heading = cell(headingColumn).flatMap(Double.init), heading.isFinite {
-                let normalised = heading.truncatingRemainder(dividingBy: 360)
                 orientations.append(
-                    OrientationSample(
-                        time: time.date, heading: normalised < 0 ? normalised + 360 : normalised, origin: .trackFile))
+                    OrientationSample(time: time.date, heading: CompassDegrees.wrapped(heading), origin: .trackFile))
             }
         }
         guard !fixes.isEmpty else {

@@ -121,11 +121,11 @@ public struct DJISubtitleTrack: Sendable {
             if let gimbal = cue.gimbal {
                 orientations.append(
                     OrientationSample(
-                        time: date, heading: Self.heading(gimbal.yaw), pitch: gimbal.pitch, roll: gimbal.roll,
+                        time: date, heading: CompassDegrees.wrapped(gimbal.yaw), pitch: gimbal.pitch, roll: gimbal.roll,
                         origin: .gimbal))
             } else if let yaw = cue.airframeYaw {
                 orientations.append(
-                    OrientationSample(time: date, heading: Self.heading(yaw), origin: .flightController))
+                    OrientationSample(time: date, heading: CompassDegrees.wrapped(yaw), origin: .flightController))
             }
         }
         guard !fixes.isEmpty else {
@@ -201,12 +201,6 @@ public struct DJISubtitleTrack: Sendable {
                     + "video it belongs to: annotate that video instead (DJI_0001.MP4 finds DJI_0001.SRT beside it)")
         }
         return subtitles.track
-    }
-
-    /// A yaw of -180…180° as a heading of 0…360°.
-    static func heading(_ yaw: Double) -> Double {
-        let heading = yaw.truncatingRemainder(dividingBy: 360)
-        return heading < 0 ? heading + 360 : heading
     }
 
     /// The layouts the cues' positions were written in, joined with ` and `.
