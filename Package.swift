@@ -73,6 +73,7 @@ let package = Package(
             name: "GeoAR",
             dependencies: [
                 "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "CFileSystem",
+                "CRasterKernels",
             ]),
         // `serve`'s HTTP server (libmicrohttpd): the page, the stream, /state and events.
         .target(

@@ -497,3 +497,66 @@ KERNEL void craster_finish_sprite(const float *alpha, const float *luma, const f
         }
     }
 }
+
+// MARK: - Overlay matte
+
+static inline float clamp_float(float value, float low, float high) {
+    return value < low ? low : value > high ? high : value;
+}
+
+static inline uint8_t rounded_byte(float value) { return (uint8_t)(clamp_float(value, 0, 255) + 0.5f); }
+
+static inline uint16_t rounded_10(float value) { return (uint16_t)(clamp_float(value, 0, 1023) + 0.5f); }
+
+void craster_matte_row(const uint8_t *black, const uint8_t *white, int count, uint8_t *alpha, float *luma) {
+    for (int i = 0; i < count; i++) {
+        int a = 255 - ((int)white[i] - (int)black[i]);
+        a = a < 0 ? 0 : a > 255 ? 255 : a;
+        alpha[i] = (uint8_t)a;
+        luma[i] = a > 0 ? clamp_float((float)black[i] * 255.0f / (float)a, 0, 255) : 0;
+    }
+}
+
+void craster_matte_cells(const uint8_t *alpha, int width, int rows, int h, const uint8_t *cb, const uint8_t *cr,
+                         int cells, float *cb_out, float *cr_out) {
+    for (int c = 0; c < cells; c++) {
+        int sum = 0, count = 0;
+        for (int row = 0; row < rows; row++) {
+            for (int x = c * h; x < c * h + h && x < width; x++) {
+                sum += alpha[row * width + x];
+                count++;
+            }
+        }
+        if (sum == 0) {
+            cb_out[c] = 0;
+            cr_out[c] = 0;
+            continue;
+        }
+        float gain = 255.0f * (float)count / (float)sum;
+        cb_out[c] = clamp_float(((float)cb[c] - 128) * gain, -128, 127);
+        cr_out[c] = clamp_float(((float)cr[c] - 128) * gain, -128, 127);
+    }
+}
+
+void craster_matte_rgb_row(const float *luma, const uint8_t *alpha, const float *cb, const float *cr, int count,
+                           int h, int r, int g, int b, int a, uint8_t *out) {
+    for (int x = 0; x < count; x++) {
+        if (alpha[x] == 0) continue;
+        float l = luma[x], u = cb[x / h], v = cr[x / h];
+        uint8_t *pixel = out + x * 4;
+        pixel[r] = rounded_byte(l + 1.402f * v);
+        pixel[g] = rounded_byte(l - 0.344136f * u - 0.714136f * v);
+        pixel[b] = rounded_byte(l + 1.772f * u);
+        pixel[a] = alpha[x];
+    }
+}
+
+void craster_matte_yuva10_row(const float *luma, const uint8_t *alpha, const float *cb, const float *cr, int count,
+                              int h, uint16_t *y, uint16_t *u, uint16_t *v, uint16_t *a) {
+    for (int x = 0; x < count; x++) {
+        y[x] = rounded_10(64 + luma[x] * 876.0f / 255.0f);
+        u[x] = rounded_10(512 + cb[x / h] * 896.0f / 255.0f);
+        v[x] = rounded_10(512 + cr[x / h] * 896.0f / 255.0f);
+        a[x] = rounded_10((float)alpha[x] * 1023.0f / 255.0f);
+    }
+}

@@ -18,7 +18,10 @@ struct ModuleGraphTests {
         "Footage": ["ArcaptureCore", "Positioning", "JPEGKit", "CFFmpeg", "CHeif"],
         "CaptureKit": ["ArcaptureCore", "Positioning", "CV4L2"],
         "ARCompositor": ["ArcaptureCore", "Positioning", "CYAML", "CText", "CRasterKernels"],
-        "GeoAR": ["ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "CFileSystem"],
+        "GeoAR": [
+            "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "CFileSystem",
+            "CRasterKernels",
+        ],
         "LiveViewHTTP": ["ArcaptureCore", "JPEGKit", "CaptureKit", "ARCompositor", "GeoAR", "CMicroHTTPD"],
         "ArcaptureCLI": [
             "ArcaptureCore", "Positioning", "JPEGKit", "Footage", "CaptureKit", "ARCompositor", "GeoAR", "LiveViewHTTP",

@@ -13,8 +13,13 @@
 # with 1 worker; (c) with one worker per core. Then to MP4, written to a file: (d) `ffmpeg -i CLIP
 # -map 0:v -map 0:a? -c:a copy -c:v libx264 -crf 20 -preset veryfast OUT.mp4`, the limit (decode,
 # encode at arcapture's default settings, audio copied); (e) arcapture annotate --output OUT.mp4
-# with 1 worker; (f) with one worker per core. libx264 picks its own threads in both. Printed:
-# frames per second, peak memory (the encoder's lookahead included), b/a, c/a, e/d, f/d.
+# with 1 worker; (f) with one worker per core. libx264 picks its own threads in both. Then an
+# overlay track for an editor: (g) `ffmpeg -i CLIP -map 0:v:0 -c:v prores_ks -profile:v 4444
+# -pix_fmt yuva444p10le OUT.mov`, a peer rather than a limit (decoding the clip and encoding its
+# picture as ProRes 4444 at its size, an editor's usual intermediate; an overlay is mostly
+# transparent, which ProRes codes faster, but is drawn twice and taken apart first), and (h) arcapture annotate --overlay-only --output OUT.mov (ProRes 4444
+# with alpha) with one worker per core. Printed: frames per second, peak memory (the encoder's
+# lookahead included), b/a, c/a, e/d, f/d, h/g.
 # Needs: ffmpeg (with libx264), GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,7 +50,7 @@ median() { sort -n | sed -n 2p; }
 
 for clip in gopro hd; do
     if [ "$clip" = gopro ]; then input=$gopro count=315 args=("${gopro_args[@]}"); else input=$work/in1080.mp4 count=$frames args=("${hd_args[@]}"); fi
-    for f in a b c d e f; do : >"$work/$f"; done
+    for f in a b c d e f g h; do : >"$work/$f"; done
     for round in 1 2 3; do
         measure ffmpeg -loglevel error -i "$input" -f yuv4mpegpipe -strict -1 - >>"$work/a"
         measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --format y4m --output - >>"$work/b"
@@ -55,16 +60,22 @@ for clip in gopro hd; do
         measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --force --output "$work/out.mp4" >>"$work/e"
         measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --force --output "$work/out.mp4" \
             >>"$work/f"
+        measure ffmpeg -loglevel error -y -i "$input" -map 0:v:0 -c:v prores_ks -profile:v 4444 \
+            -pix_fmt yuva444p10le "$work/peer.mov" >>"$work/g"
+        measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --force --overlay-only \
+            --output "$work/overlay.mov" >>"$work/h"
     done
-    for f in a b c d e f; do eval "$f=\$(median <\"\$work/$f\")"; done
+    for f in a b c d e f g h; do eval "$f=\$(median <\"\$work/$f\")"; done
     echo "$clip ($input, $count frames):"
     for row in "a ffmpeg decode to Y4M (the limit)|$a" "b arcapture annotate, 1 worker|$b" \
         "c arcapture annotate, $cores workers|$c" "d ffmpeg decode + libx264 to MP4 (the limit)|$d" \
-        "e arcapture annotate to MP4, 1 worker|$e" "f arcapture annotate to MP4, $cores workers|$f"; do
+        "e arcapture annotate to MP4, 1 worker|$e" "f arcapture annotate to MP4, $cores workers|$f" \
+        "g ffmpeg decode + ProRes 4444 of the picture (a peer)|$g" "h arcapture annotate --overlay-only, ProRes 4444, $cores workers|$h"; do
         label=${row%%|*} values=${row#*|}
         awk -v label="$label" -v s="${values% *}" -v kb="${values#* }" -v n="$count" \
             'BEGIN {printf "  (%s)%s %7.1f fps  peak %6.1f MB\n", substr(label, 1, 1), substr(label, 2), n / s, kb / 1024}'
     done
     awk -v a="${a% *}" -v b="${b% *}" -v c="${c% *}" -v d="${d% *}" -v e="${e% *}" -v f="${f% *}" \
-        'BEGIN {printf "  b/a %.2f   c/a %.2f   e/d %.2f   f/d %.2f\n", a / b, a / c, d / e, d / f}'
+        -v g="${g% *}" -v h="${h% *}" \
+        'BEGIN {printf "  b/a %.2f   c/a %.2f   e/d %.2f   f/d %.2f   h/g %.2f\n", a / b, a / c, d / e, d / f, g / h}'
 done

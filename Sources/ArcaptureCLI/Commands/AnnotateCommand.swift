@@ -52,7 +52,10 @@ enum AnnotateCommand {
             its frames' timestamps and metadata kept), FILE.mjpeg (concatenated JPEGs), FILE.y4m, a \
             template with a counter (frames/%05n.jpg) or - (stdout; --format y4m for Y4M); the output is \
             byte-identical whatever the worker count. Frames without a pose pass through \
-            unannotated, damaged ones are skipped with a warning; both are counted in the summary.
+            unannotated, damaged ones are skipped with a warning; both are counted in the summary. \
+            --overlay-only writes the drawing alone, with alpha, at the footage's size, rate and \
+            timing, for an editor to lay over the footage: FILE.mov (ProRes 4444; --codec qtrle or \
+            png), FILE.webm (VP9 with alpha) or overlay/%05n.png.
 
             EXIT STATUS:
               0   the photo or footage was annotated (footage: also when the program reading

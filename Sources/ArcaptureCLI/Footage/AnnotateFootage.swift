@@ -22,8 +22,15 @@ enum AnnotateFootage {
         "format", "mjpeg|y4m|jpeg|mp4|mov|mkv|yuyv",
         help: "Footage: the output's kind (else from --output's name); yuyv or mjpeg for a virtual camera.")
     static let codec = Option.text(
-        "codec", "h264|mjpeg", defaultText: "h264",
-        help: "Footage to a video file (.mp4, .mov, .mkv): H.264 (libx264) or Motion JPEG (at --quality).")
+        "codec", "h264|mjpeg|prores|qtrle|png|vp9", defaultText: "h264",
+        help:
+            "Footage to a video file (.mp4, .mov, .mkv): H.264 (libx264) or Motion JPEG (at --quality); with --overlay-only, ProRes 4444, QuickTime Animation or PNG in .mov, VP9 in .webm."
+    )
+    static let overlayOnly = Flag(
+        "overlay-only",
+        help:
+            "Footage: write only the drawing, with alpha, at the footage's size, rate and timing (an editor's overlay track): FILE.mov (ProRes 4444), FILE.webm (VP9) or overlay/%05n.png."
+    )
     static let crf = Option.number(
         "crf", "N", in: 0...51, defaultText: Option<Double>.words(standardH264.crf),
         help: "Footage to H.264: x264's constant rate factor, 0-51 (lower is better).")
@@ -60,7 +67,8 @@ enum AnnotateFootage {
     /// The options footage adds to `annotate`'s.
     static let specs: [OptionSpec] =
         [
-            track.spec, format.spec, codec.spec, crf.spec, preset.spec, x264Parameters.spec, workers.spec, minimap.spec,
+            track.spec, format.spec, codec.spec, overlayOnly.spec, crf.spec, preset.spec, x264Parameters.spec,
+            workers.spec, minimap.spec,
             sidecar.spec, batch.spec, shard.spec, report.spec, passThrough.spec, strict.spec,
         ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != PoseOptions.orientation.name }
 
@@ -82,10 +90,13 @@ enum AnnotateFootage {
             settingsOptions = try AnnotateSettings(parsed, input: input)
             time = try FootageTimeOptions(parsed)
             poseOptions = try PoseOptions(parsed)
-            let encoding = try videoEncoding(parsed, quality: settingsOptions.quality)
+            let overlayOnly = parsed.isSet(Self.overlayOnly)
+            let encoding = try videoEncoding(parsed, quality: settingsOptions.quality, overlayOnly: overlayOnly)
             do {
-                destination = try FootageDestination(
-                    output: given, format: parsed.text(Self.format), encoding: encoding)
+                destination =
+                    overlayOnly
+                    ? try FootageDestination(overlayOutput: given, format: parsed.text(Self.format), encoding: encoding)
+                    : try FootageDestination(output: given, format: parsed.text(Self.format), encoding: encoding)
             } catch {
                 throw UsageError(error.description)
             }
@@ -326,12 +337,39 @@ enum AnnotateFootage {
     }
 
     /// `--codec`, `--crf`, `--preset` and `--x264-params`, when any is given: how a video file is
-    /// encoded (nil: the default, ``VideoEncoding/standard``).
-    private static func videoEncoding(_ parsed: ParsedArguments, quality: Int) throws(UsageError) -> VideoEncoding? {
+    /// encoded (nil: the default, ``VideoEncoding/standard``, or for an overlay the container's).
+    private static func videoEncoding(_ parsed: ParsedArguments, quality: Int, overlayOnly: Bool) throws(UsageError)
+        -> VideoEncoding?
+    {
         let codec = parsed.text(Self.codec)
         let crf = try parsed.value(Self.crf)
         let preset = parsed.text(Self.preset)
         let parameters = parsed.text(Self.x264Parameters)
+        let alphaCodecs = ["prores", "qtrle", "png", "vp9"]
+        if overlayOnly {
+            if let codec, !alphaCodecs.contains(codec) {
+                throw UsageError(
+                    "--overlay-only writes alpha, which \(codec) cannot hold: --codec prores, qtrle or png (in .mov), "
+                        + "or vp9 (in .webm)")
+            }
+            if preset != nil || parameters != nil {
+                throw UsageError(
+                    "--preset and --x264-params are H.264's; an overlay is ProRes, QuickTime Animation, PNG or VP9")
+            }
+            if crf != nil && codec != "vp9" && codec != nil {
+                throw UsageError("--crf is H.264's and VP9's; \(codec ?? "") is lossless or fixed-quality")
+            }
+            switch codec {
+            case "prores": return .proRes4444
+            case "qtrle": return .quickTimeAnimation
+            case "png": return .png
+            case "vp9": return crf.map { .vp9(crf: $0) } ?? .standardVP9
+            default: return crf.map { .vp9(crf: $0) }
+            }
+        }
+        if let codec, alphaCodecs.contains(codec) {
+            throw UsageError("--codec \(codec) writes an overlay with alpha: add --overlay-only")
+        }
         guard codec != nil || crf != nil || preset != nil || parameters != nil else { return nil }
         switch codec ?? "h264" {
         case "h264":
@@ -349,7 +387,7 @@ enum AnnotateFootage {
                 throw UsageError("--crf, --preset and --x264-params are H.264's; Motion JPEG is encoded at --quality")
             }
             return .mjpeg(quality: quality)
-        default: throw UsageError("--codec must be h264 or mjpeg, not '\(codec ?? "")'")
+        default: throw UsageError("--codec must be h264, mjpeg, prores, qtrle, png or vp9, not '\(codec ?? "")'")
         }
     }
 }

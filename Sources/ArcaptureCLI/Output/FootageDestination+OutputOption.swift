@@ -23,6 +23,11 @@ extension FootageDestination {
         }
         let template = OutputTemplate(pattern: output)
         let container = VideoContainerFormat(fileName: output)
+        if format == nil && (container == .webm || (template.variesPerFrame && output.lowercased().hasSuffix(".png"))) {
+            throw PipelineConfigurationError(
+                "--output '\(output)' is for an overlay alone (VP9 with alpha, PNG frames): add --overlay-only; "
+                    + "annotated footage goes in FILE.mp4, FILE.mov, FILE.mkv or frames/%05n.jpg")
+        }
         let chosen =
             format
             ?? (output.hasSuffix(".y4m")
@@ -57,6 +62,48 @@ extension FootageDestination {
         try Self.checkExtension(of: output, for: self)
     }
 
+    /// Parses `--output` for `--overlay-only`: `FILE.mov` (ProRes 4444 unless `encoding` says
+    /// QuickTime Animation or PNG), `FILE.webm` or `FILE.mkv` (VP9 with alpha), or a name with a
+    /// counter ending `.png` (one PNG per frame). Anything else cannot hold alpha, or would hide
+    /// what it holds, and is refused with the choices.
+    init(overlayOutput output: String, format: String?, encoding: VideoEncoding?) throws(PipelineConfigurationError) {
+        let choices = "FILE.mov (ProRes 4444; --codec qtrle or png), FILE.webm (VP9) or overlay/%05n.png"
+        guard format == nil else {
+            throw PipelineConfigurationError(
+                "--overlay-only takes its kind from --output's name (\(choices)), not --format")
+        }
+        let template = OutputTemplate(pattern: output)
+        let found = (output as NSString).pathExtension.lowercased()
+        if template.variesPerFrame {
+            guard found == "png", encoding == nil || encoding == .png else {
+                throw PipelineConfigurationError(
+                    "--overlay-only writes numbered frames as PNG (overlay/%05n.png), not '\(output)'")
+            }
+            self = .pngFiles(template)
+            return
+        }
+        let isVP9 = encoding?.codecName == "vp9"
+        switch VideoContainerFormat(fileName: output) {
+        case .mov:
+            guard !isVP9 else {
+                throw PipelineConfigurationError("--output '\(output)': VP9 with alpha goes in FILE.webm or FILE.mkv")
+            }
+            self = .videoFile(output, .mov, encoding ?? .proRes4444)
+        case .some(let container) where container == .webm || container == .matroska:
+            guard encoding == nil || isVP9 else {
+                throw PipelineConfigurationError(
+                    "--output '\(output)': ProRes, QuickTime Animation and PNG go in FILE.mov; FILE.\(found) takes VP9")
+            }
+            self = .videoFile(output, container, encoding ?? .standardVP9)
+        case .mp4:
+            throw PipelineConfigurationError(
+                "--output '\(output)': MP4 holds no codec with alpha that editors take; --overlay-only writes \(choices)"
+            )
+        default:
+            throw PipelineConfigurationError("--overlay-only writes \(choices), not '\(output)'")
+        }
+    }
+
     /// Refuses a name whose extension says something else than what will be written (`o.jpg` for
     /// an MJPEG stream of many frames, which viewers show as one picture; `out.avi`, which is not
     /// AVI). A name without an extension is taken as it is.
@@ -68,6 +115,8 @@ extension FootageDestination {
         let accepted: Set<String>
         switch destination {
         case .files: accepted = ["jpg", "jpeg"]
+        case .pngFiles: accepted = ["png"]
+        case .videoFile(_, .webm, _): accepted = ["webm"]
         case .mjpegFile: accepted = ["mjpeg", "mjpg", ""]
         case .y4mFile: accepted = ["y4m", ""]
         case .videoFile(_, .matroska, _): accepted = ["mkv", ""]
@@ -90,7 +139,8 @@ extension FootageDestination {
         case (.videoFile(_, let format, _), _):
             throw PipelineConfigurationError(
                 "--output '\(output)': --format writes \(format.displayName), so the name should end in "
-                    + "\(format == .matroska ? ".mkv" : format == .mov ? ".mov" : ".mp4"), not .\(found)")
+                    + ".\(format == .matroska ? "mkv" : format == .mov ? "mov" : format == .webm ? "webm" : "mp4"), not .\(found)"
+            )
         default:
             throw PipelineConfigurationError(
                 "--output '\(output)': \(choices), not .\(found); for another container, pipe --output - into ffmpeg "

@@ -74,3 +74,26 @@ void craster_compose_layer(float *alpha, float *luma, float *cb, float *cr, int 
 void craster_finish_sprite(const float *alpha, const float *luma, const float *cb, const float *cr, int width,
                            int height, int h, int v, uint8_t *luma_alpha, uint8_t *luma_value, uint8_t *chroma_alpha,
                            uint8_t *cb_value, uint8_t *cr_value);
+
+/// An overlay drawn twice, on black and on white (GeoAR's OverlayMatte), taken apart for one row
+/// of `count` luma pixels: alpha[i] = 255 - (white[i] - black[i]) clamped to 0...255, and the
+/// straight luma[i] = black[i] × 255 / alpha[i] (0 where alpha is 0).
+void craster_matte_row(const uint8_t *black, const uint8_t *white, int count, uint8_t *alpha, float *luma);
+
+/// The straight chroma of one row of `cells` chroma cells, each `h` pixels wide and `rows` luma
+/// rows high (the last cell and row may be cut short by `width`): the premultiplied cb and cr,
+/// as offsets from 128, divided by the mean alpha of the cell's pixels (`alpha`, rows `width`
+/// apart) and clamped to -128...127; 0 where the cell is transparent.
+void craster_matte_cells(const uint8_t *alpha, int width, int rows, int h, const uint8_t *cb, const uint8_t *cr,
+                         int cells, float *cb_out, float *cr_out);
+
+/// One row of straight luma, alpha and cell chroma (pixel x's cell is x / h) as packed sRGB bytes
+/// by BT.601's full-range inverse, 4 bytes a pixel with red, green, blue and alpha at offsets
+/// `r`, `g`, `b` and `a` (RGBA: 0 1 2 3; ARGB: 1 2 3 0); transparent pixels are left as they are.
+void craster_matte_rgb_row(const float *luma, const uint8_t *alpha, const float *cb, const float *cr, int count,
+                           int h, int r, int g, int b, int a, uint8_t *out);
+
+/// One row as 10-bit limited-range samples (Y 64-940, Cb and Cr 64-960, alpha 0-1023), each in a
+/// 16-bit word: ProRes 4444's planes.
+void craster_matte_yuva10_row(const float *luma, const uint8_t *alpha, const float *cb, const float *cr, int count,
+                              int h, uint16_t *y, uint16_t *u, uint16_t *v, uint16_t *a);

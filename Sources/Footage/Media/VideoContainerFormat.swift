@@ -9,6 +9,8 @@ public enum VideoContainerFormat: String, Sendable, Equatable, CaseIterable {
     case mov
     /// Matroska (`.mkv`): audio, video and subtitles of any codec; no data tracks.
     case matroska
+    /// WebM (`.webm`): Matroska for the web, VP9 with alpha (an overlay-only output).
+    case webm
 
     /// The format a file name asks for, by its extension; nil for other names.
     public init?(fileName: String) {
@@ -16,6 +18,7 @@ public enum VideoContainerFormat: String, Sendable, Equatable, CaseIterable {
         case "mp4", "m4v": self = .mp4
         case "mov": self = .mov
         case "mkv": self = .matroska
+        case "webm": self = .webm
         default: return nil
         }
     }
@@ -29,6 +32,7 @@ public enum VideoContainerFormat: String, Sendable, Equatable, CaseIterable {
         case .mp4: "MP4"
         case .mov: "MOV"
         case .matroska: "Matroska"
+        case .webm: "WebM"
         }
     }
 }

@@ -9,6 +9,18 @@ public enum VideoEncoding: Sendable, Equatable {
     /// Motion JPEG: every frame a JPEG at `quality` (1–100), as the MJPEG outputs write them.
     /// Larger files, but every frame stands alone (editors cut anywhere).
     case mjpeg(quality: Int)
+    /// Apple ProRes 4444 with alpha (libavcodec's `prores_ks`, 10-bit 4:4:4 and a 16-bit alpha
+    /// channel): what DaVinci Resolve, Premiere and Final Cut take as an overlay track. An
+    /// overlay-only output's, in a MOV.
+    case proRes4444
+    /// QuickTime Animation (`qtrle`, lossless run-length RGB with alpha): small for an overlay that
+    /// is mostly transparent, opened by every QuickTime-era editor. An overlay-only output's, in a MOV.
+    case quickTimeAnimation
+    /// PNG frames in a MOV (lossless RGBA, each frame standing alone). An overlay-only output's.
+    case png
+    /// VP9 with alpha (libvpx, 4:2:0 and an alpha channel) at constant quality `crf` (0–63, lower is
+    /// better): what browsers and web editors composite. An overlay-only output's, in WebM or Matroska.
+    case vp9(crf: Double)
 
     /// The default: H.264 at CRF 20 with the `veryfast` preset. Hours of footage are re-encoded on
     /// small machines, where `veryfast` is about three times `medium`'s speed; CRF 20 rather than
@@ -26,6 +38,33 @@ public enum VideoEncoding: Sendable, Equatable {
         switch self {
         case .h264: "h264"
         case .mjpeg: "mjpeg"
+        case .proRes4444: "prores"
+        case .quickTimeAnimation: "qtrle"
+        case .png: "png"
+        case .vp9: "vp9"
         }
     }
+
+    /// Whether frames carry alpha (an overlay-only output's encodings) rather than a picture.
+    public var hasAlpha: Bool {
+        switch self {
+        case .h264, .mjpeg: false
+        case .proRes4444, .quickTimeAnimation, .png, .vp9: true
+        }
+    }
+
+    /// How an alpha encoding's encoder takes its frames; nil for H.264 and MJPEG.
+    public var pictureLayout: VideoPicture.Layout? {
+        switch self {
+        case .h264, .mjpeg: nil
+        case .proRes4444: .yuva444p10
+        case .quickTimeAnimation: .argb
+        case .png: .rgba
+        case .vp9: .yuva420p
+        }
+    }
+
+    /// VP9's constant quality when none is given: 30 of 0–63, libvpx's suggestion for 1080p, where
+    /// an overlay's flat colours and sharp edges stay clean.
+    public static let standardVP9 = VideoEncoding.vp9(crf: 30)
 }

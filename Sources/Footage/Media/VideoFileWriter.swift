@@ -100,13 +100,40 @@ public final class VideoFileWriter {
         // most players decode (a 4:2:2 camera's High 4:2:2 stream plays in ffplay and VLC only),
         // as `ffmpeg -pix_fmt yuv420p` is added for.
         let image = image.subsampling == .s420 || image.subsampling == .gray ? image : image.resampled(to: .s420)
-        try start(width: image.width, height: image.height, subsampling: image.subsampling)
-        try checkSize(image.width, image.height, image.subsampling)
+        try encode(width: image.width, height: image.height, subsampling: image.subsampling, timestamp, mark) {
+            fill($0, from: image)
+        }
+    }
+
+    /// Encodes one overlay frame (drawing and alpha, in the layout the encoding takes:
+    /// ``VideoEncoding/pictureLayout``), like ``write(_:timestamp:mark:)``. An overlay output copies
+    /// none of the input's other streams: the editor has them in the footage it lays this over.
+    ///
+    /// - Throws: ``VideoWriteError`` when the encoder or the disk fails, or the size or layout changed.
+    public func write(_ picture: VideoPicture, timestamp: Int64?, mark: Int?) throws(VideoWriteError) {
+        guard let layout = encoding.pictureLayout, layout == picture.layout else {
+            throw VideoWriteError(
+                path: name, problem: "frame \(frames) is laid out for another encoder than \(encoding.codecName)")
+        }
+        // The size's check is the planes' (4:4:4 stands for "no chroma to average" here).
+        try encode(width: picture.width, height: picture.height, subsampling: .s444, timestamp, mark) {
+            fill($0, from: picture)
+        }
+    }
+
+    /// Starts the file at the first frame, checks the size, writes the copied packets before
+    /// `mark`, then fills the encoder's frame (`filling`) and encodes it at `timestamp`.
+    private func encode(
+        width: Int, height: Int, subsampling: ChromaSubsampling, _ timestamp: Int64?, _ mark: Int?,
+        filling: (UnsafeMutablePointer<AVFrame>) -> Void
+    ) throws(VideoWriteError) {
+        try start(width: width, height: height, subsampling: subsampling)
+        try checkSize(width, height, subsampling)
         try writeCopied(upTo: mark)
         guard let encoder, let frame else { return }
         var status = av_frame_make_writable(frame)
         guard status >= 0 else { throw failed("no memory for a frame", status) }
-        fill(frame, from: image)
+        filling(frame)
         frame.pointee.pts = nextTimestamp(timestamp)
         status = avcodec_send_frame(encoder, frame)
         guard status >= 0 else { throw failed("the encoder refused frame \(frames)", status) }
@@ -173,7 +200,7 @@ public final class VideoFileWriter {
         guard status >= 0 else { throw failed("the \(format.displayName) index could not be written", status) }
         status = avio_closep(&output.pointee.pb)
         guard status >= 0 else { throw failed("closing the file failed", status) }
-        if let userData = source?.userData {
+        if let userData = source?.userData, !encoding.hasAlpha {
             do {
                 if let added = try userData.add(toFileAt: path) {
                     userDataAdded = added
@@ -216,6 +243,11 @@ public final class VideoFileWriter {
             guard let encoder else { return }
             let status = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
             guard status >= 0 else { throw failed("the encoder's parameters", status, starting: true) }
+        case .proRes4444, .quickTimeAnimation, .png, .vp9:
+            try openAlphaEncoder(width: width, height: height)
+            guard let encoder else { return }
+            let status = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
+            guard status >= 0 else { throw failed("the encoder's parameters", status, starting: true) }
         case .mjpeg:
             guard let parameters = stream.pointee.codecpar else {
                 throw VideoWriteError(path: name, problem: "no memory", cannotStart: true)
@@ -231,6 +263,8 @@ public final class VideoFileWriter {
             av_dict_copy(&stream.pointee.metadata, inputVideo.pointee.metadata, 0)
             // The encoder is ours now: a vendor's name for theirs would be wrong.
             av_dict_set(&stream.pointee.metadata, "encoder", nil, 0)
+            // Nor is an overlay the camera's video, whose handler ("GoPro AVC") names it.
+            if encoding.hasAlpha { av_dict_set(&stream.pointee.metadata, "handler_name", "arcapture overlay", 0) }
             stream.pointee.sample_aspect_ratio = inputVideo.pointee.sample_aspect_ratio
             stream.pointee.codecpar.pointee.sample_aspect_ratio = inputVideo.pointee.sample_aspect_ratio
             stream.pointee.avg_frame_rate = inputVideo.pointee.avg_frame_rate
@@ -259,35 +293,14 @@ public final class VideoFileWriter {
     private func openEncoder(
         width: Int, height: Int, subsampling: ChromaSubsampling, crf: Double, preset: String, parameters: String?
     ) throws(VideoWriteError) {
-        guard let codec = avcodec_find_encoder_by_name("libx264") else {
-            throw VideoWriteError(
-                path: name, problem: "FFmpeg here has no libx264 encoder (Debian's libavcodec has it)",
-                cannotStart: true)
-        }
-        guard let context = avcodec_alloc_context3(codec), let frame else {
-            throw VideoWriteError(path: name, problem: "no memory for the encoder", cannotStart: true)
-        }
-        encoder = context
         let pixelFormat = Self.pixelFormat(for: subsampling, fullRange: false)
-        context.pointee.width = Int32(width)
-        context.pointee.height = Int32(height)
-        context.pointee.pix_fmt = pixelFormat
-        context.pointee.time_base = timeBase
+        let (codec, context) = try makeEncoder("libx264", pixelFormat: pixelFormat, width: width, height: height)
         context.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
-        if let video = source?.video, let input = video.pointee.codecpar {
+        if let input = source?.video?.pointee.codecpar {
             context.pointee.colorspace = input.pointee.color_space
             context.pointee.color_primaries = input.pointee.color_primaries
             context.pointee.color_trc = input.pointee.color_trc
             context.pointee.chroma_sample_location = input.pointee.chroma_location
-            context.pointee.sample_aspect_ratio = input.pointee.sample_aspect_ratio
-            context.pointee.framerate = video.pointee.avg_frame_rate
-        } else {
-            context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
-        }
-        // Threads: libx264's own (frame threads, as many as it picks), beside the annotator's.
-        context.pointee.thread_count = 0
-        if let output, output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            context.pointee.flags |= arcapture_av_codec_flag_global_header
         }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
@@ -306,7 +319,7 @@ public final class VideoFileWriter {
         let deterministic = "sliced-threads=1"
         av_dict_set(&options, "x264-params", parameters.map { deterministic + ":" + $0 } ?? deterministic, 0)
         arcapture_av_clear_log()
-        var status = avcodec_open2(context, codec, &options)
+        let status = avcodec_open2(context, codec, &options)
         guard status >= 0 else {
             let given = parameters.map { ", x264 parameters \($0)" } ?? ""
             throw failed("libx264 does not open (crf \(crf), preset \(preset)\(given))", status, starting: true)
@@ -317,15 +330,108 @@ public final class VideoFileWriter {
             throw VideoWriteError(
                 path: name, problem: "libx264 cannot use an x264 parameter given: \(refused)", cannotStart: true)
         }
+        try allocateFrame(pixelFormat, width: width, height: height)
+    }
+
+    /// Finds encoder `codecName` and makes its context for frames of `width` × `height` in
+    /// `pixelFormat`, in the video's time base, at the input's frame rate and aspect (or the
+    /// stated rate), with the codec's own threads (libx264's frame threads, as many as it picks,
+    /// beside the annotator's) and global headers where the container wants them.
+    private func makeEncoder(_ codecName: String, pixelFormat: AVPixelFormat, width: Int, height: Int)
+        throws(VideoWriteError) -> (UnsafePointer<AVCodec>, UnsafeMutablePointer<AVCodecContext>)
+    {
+        guard let codec = avcodec_find_encoder_by_name(codecName) else {
+            throw VideoWriteError(
+                path: name, problem: "FFmpeg here has no \(codecName) encoder (Debian's libavcodec has it)",
+                cannotStart: true)
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw VideoWriteError(path: name, problem: "no memory for the encoder", cannotStart: true)
+        }
+        encoder = context
+        context.pointee.width = Int32(width)
+        context.pointee.height = Int32(height)
+        context.pointee.pix_fmt = pixelFormat
+        context.pointee.time_base = timeBase
+        if let video = source?.video, let input = video.pointee.codecpar {
+            context.pointee.sample_aspect_ratio = input.pointee.sample_aspect_ratio
+            context.pointee.framerate = video.pointee.avg_frame_rate
+        } else {
+            context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
+        }
+        context.pointee.thread_count = 0
+        if let output, output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            context.pointee.flags |= arcapture_av_codec_flag_global_header
+        }
+        return (codec, context)
+    }
+
+    /// Gives the frame encoded into its buffers: `width` × `height` in `pixelFormat`.
+    private func allocateFrame(_ pixelFormat: AVPixelFormat, width: Int, height: Int) throws(VideoWriteError) {
+        guard let frame else { throw VideoWriteError(path: name, problem: "no memory for a frame", cannotStart: true) }
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = Int32(width)
         frame.pointee.height = Int32(height)
-        status = av_frame_get_buffer(frame, 0)
+        let status = av_frame_get_buffer(frame, 0)
         guard status >= 0 else { throw failed("no memory for a frame", status, starting: true) }
+    }
+
+    /// Opens an overlay's encoder (``VideoEncoding/hasAlpha``) for frames of `width` × `height`.
+    ///
+    /// Its YCbCr layouts hold BT.601 colours in limited range, as the compositor converts a
+    /// style's sRGB (the stream says so, so that an editor turns them back into the style's
+    /// colours); the RGB layouts hold the style's colours themselves.
+    private func openAlphaEncoder(width: Int, height: Int) throws(VideoWriteError) {
+        let (codecName, pixelFormat): (String, AVPixelFormat)
+        switch encoding.pictureLayout {
+        case .yuva444p10: (codecName, pixelFormat) = ("prores_ks", AV_PIX_FMT_YUVA444P10LE)
+        case .yuva420p: (codecName, pixelFormat) = ("libvpx-vp9", AV_PIX_FMT_YUVA420P)
+        case .argb: (codecName, pixelFormat) = ("qtrle", AV_PIX_FMT_ARGB)
+        case .rgba: (codecName, pixelFormat) = ("png", AV_PIX_FMT_RGBA)
+        case nil: return
+        }
+        let (codec, context) = try makeEncoder(codecName, pixelFormat: pixelFormat, width: width, height: height)
+        if let frame, encoding.pictureLayout == .yuva444p10 || encoding.pictureLayout == .yuva420p {
+            // The style's colours are sRGB (BT.709's primaries; its transfer is near enough BT.709's
+            // for an overlay), turned into YCbCr by BT.601's matrix. Said on the context (the
+            // container's tags) and on the frame (ProRes writes each frame's into its header).
+            context.pointee.color_range = AVCOL_RANGE_MPEG
+            context.pointee.colorspace = AVCOL_SPC_SMPTE170M
+            context.pointee.color_primaries = AVCOL_PRI_BT709
+            context.pointee.color_trc = AVCOL_TRC_BT709
+            frame.pointee.color_range = AVCOL_RANGE_MPEG
+            frame.pointee.colorspace = AVCOL_SPC_SMPTE170M
+            frame.pointee.color_primaries = AVCOL_PRI_BT709
+            frame.pointee.color_trc = AVCOL_TRC_BT709
+        }
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        switch encoding {
+        case .proRes4444:
+            av_dict_set(&options, "profile", "4444", 0)
+            // Apple's own vendor tag: some of Apple's tools refuse ProRes that names another.
+            av_dict_set(&options, "vendor", "apl0", 0)
+        case .vp9(let crf):
+            // Constant quality (a bitrate of 0 with a CRF), libvpx's "good" deadline at speed 4
+            // (of 0-8; 0 is many times slower for no visible gain on flat drawing), rows of tiles in
+            // parallel.
+            av_dict_set(&options, "crf", String(format: "%g", crf), 0)
+            av_dict_set(&options, "b", "0", 0)
+            av_dict_set(&options, "deadline", "good", 0)
+            av_dict_set(&options, "cpu-used", "4", 0)
+            av_dict_set(&options, "row-mt", "1", 0)
+        default: break
+        }
+        arcapture_av_clear_log()
+        let status = avcodec_open2(context, codec, &options)
+        guard status >= 0 else { throw failed("\(codecName) does not open", status, starting: true) }
+        try allocateFrame(pixelFormat, width: width, height: height)
     }
 
     /// Adds an output stream for each of the input's copied streams, described as in the input.
     private func addCopiedStreams(to output: UnsafeMutablePointer<AVFormatContext>) throws(VideoWriteError) {
+        // An overlay goes over the footage in an editor, which has the footage's own sound.
+        guard !encoding.hasAlpha else { return }
         for described in source?.streams ?? [] where !described.isVideo {
             let input = described.shadow
             guard let stream = avformat_new_stream(output, nil),
@@ -388,6 +494,27 @@ public final class VideoFileWriter {
                 guard let base = source.baseAddress else { return }
                 for row in 0..<plane.height {
                     (target + row * stride).update(from: base + row * plane.stride, count: columns)
+                }
+            }
+        }
+    }
+
+    /// Copies a picture's rows into the encoder's frame (whose rows are padded).
+    private func fill(_ frame: UnsafeMutablePointer<AVFrame>, from picture: VideoPicture) {
+        let targets = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3]
+        let strides = [
+            frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, frame.pointee.linesize.3,
+        ]
+        let sizes = picture.layout.planes(width: picture.width, height: picture.height)
+        for index in picture.planes.indices where index < 4 {
+            guard let target = targets[index] else { continue }
+            let rowBytes = picture.rowBytes(ofPlane: index)
+            let stride = Int(strides[index])
+            let columns = min(rowBytes, stride)
+            picture.planes[index].withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return }
+                for row in 0..<sizes[index].height {
+                    (target + row * stride).update(from: base + row * rowBytes, count: columns)
                 }
             }
         }

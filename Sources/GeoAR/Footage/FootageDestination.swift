@@ -21,13 +21,16 @@ public enum FootageDestination: Equatable, Sendable {
     /// A virtual camera (a v4l2loopback node, `VirtualCameraOutput`), written at the footage's
     /// rate (`--output v4l2:/dev/video10`).
     case virtualCamera(path: String, encoding: VirtualCameraOutput.Encoding)
+    /// The overlay alone, one RGBA PNG per frame with its alpha, named from a template
+    /// (`overlay/%05n.png`), each written atomically: an image sequence for an editor.
+    case pngFiles(OutputTemplate)
 
     /// Refuses a file template whose names would not tell apart frames `interval` seconds apart
     /// (`%H%M%S` for 2 frames a second: the second frame would replace the first).
     ///
     /// - Throws: ``PipelineConfigurationError`` with the fix (add `%n` or `%L`).
     public func checkNames(framesEvery interval: Double?) throws(PipelineConfigurationError) {
-        guard case .files(let template) = self, let interval, let step = template.timeResolution, interval < step
+        guard let template = template, let interval, let step = template.timeResolution, interval < step
         else { return }
         let rate = interval > 0 ? String(format: "%.4g frames a second", 1 / interval) : "all at one time"
         let changes =
@@ -52,7 +55,28 @@ public enum FootageDestination: Equatable, Sendable {
         case .y4mFile, .y4mStream: true
         case .videoFile(_, _, let encoding): encoding.codecName == "h264"
         case .virtualCamera(_, let encoding): encoding == .yuyv
-        case .files, .mjpegFile, .mjpegStream: false
+        case .files, .mjpegFile, .mjpegStream, .pngFiles: false
+        }
+    }
+
+    /// The template of numbered files (JPEG or PNG), when frames are written one file each.
+    public var template: OutputTemplate? {
+        switch self {
+        case .files(let template), .pngFiles(let template): template
+        default: nil
+        }
+    }
+
+    /// Whether the overlay is written alone, with alpha (an editor's overlay track), rather than
+    /// drawn on the frames: PNG files, or a video whose encoding has alpha.
+    public var isOverlay: Bool { overlayLayout != nil }
+
+    /// How an overlay's frames are laid out for their encoder; nil when frames are drawn on.
+    public var overlayLayout: VideoPicture.Layout? {
+        switch self {
+        case .pngFiles: .rgba
+        case .videoFile(_, _, let encoding): encoding.pictureLayout
+        default: nil
         }
     }
 

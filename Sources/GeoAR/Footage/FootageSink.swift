@@ -54,7 +54,7 @@ public final class FootageSink: @unchecked Sendable {
         self.destination = destination
         self.frameRate = frameRate
         self.fullRange = fullRange
-        if case .files(let template) = destination { names = FrameNameLedger(template: template) }
+        if let template = destination.template { names = FrameNameLedger(template: template) }
         // Their folders are made when missing, as a frame template's are.
         sidecar = try path.map { path throws(OutputError) in
             try AtomicFileWriter(destination: path, replacing: replacing, creatingFolders: true)
@@ -82,7 +82,7 @@ public final class FootageSink: @unchecked Sendable {
             } catch {
                 throw OutputError(error)
             }
-        case .files(let template):
+        case .files(let template), .pngFiles(let template):
             // Said before the first frame is read and drawn. The probe's date is today's, which
             // names a folder only when the template has one per day; none is made for it.
             try AtomicFileWriter.checkCanCreate(template.name(counter: 1, date: Date()))
@@ -108,6 +108,9 @@ public final class FootageSink: @unchecked Sendable {
                 case .planes(let frame):
                     try video.write(frame, timestamp: timing.timestamp, mark: timing.copyMark)
                     pool?.give(frame)
+                case .picture(let picture):
+                    try video.write(picture, timestamp: timing.timestamp, mark: timing.copyMark)
+                case .png: break  // never made for a video (the destination's layout is not PNG files')
                 }
             } catch {
                 throw .video(error)
@@ -119,18 +122,19 @@ public final class FootageSink: @unchecked Sendable {
             return
         }
         switch output {
-        case .jpeg(let jpeg):
-            if case .files(let template) = destination {
+        case .jpeg(let bytes), .png(let bytes):
+            if let template = destination.template {
                 let name = template.name(counter: written, date: date)
                 do {
                     try names?.claim(name)
-                    try CaptureOutputWriter.writeFile(name, jpeg, replacing: replacing)
+                    try CaptureOutputWriter.writeFile(name, bytes, replacing: replacing)
                 } catch {
                     throw .output(error)
                 }
             } else {
-                try append(jpeg)
+                try append(bytes)
             }
+        case .picture: break  // never made but for a video file (written above)
         case .planes(let frame):
             // Written plane by plane from the image itself: a Y4M frame is megabytes, and copying
             // it into one array first cost as much as the drawing.
@@ -174,6 +178,7 @@ public final class FootageSink: @unchecked Sendable {
             case .planes(let frame):
                 try camera.write(frame, fullRange: fullRange, frameRate: rate)
                 pool?.give(frame)
+            case .picture, .png: break  // never made for a virtual camera (it has no overlay layout)
             }
         } catch {
             throw .output(OutputError(error))
@@ -197,7 +202,7 @@ public final class FootageSink: @unchecked Sendable {
             } catch {
                 throw .output(error)
             }
-        case .files, .virtualCamera:
+        case .files, .pngFiles, .virtualCamera:
             break  // numbered files are written whole, a virtual camera's frames each at its time, above
         }
     }

@@ -1,6 +1,7 @@
 import ARCompositor
 import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 import JPEGKit
 
@@ -22,6 +23,11 @@ final class AnnotationWorker {
     /// The last frame's planes, decoded into again: a stream of same-sized frames allocates (and
     /// clears) no new planes.
     private var decoded = AnnotationWorker.placeholder
+    /// An overlay-only output's canvases (``OverlayMatte``), drawn into again frame after frame.
+    private var blackCanvas: YCbCrImage?
+    private var whiteCanvas: YCbCrImage?
+    /// Encodes an overlay's PNG files.
+    private lazy var pngEncoder = PNGFrameEncoder()
 
     init(settings: AnnotationSettings) {
         self.settings = settings
@@ -31,6 +37,7 @@ final class AnnotationWorker {
         // Another subsampling than the input's needs every sample decoded and encoded again.
         splicing =
             settings.splices && !settings.destination.wantsPlanes && !settings.mapOnly && settings.subsampling == nil
+                && !settings.destination.isOverlay
             ? SplicedDrawing() : nil
         map = MapData(
             pointsOfInterest: settings.pointsOfInterest, route: settings.route, style: settings.style,
@@ -72,6 +79,10 @@ final class AnnotationWorker {
         var metadata: PhotoMetadata?
         var splice: SpliceOutcome?
         follow(job.map)
+        if let layout = settings.destination.overlayLayout {
+            return overlay(
+                job, layout: layout, size: planes.map { ($0.width, $0.height, $0.subsampling) }, record: record)
+        }
         if planes != nil {
             // Moved out of the optional, not copied: a second reference to the samples would make
             // the first write below copy every plane.
@@ -154,6 +165,61 @@ final class AnnotationWorker {
         } catch {
             return corrupt("cannot encode: \(error)", record)
         }
+    }
+
+    /// The overlay alone for `job`, with its alpha (``OverlayMatte``), at the frame's size and in its
+    /// layout (`size` for decoded planes; a JPEG's from its header, upright as its EXIF orientation
+    /// shows it):
+    /// drawn on black, drawn again on white from the same layout, and taken apart into `layout`. A
+    /// frame without a pose is a transparent one, so the overlay keeps the footage's timing.
+    private func overlay(
+        _ job: borrowing AnnotationJob, layout: VideoPicture.Layout,
+        size: (width: Int, height: Int, subsampling: ChromaSubsampling)?,
+        record: SidecarRecord
+    ) -> AnnotationResult {
+        var record = record
+        var frameSize = size
+        if frameSize == nil, case .jpeg(let bytes) = job.frame.content {
+            guard let decoder else { return corrupt("the JPEG decoder could not be created", record) }
+            if let problem = JPEGStructure.problem(in: bytes) { return corrupt(problem.description, record) }
+            let read = bytes.withUnsafeBytes { raw in Result { () throws(JPEGError) in try decoder.readHeader(raw) } }
+            guard case .success(let header) = read else {
+                return corrupt("not a JPEG with a size", record)
+            }
+            let turned = job.frame.name != nil && EXIFSegment(inJPEG: bytes)?.orientation?.swapsAxes == true
+            // A photo turned upright is drawn on in 4:4:4 (its chroma cells turn with it).
+            frameSize =
+                turned ? (header.height, header.width, .s444) : (header.width, header.height, header.subsampling)
+        }
+        guard let (width, height, subsampling) = frameSize, width > 0, height > 0 else {
+            return corrupt("the frame holds nothing", record)
+        }
+        var black = OverlayMatte.canvas(
+            width: width, height: height, subsampling: subsampling, luma: 0, reusing: blackCanvas.take())
+        var white = OverlayMatte.canvas(
+            width: width, height: height, subsampling: subsampling, luma: 255, reusing: whiteCanvas.take())
+        let (annotated, centre, drawn) = drawOverlay(on: &black, job: job, record: &record)
+        if annotated, let annotator {
+            annotator.reusesLastLayout = true
+            var ignored = record
+            _ = drawOverlay(on: &white, job: job, record: &ignored)
+            annotator.reusesLastLayout = false
+        }
+        let picture = OverlayMatte.picture(black: black, white: white, layout: layout)
+        (blackCanvas, whiteCanvas) = (black, white)
+        let output: FrameOutput
+        if layout == .rgba, case .pngFiles = settings.destination {
+            do throws(VideoWriteError) {
+                output = .png(try pngEncoder.encode(picture, name: "frame \(job.frame.index)"))
+            } catch {
+                return corrupt("cannot encode: \(error.problem)", record)
+            }
+        } else {
+            output = .picture(picture)
+        }
+        return .frame(
+            output, annotated: annotated, record: record, time: job.time, centre: centre,
+            timing: FrameTiming(of: job.frame), drawn: drawn)
     }
 
     /// Draws the overlay for `job` (nothing without a pose): whether it did, and the marker nearest

@@ -1,5 +1,6 @@
 import ArcaptureCore
 import CaptureKit
+import Footage
 
 /// One frame as a worker hands it to the writer.
 public enum FrameOutput: Sendable {
@@ -7,4 +8,8 @@ public enum FrameOutput: Sendable {
     case jpeg([UInt8])
     /// Planes, for Y4M output.
     case planes(YCbCrImage)
+    /// An overlay frame (drawing and alpha) laid out for its video encoder.
+    case picture(VideoPicture)
+    /// An overlay frame as a PNG file's bytes.
+    case png([UInt8])
 }

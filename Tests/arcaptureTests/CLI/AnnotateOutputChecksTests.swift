@@ -76,8 +76,13 @@ struct AnnotateOutputChecksTests {
         arguments: [
             ("o.jpg", "names one JPEG, but footage is many frames"),
             ("out.avi", "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv), an MJPEG stream (FILE.mjpeg)"),
-            ("out.webm", "arcapture writes a video (FILE.mp4, FILE.mov, FILE.mkv)"),
-            ("frames-%03n.png", "frames are written as JPEGs, so the name should end in .jpg, not .png"),
+            // WebM and PNG frames hold an overlay alone (--overlay-only): the message says so.
+            ("out.webm", "is for an overlay alone (VP9 with alpha, PNG frames): add --overlay-only"),
+            (
+                "frames-%03n.png",
+                "add --overlay-only; annotated footage goes in FILE.mp4, FILE.mov, FILE.mkv or frames/%05n.jpg"
+            ),
+            ("frames-%03n.gif", "frames are written as JPEGs, so the name should end in .jpg, not .gif"),
         ])
     func mismatchedExtension(name: String, message: String) async throws {
         let directory = try PackagePaths.temporaryDirectory("names")

@@ -398,7 +398,14 @@ struct AnnotateVideoOutputTests {
             (["--output", "-", "--format", "mp4"], "a video file is written to a file"),
             (["--output", "\(directory.path)/o.mp4", "--crf", "60"], "--crf"),
             (["--output", "\(directory.path)/o.mp4", "--preset", "quick"], "--preset must be one of ultrafast"),
-            (["--output", "\(directory.path)/o.mp4", "--codec", "vp9"], "--codec must be h264 or mjpeg, not 'vp9'"),
+            (
+                ["--output", "\(directory.path)/o.mp4", "--codec", "av1"],
+                "--codec must be h264, mjpeg, prores, qtrle, png or vp9, not 'av1'"
+            ),
+            (
+                ["--output", "\(directory.path)/o.mov", "--codec", "vp9"],
+                "--codec vp9 writes an overlay with alpha: add --overlay-only"
+            ),
             (
                 ["--output", "\(directory.path)/o.mkv", "--codec", "mjpeg", "--crf", "20"],
                 "Motion JPEG is encoded at --quality"
