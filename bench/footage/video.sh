@@ -50,7 +50,7 @@ median() { sort -n | sed -n 2p; }
 
 for clip in gopro hd; do
     if [ "$clip" = gopro ]; then input=$gopro count=315 args=("${gopro_args[@]}"); else input=$work/in1080.mp4 count=$frames args=("${hd_args[@]}"); fi
-    for f in a b c d e f g h; do : >"$work/$f"; done
+    for row in a b c d e f g h; do : >"$work/$row"; done
     for round in 1 2 3; do
         measure ffmpeg -loglevel error -i "$input" -f yuv4mpegpipe -strict -1 - >>"$work/a"
         measure "$arcapture" annotate "$input" "${args[@]}" --workers 1 --format y4m --output - >>"$work/b"
@@ -65,7 +65,8 @@ for clip in gopro hd; do
         measure "$arcapture" annotate "$input" "${args[@]}" --workers "$cores" --force --overlay-only \
             --output "$work/overlay.mov" >>"$work/h"
     done
-    for f in a b c d e f g h; do eval "$f=\$(median <\"\$work/$f\")"; done
+    # Not "for f": the loop's own variable would be the row f's value, overwritten by g and h.
+    for row in a b c d e f g h; do eval "$row=\$(median <\"\$work/$row\")"; done
     echo "$clip ($input, $count frames):"
     for row in "a ffmpeg decode to Y4M (the limit)|$a" "b arcapture annotate, 1 worker|$b" \
         "c arcapture annotate, $cores workers|$c" "d ffmpeg decode + libx264 to MP4 (the limit)|$d" \
