@@ -106,7 +106,7 @@ public final class VideoFileWriter {
     }
 
     /// Encodes one overlay frame (drawing and alpha, in the layout the encoding takes:
-    /// ``VideoEncoding/pictureLayout``), like ``write(_:timestamp:mark:)``. An overlay output copies
+    /// ``VideoEncoding/pictureLayout``), like ``write(_:timestamp:mark:)-(YCbCrImage,_,_)``. An overlay output copies
     /// none of the input's other streams: the editor has them in the footage it lays this over.
     ///
     /// - Throws: ``VideoWriteError`` when the encoder or the disk fails, or the size or layout changed.
@@ -141,7 +141,7 @@ public final class VideoFileWriter {
         try drainEncoder()
     }
 
-    /// Writes one frame's JPEG as it is (MJPEG), like ``write(_:timestamp:mark:)``.
+    /// Writes one frame's JPEG as it is (MJPEG), like ``write(_:timestamp:mark:)-(YCbCrImage,_,_)``.
     ///
     /// - Throws: ``VideoWriteError`` when the disk fails, the JPEG has no readable size, or the
     ///   size changed.
