@@ -345,7 +345,7 @@ enum AnnotateFootage {
         let crf = try parsed.value(Self.crf)
         let preset = parsed.text(Self.preset)
         let parameters = parsed.text(Self.x264Parameters)
-        let alphaCodecs = ["prores", "qtrle", "png", "vp9"]
+        let alphaCodecs = VideoEncoding.alphaEncodings.map(\.codecName)
         if overlayOnly {
             if let codec, !alphaCodecs.contains(codec) {
                 throw UsageError(
@@ -359,13 +359,10 @@ enum AnnotateFootage {
             if crf != nil && codec != "vp9" && codec != nil {
                 throw UsageError("--crf is H.264's and VP9's; \(codec ?? "") is lossless or fixed-quality")
             }
-            switch codec {
-            case "prores": return .proRes4444
-            case "qtrle": return .quickTimeAnimation
-            case "png": return .png
-            case "vp9": return crf.map { .vp9(crf: $0) } ?? .standardVP9
-            default: return crf.map { .vp9(crf: $0) }
-            }
+            // No codec: the container's (nil), or VP9 when --crf is given.
+            let chosen = VideoEncoding.alphaEncodings.first { $0.codecName == codec }
+            if case .vp9 = chosen ?? .standardVP9, let crf { return .vp9(crf: crf) }
+            return chosen
         }
         if let codec, alphaCodecs.contains(codec) {
             throw UsageError("--codec \(codec) writes an overlay with alpha: add --overlay-only")

@@ -46,12 +46,7 @@ public enum VideoEncoding: Sendable, Equatable {
     }
 
     /// Whether frames carry alpha (an overlay-only output's encodings) rather than a picture.
-    public var hasAlpha: Bool {
-        switch self {
-        case .h264, .mjpeg: false
-        case .proRes4444, .quickTimeAnimation, .png, .vp9: true
-        }
-    }
+    public var hasAlpha: Bool { pictureLayout != nil }
 
     /// How an alpha encoding's encoder takes its frames; nil for H.264 and MJPEG.
     public var pictureLayout: VideoPicture.Layout? {
@@ -67,4 +62,8 @@ public enum VideoEncoding: Sendable, Equatable {
     /// VP9's constant quality when none is given: 30 of 0–63, libvpx's suggestion for 1080p, where
     /// an overlay's flat colours and sharp edges stay clean.
     public static let standardVP9 = VideoEncoding.vp9(crf: 30)
+
+    /// The encodings with alpha, each as it is chosen by its ``codecName`` (VP9 at its standard
+    /// quality).
+    public static let alphaEncodings: [VideoEncoding] = [.proRes4444, .quickTimeAnimation, .png, .standardVP9]
 }

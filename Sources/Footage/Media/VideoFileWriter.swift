@@ -240,14 +240,8 @@ public final class VideoFileWriter {
             try openEncoder(
                 width: width, height: height, subsampling: subsampling, crf: crf, preset: preset,
                 parameters: parameters)
-            guard let encoder else { return }
-            let status = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
-            guard status >= 0 else { throw failed("the encoder's parameters", status, starting: true) }
         case .proRes4444, .quickTimeAnimation, .png, .vp9:
             try openAlphaEncoder(width: width, height: height)
-            guard let encoder else { return }
-            let status = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
-            guard status >= 0 else { throw failed("the encoder's parameters", status, starting: true) }
         case .mjpeg:
             guard let parameters = stream.pointee.codecpar else {
                 throw VideoWriteError(path: name, problem: "no memory", cannotStart: true)
@@ -258,6 +252,12 @@ public final class VideoFileWriter {
             parameters.pointee.height = Int32(height)
             parameters.pointee.format = Self.pixelFormat(for: subsampling, fullRange: true).rawValue
             parameters.pointee.color_range = AVCOL_RANGE_JPEG
+        }
+        // An encoder's stream is described by its context (MJPEG's, whose packets are the JPEGs
+        // themselves, above).
+        if let encoder {
+            let status = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
+            guard status >= 0 else { throw failed("the encoder's parameters", status, starting: true) }
         }
         if let inputVideo {
             av_dict_copy(&stream.pointee.metadata, inputVideo.pointee.metadata, 0)

@@ -208,7 +208,7 @@ final class AnnotationWorker {
         let picture = OverlayMatte.picture(black: black, white: white, layout: layout)
         (blackCanvas, whiteCanvas) = (black, white)
         let output: FrameOutput
-        if layout == .rgba, case .pngFiles = settings.destination {
+        if case .pngFiles = settings.destination {
             do throws(VideoWriteError) {
                 output = .png(try pngEncoder.encode(picture, name: "frame \(job.frame.index)"))
             } catch {
