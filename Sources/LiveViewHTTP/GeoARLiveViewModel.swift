@@ -22,17 +22,18 @@ public final class GeoARLiveViewModel: LiveViewModel {
         LiveViewState(view: view, device: device, source: source, broadcast: broadcast, clients: clients)
     }
 
-    /// Selects `ids` through the view (its binding, or its session's selection) unless some are
-    /// not among the session's points of interest; returns those.
+    /// Selects `ids` as the view's user (the session's selection and the view's binding, whose
+    /// `onChange` handlers hear of it) unless some are not among the session's points of
+    /// interest; returns those.
     public func select(_ ids: Set<String>) -> Set<String> {
         let known = Set(view.session.mapData?.pointsOfInterest.map(\.id) ?? [])
         let unknown = ids.subtracting(known)
-        if unknown.isEmpty { view.select(ids) }
+        if unknown.isEmpty { view.userSelected(ids) }
         return unknown
     }
 
-    /// Clears the view's selection.
+    /// Clears the view's selection, as its user (the binding's handlers hear of it).
     public func clearSelection() {
-        view.select([])
+        view.userSelected([])
     }
 }

@@ -1,3 +1,4 @@
+import ARCompositor
 import CaptureKit
 import Foundation
 import TestSupport
@@ -60,7 +61,7 @@ struct LiveViewServerTests {
     /// A server on a free loopback port; without placeholder frames unless `placeholderDelay`
     /// says after how long (the tests that count frames count the camera's).
     static func started(
-        _ model: Model = Model(), limits: LiveViewServer.Limits = .init(), placeholderDelay: Duration? = nil
+        _ model: any LiveViewModel = Model(), limits: LiveViewServer.Limits = .init(), placeholderDelay: Duration? = nil
     ) throws -> LiveViewServer {
         let server = LiveViewServer(
             address: try ServerAddress(parsing: "127.0.0.1:0"), broadcast: FrameBroadcast(), model: model,
@@ -115,6 +116,52 @@ struct LiveViewServerTests {
         #expect(selectByGet.status == 405)
         #expect(selectByGet.headers["allow"] == "POST, DELETE")
         #expect(try get("/state", port: server.address.port).status == 200)
+    }
+
+    @Test("a selection made in the page reaches every onChange handler of the view's binding and the session")
+    func pageSelectionReachesProgram() async throws {
+        let directory = try PackagePaths.temporaryDirectory("page-selection")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = ARSession(
+            mapData: MapData(pointsOfInterest: [
+                PointOfInterest(id: "node/1", name: "One", latitude: 60.1718, longitude: 24.94, altitude: 20),
+                PointOfInterest(id: "node/2", name: "Two", latitude: 60.1718, longitude: 24.941, altitude: 20),
+            ]))
+        let queue = DispatchQueue(label: "page-selection")
+        // A footage view, presented: it holds the session's slot and waits for a location source
+        // (none is given: nothing is read or written).
+        let view = GeoARView(
+            frame: .full, session: session,
+            configuration: GeoARConfiguration(
+                source: .footage(
+                    path: directory.appendingPathComponent("never-read.y4m").path, timing: FootageTiming()),
+                output: .footage(.y4mFile(directory.appendingPathComponent("out.y4m").path), workers: 1),
+                handlerQueue: queue, messages: .silent))
+        let selection = GeoARBinding<Set<String>>([])
+        let (first, second) = (Locked<[Set<String>]>([]), Locked<[Set<String>]>([]))
+        selection.onChange(on: queue) { value in first.withLock { $0.append(value) } }
+        selection.onChange(on: queue) { value in second.withLock { $0.append(value) } }
+        view.selectedPOIs(selection)
+        view.present()
+        #expect(waitUntil { view.phase == LoadPhase.waitingForLocationSource }, "\(String(describing: view.phase))")
+        let server = try Self.started(
+            GeoARLiveViewModel(view: view, device: "none", source: "none", broadcast: FrameBroadcast()))
+        defer { server.stop() }
+        let port = server.address.port
+
+        let chosen = try get("/select", port: port, method: "POST", body: #"{"ids": ["node/2"]}"#)
+        #expect(chosen.status == 200, "\(chosen.text)")
+        #expect(waitUntil { first.withLock { $0 } == [["node/2"]] && second.withLock { $0 } == [["node/2"]] })
+        #expect(selection.value == ["node/2"] && session.selectedPOIIDs == ["node/2"])
+        // Unknown ids change nothing and tell no one.
+        #expect(try get("/select", port: port, method: "POST", body: #"{"ids": ["way/9"]}"#).status == 422)
+        #expect(try get("/select", port: port, method: "DELETE").status == 200)
+        #expect(waitUntil { first.withLock { $0 } == [["node/2"], []] && second.withLock { $0 } == [["node/2"], []] })
+        // A value the program sets is not echoed back to it: after it, only a barrier's worth.
+        selection.value = ["node/1"]
+        queue.sync {}
+        #expect(first.withLock { $0.count } == 2)
+        await view.stop()
     }
 
     @Test("/select takes JSON ids, DELETE clears; bad JSON is 400, unknown ids 422, a huge body 413")

@@ -159,6 +159,12 @@ public final class ARSession: Sendable {
         state.withLock { $0.slots[kind]?.view === view }
     }
 
+    /// Whether another view than `view` holds the slot for its kind: a displaced view writes
+    /// nothing to the session (its selection and navigation are the newer view's to say).
+    func isDisplaced(_ kind: ViewKind, _ view: GeoARView) -> Bool {
+        state.withLock { state in state.slots[kind]?.view.map { $0 !== view } ?? false }
+    }
+
     /// Gives the slot up, if `view` holds it.
     func releaseSlot(_ kind: ViewKind, for view: GeoARView) {
         state.withLock { state in

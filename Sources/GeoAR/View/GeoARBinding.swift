@@ -6,7 +6,8 @@ import Dispatch
 /// the view reads it for every frame and sets it when its own state changes.
 ///
 /// What SwiftUI's `@State` and `Binding` do together, without SwiftUI: the box is the single source
-/// of truth; ``onChange(on:_:)`` tells the program of the view's changes on the queue it chose. Bind
+/// of truth; ``onChange(on:_:)`` tells the program of the view's changes (its own, and those its
+/// user makes, in the live page) on the queue it chose; handlers compose, as a view's do. Bind
 /// one to a view with ``GeoARView/navigationInfo(_:)`` or ``GeoARView/selectedPOIs(_:)``: bindings
 /// are single, so binding a second one to the same role replaces the first.
 ///
@@ -15,8 +16,13 @@ public final class GeoARBinding<Value: Sendable & Equatable>: Sendable {
     private struct State {
         var value: Value
         var version = 0
-        var onChange: (@Sendable (Value) -> Void)?
-        var queue: DispatchQueue = .main
+        var handlers: [Handler] = []
+    }
+
+    /// A handler and the queue it runs on.
+    private struct Handler {
+        let queue: DispatchQueue
+        let run: @Sendable (Value) -> Void
     }
 
     private let state: Locked<State>
@@ -32,13 +38,12 @@ public final class GeoARBinding<Value: Sendable & Equatable>: Sendable {
         set { _ = update(newValue, notify: false) }
     }
 
-    /// Calls `handler` with each value the view sets, on `queue` (the main queue unless said).
-    /// One handler: a second call replaces the first.
+    /// Adds a handler called with each value the view sets, on `queue` (the main queue unless
+    /// said). Handlers compose: each added one runs, in the order added, as a view's handlers do
+    /// (two parts of a program can each follow the selection). A value set from code (``value``)
+    /// is not echoed back to them.
     public func onChange(on queue: DispatchQueue = .main, _ handler: @escaping @Sendable (Value) -> Void) {
-        state.withLock { state in
-            state.onChange = handler
-            state.queue = queue
-        }
+        state.withLock { $0.handlers.append(Handler(queue: queue, run: handler)) }
     }
 
     /// How many times the value has changed: the view compares it to see code's changes.
@@ -52,13 +57,13 @@ public final class GeoARBinding<Value: Sendable & Equatable>: Sendable {
     /// - Returns: whether the value changed.
     @discardableResult
     func update(_ newValue: Value, notify: Bool) -> Bool {
-        let (changed, handler, queue) = state.withLock { state in
-            guard state.value != newValue else { return (false, state.onChange, state.queue) }
+        let (changed, handlers) = state.withLock { state -> (Bool, [Handler]) in
+            guard state.value != newValue else { return (false, []) }
             state.value = newValue
             state.version += 1
-            return (true, state.onChange, state.queue)
+            return (true, notify ? state.handlers : [])
         }
-        if changed, notify, let handler { queue.async { handler(newValue) } }
+        for handler in handlers { handler.queue.async { handler.run(newValue) } }
         return changed
     }
 }

@@ -166,10 +166,27 @@ open class GeoARView: @unchecked Sendable {
         let binding = handlers.withLock { $0.selection }
         if let binding {
             binding.value = ids
-        } else {
+        } else if !isDisplaced {
             session.setSelection(ids)
         }
     }
+
+    /// A selection the view's user made (the live page's `/select`): the session's, and the
+    /// binding's, told to the program's ``GeoARBinding/onChange(on:_:)`` handlers, as the view's
+    /// own choices are (a value set from code is not; this one comes from a person, whom the
+    /// program has not heard). A displaced view's user changes nothing.
+    package func userSelected(_ ids: Set<String>) {
+        guard !isDisplaced else { return }
+        session.setSelection(ids)
+        let binding = handlers.withLock { $0.selection }
+        if let binding, receivesUpdates, binding.update(ids, notify: true) {
+            handlers.withLock { $0.selectionVersionSeen = binding.version }
+        }
+    }
+
+    /// Whether a newer view of this kind took the session's slot: this one then keeps drawing but
+    /// writes nothing to the session (selection, navigation), whose state is the newer view's.
+    private var isDisplaced: Bool { session.isDisplaced(kind, self) }
 
     // MARK: Life
 
@@ -550,7 +567,7 @@ open class GeoARView: @unchecked Sendable {
                 defer { handlers.selectionVersionSeen = version }
                 return handlers.selectionVersionSeen != version
             }
-            if changed { session.setSelection(value) }
+            if changed, !isDisplaced { session.setSelection(value) }
         }
         let selected = session.selectedPOIIDs
         if let binding, receivesUpdates, binding.update(selected, notify: true) {
@@ -562,7 +579,7 @@ open class GeoARView: @unchecked Sendable {
     /// The view chose a selection itself (the POI nearest the centre): the session's, and the
     /// binding's, told to the program.
     func viewSelected(_ ids: Set<String>) {
-        guard session.setSelection(ids) else { return }
+        guard !isDisplaced, session.setSelection(ids) else { return }
         let binding = handlers.withLock { $0.selection }
         if let binding, receivesUpdates, binding.update(ids, notify: true) {
             handlers.withLock { $0.selectionVersionSeen = binding.version }
@@ -577,7 +594,9 @@ open class GeoARView: @unchecked Sendable {
             return true
         }
         guard changed else { return }
-        session.navigationInfo = navigation
+        // The session's navigation is the AR view's that holds the slot: a map view read it from
+        // there (writing it back could undo a newer one), a displaced view's is its own.
+        if kind == .augmentedReality, !isDisplaced { session.navigationInfo = navigation }
         let binding = handlers.withLock { $0.navigation }
         if let binding, receivesUpdates { binding.update(navigation, notify: true) }
     }

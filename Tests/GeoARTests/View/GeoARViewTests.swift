@@ -220,7 +220,9 @@ struct GeoARViewTests {
         let recorder2 = ViewRecorder()
         let centre = GeoARBinding<Set<String>>([])
         let told = StreamCollector<Set<String>>()
+        let toldToo = StreamCollector<Set<String>>()
         centre.onChange(on: recorder2.queue) { told.append($0) }
+        centre.onChange(on: recorder2.queue) { toldToo.append($0) }  // handlers compose
         let view2 = recorder2.attach(
             to: GeoAR(
                 session: ViewFixtures.session(),
@@ -232,7 +234,7 @@ struct GeoARViewTests {
         view2.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
         #expect(recorder2.wait { $0.phases.last == .running })
         #expect(fixtures2.emit(sequence: 0))
-        #expect(waitUntil { told.values == [["a"]] }, "\(told.values)")
+        #expect(waitUntil { told.values == [["a"]] && toldToo.values == [["a"]] }, "\(told.values) \(toldToo.values)")
         #expect(centre.value == ["a"])
         #expect(view2.session.selectedPOIIDs == ["a"])
         await view2.stop()
@@ -269,6 +271,56 @@ struct GeoARViewTests {
         firstRecorder.queue.sync {}
         #expect(firstRecorder.snapshot.phases.count == phasesBefore, "\(firstRecorder.snapshot.phases)")
         await second.stop()
+    }
+
+    @Test(
+        "a displaced view writes nothing to the session (navigation, selection), and its stop leaves the newer view's"
+    )
+    func displacedViewWritesNothing() async throws {
+        let fixtures = try ViewFixtures()
+        let fixtures2 = try ViewFixtures()
+        defer {
+            fixtures.remove()
+            fixtures2.remove()
+        }
+        // A route north from the camera: every view on the session follows it.
+        let start = try ViewFixtures.position
+        let route = try #require(
+            NavigationRoute(
+                GeoRoute(
+                    id: "north",
+                    vertices: [
+                        GeoRoute.Vertex(latitude: start.latitude - 0.0005, longitude: start.longitude),
+                        GeoRoute.Vertex(latitude: start.latitude + 0.003, longitude: start.longitude),
+                    ])))
+        let session = ARSession(mapData: MapData(pointsOfInterest: ViewFixtures.pointsOfInterest, route: route))
+        let (first, firstRecorder) = try presented(fixtures, session: session, selectsCenter: true)
+        first.locationManager.locationSource = FixedLocationSource(start)
+        #expect(firstRecorder.wait { $0.phases.last == .running })
+        var configuration = fixtures2.configuration(queue: DispatchQueue(label: "second"))
+        configuration.messages = .silent
+        let second = GeoARView(frame: .full, session: session, configuration: configuration)
+        second.present()
+        #expect(waitUntil { second.receivesUpdates && !first.receivesUpdates })
+        second.locationManager.locationSource = FixedLocationSource(start)
+        #expect(waitUntil { second.phase == .running })
+
+        // The displaced view draws: it follows the route and picks the POI nearest its centre, for
+        // itself alone.
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        let instruction = fixtures.records().first?["instruction"] as? String
+        #expect(instruction?.isEmpty == false, "the displaced view navigates: \(String(describing: instruction))")
+        #expect(session.navigationInfo == nil, "its navigation is not the session's")
+        #expect(session.selectedPOIIDs.isEmpty, "nor its centre's selection")
+        // The newer view's frame: the session's navigation is its.
+        #expect(fixtures2.emit(sequence: 0))
+        #expect(waitUntil { fixtures2.records().count == 1 })
+        #expect(session.navigationInfo != nil)
+        await first.stop()
+        #expect(session.navigationInfo != nil, "the displaced view's stop left the newer view's navigation")
+        await second.stop()
+        #expect(session.navigationInfo == nil, "the newer view's stop ends it")
     }
 
     @Test("the library lets the view go once its pipeline stops")
