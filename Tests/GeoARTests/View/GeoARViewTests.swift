@@ -283,17 +283,8 @@ struct GeoARViewTests {
             fixtures.remove()
             fixtures2.remove()
         }
-        // A route north from the camera: every view on the session follows it.
         let start = try ViewFixtures.position
-        let route = try #require(
-            NavigationRoute(
-                GeoRoute(
-                    id: "north",
-                    vertices: [
-                        GeoRoute.Vertex(latitude: start.latitude - 0.0005, longitude: start.longitude),
-                        GeoRoute.Vertex(latitude: start.latitude + 0.003, longitude: start.longitude),
-                    ])))
-        let session = ARSession(mapData: MapData(pointsOfInterest: ViewFixtures.pointsOfInterest, route: route))
+        let session = try ViewFixtures.navigatingSession()
         let (first, firstRecorder) = try presented(fixtures, session: session, selectsCenter: true)
         first.locationManager.locationSource = FixedLocationSource(start)
         #expect(firstRecorder.wait { $0.phases.last == .running })

@@ -79,16 +79,7 @@ struct MapViewTests {
             mapFixtures.remove()
         }
         // A route north from the camera, past the POIs: the AR view follows it.
-        let start = try ViewFixtures.position
-        let route = try #require(
-            NavigationRoute(
-                GeoRoute(
-                    id: "north",
-                    vertices: [
-                        GeoRoute.Vertex(latitude: start.latitude - 0.0005, longitude: start.longitude),
-                        GeoRoute.Vertex(latitude: start.latitude + 0.003, longitude: start.longitude),
-                    ])))
-        let session = ARSession(mapData: MapData(pointsOfInterest: ViewFixtures.pointsOfInterest, route: route))
+        let session = try ViewFixtures.navigatingSession()
         let (ar, _) = try running(arFixtures, session: session)
         let (map, _) = try running(mapFixtures, session: session, map: true)
         #expect(ar.receivesUpdates && map.receivesUpdates, "one slot each")

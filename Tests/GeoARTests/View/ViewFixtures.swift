@@ -34,6 +34,21 @@ struct ViewFixtures {
     /// A session over the two POIs.
     static func session() -> ARSession { ARSession(mapData: MapData(pointsOfInterest: pointsOfInterest)) }
 
+    /// A session over the two POIs with a route north from the camera, past them: every AR view
+    /// on it follows the route.
+    static func navigatingSession() throws -> ARSession {
+        let start = try position
+        let route = try #require(
+            NavigationRoute(
+                GeoRoute(
+                    id: "north",
+                    vertices: [
+                        GeoRoute.Vertex(latitude: start.latitude - 0.0005, longitude: start.longitude),
+                        GeoRoute.Vertex(latitude: start.latitude + 0.003, longitude: start.longitude),
+                    ])))
+        return ARSession(mapData: MapData(pointsOfInterest: pointsOfInterest, route: route))
+    }
+
     /// A camera view's configuration writing JPEGs (`frame-%03n.jpg`) and a sidecar into the
     /// directory, with handlers on `queue`.
     func configuration(queue: DispatchQueue, selectsCenter: Bool = false, authorized: Bool = true)
