@@ -252,6 +252,11 @@ open class GeoARView: @unchecked Sendable {
         }
         guard first else { return }
         PresentedViews.shared.keep(self)
+        if let problem = configuration.problem {
+            // Before the slot: a view that cannot run must not displace one that does.
+            fail(problem)
+            return
+        }
         if session.claimSlot(kind, for: self) != nil {
             configuration.messages.error(
                 "a second \(kind) on one session took its renderer slot: the first keeps drawing frames but no "

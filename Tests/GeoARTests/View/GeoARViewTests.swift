@@ -314,6 +314,53 @@ struct GeoARViewTests {
         #expect(session.navigationInfo == nil, "the newer view's stop ends it")
     }
 
+    @Test(
+        "a camera with a footage output, footage with a live output and a camera given twice fail at present with the fix, taking no slot"
+    )
+    func invalidConfigurations() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let valid = fixtures.configuration(queue: DispatchQueue(label: "invalid-configurations"))
+        #expect(valid.problem == nil)
+        let footageFile = fixtures.directory.appendingPathComponent("out.y4m").path
+        var cameraToFootage = valid
+        cameraToFootage.output = .footage(.y4mFile(footageFile), workers: 1)
+        var footageToLive = valid
+        footageToLive.source = .footage(
+            path: fixtures.directory.appendingPathComponent("in.y4m").path, timing: FootageTiming())
+        var twice = valid
+        twice.output = .live(
+            .files(OutputTemplate(pattern: fixtures.directory.appendingPathComponent("f-%03n.jpg").path)),
+            LiveCaptureSettings(devices: ["/dev/video-other"]), jsonLog: nil)
+        // A valid view holds the session's slot, which a view that cannot run must not take.
+        let session = ViewFixtures.session()
+        let (holder, holderRecorder) = try presented(fixtures, session: session)
+        #expect(holderRecorder.wait { $0.phases.last == .waitingForLocationSource })
+        for (configuration, fix) in [
+            (cameraToFootage, "a camera view writes live outputs: give it .live(…)"),
+            (footageToLive, "footage is written to a footage output"),
+            (
+                twice,
+                "the camera is given twice: '/dev/video-scripted' in the capture configuration and '/dev/video-other'"
+            ),
+        ] {
+            #expect(
+                configuration.problem?.description.contains(fix) == true, "\(String(describing: configuration.problem))"
+            )
+            let view = GeoARView(frame: .full, session: session, configuration: configuration)
+            view.present()
+            let summary = await view.ended()
+            guard case .failed(let error) = summary.ending else {
+                Issue.record("\(fix): ended \(summary.ending), not failed")
+                continue
+            }
+            #expect(error.description.contains(fix), "\(error)")
+            #expect(holder.receivesUpdates, "the view that failed took no slot")
+        }
+        #expect(!FileManager.default.fileExists(atPath: footageFile))
+        await holder.stop()
+    }
+
     @Test("the library lets the view go once its pipeline stops")
     func viewIsFreed() async throws {
         let fixtures = try ViewFixtures()

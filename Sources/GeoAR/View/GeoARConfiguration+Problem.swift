@@ -1,0 +1,31 @@
+extension GeoARConfiguration {
+    /// Why a view built with this configuration could not do what it says, with the fix, or nil:
+    /// a camera source with a footage output (the view would write nothing: a camera's frames go
+    /// to live outputs), footage with a live output, or one camera given twice as two paths (the
+    /// capture configuration's and the first of the live settings' devices, which would open one
+    /// and report the other).
+    ///
+    /// ``GeoARView/present()`` fails with it (the failed phase and `onFailed`) before it loads or
+    /// opens anything or takes the session's slot; a program can check it when it builds the
+    /// configuration, to refuse sooner.
+    public var problem: GeoARError? {
+        switch (source, output) {
+        case (.camera, .footage):
+            return .configuration(
+                "a camera view writes live outputs: give it .live(…) (JPEG files, a stream, a virtual camera) or "
+                    + ".none; a footage output is for a footage source")
+        case (.footage, .live):
+            return .configuration(
+                "footage is written to a footage output (.footage(…): files, an MJPEG, Y4M or video file, or "
+                    + "stdout); a live output is for a camera source")
+        case (.camera(let camera), .live(_, let settings, _)):
+            guard let path = camera.devicePath, let first = settings.devices.first, path != first else { return nil }
+            return .configuration(
+                "the camera is given twice: '\(path)' in the capture configuration and '\(first)' first in the live "
+                    + "settings' devices; give the same path (the devices are the cameras to switch between, the "
+                    + "first opened first)")
+        default:
+            return nil
+        }
+    }
+}
