@@ -164,6 +164,35 @@ struct LiveViewServerTests {
         await view.stop()
     }
 
+    @Test("a server does not keep its stopped view alive: once the program lets it go, /state says gone")
+    func modelLetsViewGo() async throws {
+        let directory = try PackagePaths.temporaryDirectory("model-lets-go")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model: GeoARLiveViewModel
+        weak var weakView: GeoARView?
+        do {
+            let view = GeoARView(
+                frame: .full, session: ARSession(mapData: MapData(pointsOfInterest: [])),
+                configuration: GeoARConfiguration(
+                    source: .footage(
+                        path: directory.appendingPathComponent("never-read.y4m").path, timing: FootageTiming()),
+                    output: .footage(.y4mFile(directory.appendingPathComponent("out.y4m").path), workers: 1),
+                    handlerQueue: DispatchQueue(label: "model-lets-go"), messages: .silent))
+            weakView = view
+            model = GeoARLiveViewModel(view: view, device: "none", source: "none", broadcast: FrameBroadcast())
+            view.present()
+            #expect(waitUntil { view.phase == LoadPhase.waitingForLocationSource })
+            #expect(model.state(clients: []).phase == "waiting for a location source")
+            await view.stop()
+        }
+        #expect(waitUntil { weakView == nil }, "the model kept the stopped view")
+        let server = try Self.started(model)
+        defer { server.stop() }
+        let state = try JSONSerialization.jsonObject(with: Data(try get("/state", port: server.address.port).body))
+        #expect((state as? [String: Any])?["phase"] as? String == "gone")
+        #expect(model.select(["node/1"]) == ["node/1"], "a view that is gone knows no points of interest")
+    }
+
     @Test("/select takes JSON ids, DELETE clears; bad JSON is 400, unknown ids 422, a huge body 413")
     func select() throws {
         let model = Model()
