@@ -213,8 +213,31 @@ open class GeoARView: @unchecked Sendable {
     }
 
     /// Waits until the pipeline ends (footage read, a count reached, ``stop()``, a failure) and
-    /// returns what it did.
+    /// returns what it did. It only watches: cancelling the task that awaits it leaves the view
+    /// running (several parts of a program may wait for one view); ``run()`` is the form whose
+    /// cancellation stops it.
     public func ended() async -> Summary { await ending.wait() }
+
+    /// Presents the view and returns when it ends, with what it did, as ``present()`` then
+    /// ``ended()``; cancelling the task that awaits it stops the view as ``stop()`` does (the
+    /// camera closes, every file is made whole) and returns that stop's summary. The shape of a
+    /// service's `run()` in structured concurrency (swift-service-lifecycle's `Service`), without
+    /// depending on it:
+    ///
+    /// ```swift
+    /// let running = Task { await view.run() }
+    /// // … on SIGTERM:
+    /// running.cancel()
+    /// let summary = await running.value
+    /// ```
+    public func run() async -> Summary {
+        present()
+        return await withTaskCancellationHandler {
+            await ended()
+        } onCancel: {
+            control.async { [self] in stopNow(.stopped) {} }
+        }
+    }
 
     /// Moves a camera view to the next of its configuration's cameras (`LiveCaptureSettings`'s
     /// devices), keeping the stream going.

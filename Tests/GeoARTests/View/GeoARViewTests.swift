@@ -361,6 +361,31 @@ struct GeoARViewTests {
         await holder.stop()
     }
 
+    @Test("run() presents and returns when the view ends; cancelling its task stops the view and closes the camera")
+    func runIsCancellable() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        let view = GeoARView(
+            frame: .full, session: ViewFixtures.session(), configuration: fixtures.configuration(queue: recorder.queue))
+        recorder.attach(to: view)
+        let running = Task { await view.run() }
+        #expect(recorder.wait { $0.phases.last == .waitingForLocationSource }, "run() presented the view")
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        let device = try #require(fixtures.factory.latest)
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        running.cancel()
+        let summary = await running.value
+        guard case .stopped = summary.ending else {
+            Issue.record("ended \(summary.ending), not stopped")
+            return
+        }
+        #expect(device.isClosed, "the camera closed")
+        #expect(summary.live?.written == 1)
+    }
+
     @Test("the library lets the view go once its pipeline stops")
     func viewIsFreed() async throws {
         let fixtures = try ViewFixtures()
