@@ -17,6 +17,9 @@ public final class GeoARBinding<Value: Sendable & Equatable>: Sendable {
         var value: Value
         var version = 0
         var handlers: [Handler] = []
+        /// ``changes`` being iterated, by a number of their own (to drop one when its loop ends).
+        var streams: [Int: AsyncStream<Value>.Continuation] = [:]
+        var nextStream = 0
     }
 
     /// A handler and the queue it runs on.
@@ -46,6 +49,23 @@ public final class GeoARBinding<Value: Sendable & Equatable>: Sendable {
         state.withLock { $0.handlers.append(Handler(queue: queue, run: handler)) }
     }
 
+    /// The values the view sets from now on, for a `for await` loop: what ``onChange(on:_:)``
+    /// handlers hear, yielded as they come (on no queue: a program that never runs the main queue
+    /// gets them too); a value set from code is not echoed. The loop ends when its task is
+    /// cancelled; each loop gets every value (the newest 64 if it falls behind).
+    public var changes: AsyncStream<Value> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
+            let id = state.withLock { state -> Int in
+                defer { state.nextStream += 1 }
+                state.streams[state.nextStream] = continuation
+                return state.nextStream
+            }
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+            }
+        }
+    }
+
     /// How many times the value has changed: the view compares it to see code's changes.
     var version: Int { state.withLock { $0.version } }
 
@@ -61,7 +81,10 @@ public final class GeoARBinding<Value: Sendable & Equatable>: Sendable {
             guard state.value != newValue else { return (false, []) }
             state.value = newValue
             state.version += 1
-            return (true, notify ? state.handlers : [])
+            guard notify else { return (true, []) }
+            // Yielded under the lock (a yield never blocks), so each loop sees the values in order.
+            for stream in state.streams.values { stream.yield(newValue) }
+            return (true, state.handlers)
         }
         for handler in handlers { handler.queue.async { handler.run(newValue) } }
         return changed

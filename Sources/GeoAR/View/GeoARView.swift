@@ -81,6 +81,10 @@ open class GeoARView: @unchecked Sendable {
         var failed: [@Sendable (GeoARError) -> Void] = []
         var phases: [@Sendable (LoadPhase) -> Void] = []
         var coordinates: [@Sendable (GeodeticCoordinate) -> Void] = []
+        /// ``phases`` and ``userCoordinates`` being iterated, finished when the view ends.
+        var phaseStreams: [AsyncStream<LoadPhase>.Continuation] = []
+        var coordinateStreams: [AsyncStream<GeodeticCoordinate>.Continuation] = []
+        var streamsFinished = false
         var navigation: GeoARBinding<NavigationInfo?>?
         var selection: GeoARBinding<Set<String>>?
         var selectionVersionSeen = -1
@@ -143,6 +147,33 @@ open class GeoARView: @unchecked Sendable {
     /// frame's position). Handlers compose.
     public func userCoordinate(_ handler: @escaping @Sendable (GeodeticCoordinate) -> Void) {
         handlers.withLock { $0.coordinates.append(handler) }
+    }
+
+    /// The view's phases from now on, for a `for await` loop: what ``onPhaseChange(_:)`` handlers
+    /// hear, yielded as they happen (not through ``GeoARConfiguration/handlerQueue``, so a program
+    /// that never runs the main queue still gets them); the sequence ends after the last phase
+    /// (stopped, failed, interrupted), at once when the view has ended.
+    public var phases: AsyncStream<LoadPhase> {
+        AsyncStream { continuation in
+            let finished = handlers.withLock { handlers -> Bool in
+                if !handlers.streamsFinished { handlers.phaseStreams.append(continuation) }
+                return handlers.streamsFinished
+            }
+            if finished { continuation.finish() }
+        }
+    }
+
+    /// The user's positions from now on (each fix; for footage, each frame's position), for a
+    /// `for await` loop: what ``userCoordinate(_:)`` handlers hear, yielded as they come; the
+    /// sequence ends when the view does.
+    public var userCoordinates: AsyncStream<GeodeticCoordinate> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
+            let finished = handlers.withLock { handlers -> Bool in
+                if !handlers.streamsFinished { handlers.coordinateStreams.append(continuation) }
+                return handlers.streamsFinished
+            }
+            if finished { continuation.finish() }
+        }
     }
 
     /// Binds navigation info (remaining distance and time, the next manoeuvre): set as it changes,
@@ -423,8 +454,7 @@ open class GeoARView: @unchecked Sendable {
     private func locationEvent(_ event: LocationEvent) {
         switch event {
         case .fix(let fix):
-            let coordinates = handlers.withLock { $0.coordinates }
-            deliver { for handler in coordinates { handler(fix.coordinate) } }
+            deliverCoordinate(fix.coordinate)
         case .status(let status):
             control.async { [self] in positionStatusChanged(status) }
         case .orientation, .warning:
@@ -491,7 +521,31 @@ open class GeoARView: @unchecked Sendable {
             state.phase = phase
             // Queued while the state is locked, so handlers see phases in the order they happened.
             deliver { for handler in handlers { handler(phase) } }
+            if session.holdsSlot(kind, self) {
+                for stream in self.handlers.withLock({ $0.phaseStreams }) { stream.yield(phase) }
+            }
         }
+    }
+
+    /// Ends the ``phases`` and ``userCoordinates`` sequences (after the final phase).
+    private func finishStreams() {
+        let (phases, coordinates) = handlers.withLock { handlers in
+            defer {
+                handlers.streamsFinished = true
+                handlers.phaseStreams = []
+                handlers.coordinateStreams = []
+            }
+            return (handlers.phaseStreams, handlers.coordinateStreams)
+        }
+        for stream in phases { stream.finish() }
+        for stream in coordinates { stream.finish() }
+    }
+
+    /// Tells ``userCoordinate(_:)`` handlers and ``userCoordinates`` of a position.
+    private func deliverCoordinate(_ coordinate: GeodeticCoordinate) {
+        let (coordinates, streams) = handlers.withLock { ($0.coordinates, $0.coordinateStreams) }
+        deliver { for handler in coordinates { handler(coordinate) } }
+        if session.holdsSlot(kind, self) { for stream in streams { stream.yield(coordinate) } }
     }
 
     // MARK: Ending (the view's queue)
@@ -550,6 +604,7 @@ open class GeoARView: @unchecked Sendable {
             control.async { [self] in
                 resetNavigation()
                 setPhase(finalPhase, final: true)
+                finishStreams()
                 state.withLock { $0.camera = nil }
                 session.releaseSlot(kind, for: self)
                 ending.set(summary)
@@ -635,8 +690,7 @@ open class GeoARView: @unchecked Sendable {
             let coordinate = GeodeticCoordinate(
                 latitude: pose.latitude, longitude: pose.longitude, altitude: pose.altitude)
         else { return }
-        let coordinates = handlers.withLock { $0.coordinates }
-        deliver { for handler in coordinates { handler(coordinate) } }
+        deliverCoordinate(coordinate)
     }
 
     private func resetNavigation() {

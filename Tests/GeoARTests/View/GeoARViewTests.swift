@@ -386,6 +386,52 @@ struct GeoARViewTests {
         #expect(summary.live?.written == 1)
     }
 
+    @Test("phases, positions and a binding's changes as async sequences, with no handler queue run; each ends in time")
+    func asyncSequences() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        // Handlers on a queue no one runs (a program that never services the main queue): the
+        // sequences do not go through it.
+        let idle = DispatchQueue(label: "never-run")
+        idle.suspend()
+        defer { idle.resume() }
+        let view = GeoARView(
+            frame: .full, session: ViewFixtures.session(),
+            configuration: fixtures.configuration(queue: idle, selectsCenter: true))
+        let selection = GeoARBinding<Set<String>>([])
+        view.selectedPOIs(selection)
+        let (phaseStream, coordinateStream, changeStream) = (view.phases, view.userCoordinates, selection.changes)
+        let phases = Task {
+            var seen: [LoadPhase] = []
+            for await phase in phaseStream { seen.append(phase) }
+            return seen
+        }
+        let coordinates = Task {
+            var seen: [GeodeticCoordinate] = []
+            for await coordinate in coordinateStream { seen.append(coordinate) }
+            return seen
+        }
+        let firstChange = Task { () -> Set<String>? in
+            for await value in changeStream { return value }
+            return nil
+        }
+        view.present()
+        #expect(waitUntil { view.phase == .waitingForLocationSource })
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(waitUntil { view.phase == .running })
+        #expect(fixtures.emit(sequence: 0))
+        #expect(await firstChange.value == ["a"], "the view's own selection (the POI nearest the centre)")
+        selection.value = ["b"]  // from code: not echoed, and the loop above has ended anyway
+        await view.stop()
+        let seen = await phases.value
+        #expect(seen.first == .loadingMapData && seen.contains(.running) && seen.last == .stopped, "\(seen)")
+        #expect(await coordinates.value.first?.latitude == 60.17)
+        // A sequence asked for once the view has ended ends at once.
+        var after = 0
+        for await _ in view.phases { after += 1 }
+        #expect(after == 0)
+    }
+
     @Test("the library lets the view go once its pipeline stops")
     func viewIsFreed() async throws {
         let fixtures = try ViewFixtures()
