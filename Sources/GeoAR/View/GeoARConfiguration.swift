@@ -70,9 +70,11 @@ public struct GeoARConfiguration: Sendable {
     public var handlerQueue: DispatchQueue
     /// Where notes and warnings for people go.
     public var messages: PipelineMessages
-    /// How long a camera that is not there yet (a USB camera being plugged in) is waited for
-    /// while authorization is settled.
-    public var authorizationTimeout: Double
+    /// How long a camera that is not there yet (a USB camera being plugged in, a board booting
+    /// before its camera enumerates) is waited for while authorization is settled, in the
+    /// ``LoadPhase/waitingForCameraAuthorization`` phase; then the view fails naming the device.
+    /// 10 seconds unless said; zero fails at once.
+    public var authorizationTimeout: Duration
     /// How the camera session is made: real devices (tests give the scripted fake device).
     @_spi(Testing) public var cameraHooks = CameraHooks()
 
@@ -82,7 +84,7 @@ public struct GeoARConfiguration: Sendable {
         camera: CameraGeometry = CameraGeometry(), pose: LivePoseTracker.Options = LivePoseTracker.Options(),
         selectsCenter: Bool = false, navigates: Bool = true, minimap: MapRenderer.Options? = nil,
         handlerQueue: DispatchQueue = .main,
-        messages: PipelineMessages = .standardError, authorizationTimeout: Double = 0
+        messages: PipelineMessages = .standardError, authorizationTimeout: Duration = .seconds(10)
     ) {
         self.source = source
         self.output = output

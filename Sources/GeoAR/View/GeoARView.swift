@@ -326,40 +326,50 @@ open class GeoARView: @unchecked Sendable {
         if case .camera(let camera) = configuration.source {
             setPhase(.waitingForCameraAuthorization)
             let path = camera.devicePath ?? "/dev/video0"
-            let authorization = authorize(path)
-            guard authorization.status == .authorized else {
-                fail(.cameraUnauthorized(authorization.status, authorization.message))
+            let hooks = configuration.cameraHooks
+            let authorization = hooks.authorize(path)
+            let timeout = configuration.authorizationTimeout
+            if authorization.status == .notDetermined && timeout > .zero {
+                // An absent camera (one being plugged in, a board booting before its camera) is
+                // waited for off the view's queue, which stays free for stop() meanwhile.
+                Task.detached { [self] in
+                    _ = await hooks.requestAccess(path, timeout)
+                    control.async { [self] in cameraAuthorized(camera, hooks.authorize(path)) }
+                }
                 return
             }
-            do {
-                try prepareCamera(camera)
-            } catch {
-                fail(error)
-                return
-            }
+            cameraAuthorized(camera, authorization)
+            return
         }
+        finishPresenting()
+    }
+
+    /// Goes on presenting a camera view once its authorization is settled.
+    private func cameraAuthorized(_ camera: CaptureConfiguration, _ authorization: Authorization) {
+        dispatchPrecondition(condition: .onQueue(control))
+        // Stopped while the camera was waited for: nothing more to do.
+        guard !state.withLock({ $0.ended }) else { return }
+        guard authorization.status == .authorized else {
+            fail(.cameraUnauthorized(authorization.status, authorization.message))
+            return
+        }
+        do {
+            try prepareCamera(camera)
+        } catch {
+            fail(error)
+            return
+        }
+        finishPresenting()
+    }
+
+    /// The view is loaded: `onLoaded` handlers, then the wait for a location source.
+    private func finishPresenting() {
+        dispatchPrecondition(condition: .onQueue(control))
         state.withLock { $0.loaded = true }
         let loaded = handlers.withLock { $0.loaded }
         deliver { [self] in for handler in loaded { handler(self) } }
         setPhase(.waitingForLocationSource)
         if let source = locationManager.locationSource { locationSourceChanged(to: source) }
-    }
-
-    /// The camera's authorization, after waiting for an absent camera up to the timeout.
-    private func authorize(_ path: String) -> Authorization {
-        let hooks = configuration.cameraHooks
-        var authorization = hooks.authorize(path)
-        if authorization.status == .notDetermined && configuration.authorizationTimeout > 0 {
-            let done = DispatchSemaphore(value: 0)
-            let timeout = Duration.milliseconds(Int64(configuration.authorizationTimeout * 1000))
-            Task.detached {
-                _ = await hooks.requestAccess(path, timeout)
-                done.signal()
-            }
-            done.wait()
-            authorization = hooks.authorize(path)
-        }
-        return authorization
     }
 
     /// Makes the capture session, the outputs and the overlay stage; the camera opens when a

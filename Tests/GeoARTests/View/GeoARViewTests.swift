@@ -432,6 +432,54 @@ struct GeoARViewTests {
         #expect(after == 0)
     }
 
+    @Test("a camera not there yet is waited for off the view's queue: it opens when it comes, and stop() ends the wait")
+    func absentCameraIsWaitedFor() async throws {
+        for stopsWhileWaiting in [false, true] {
+            let fixtures = try ViewFixtures()
+            defer { fixtures.remove() }
+            let recorder = ViewRecorder()
+            let plugged = Locked(false)
+            var configuration = fixtures.configuration(queue: recorder.queue)
+            let factory = fixtures.factory
+            configuration.cameraHooks = CameraHooks(
+                makeSession: { factory.makeSession() },
+                authorize: { path in
+                    Authorization(
+                        path: path, status: plugged.withLock { $0 } ? .authorized : .notDetermined, problem: nil)
+                },
+                requestAccess: { _, _ in
+                    // As CaptureDevice.requestAccess does: until the node is there (no time limit
+                    // here, so only plugging it in or a stop can end the view's wait).
+                    while !plugged.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+                    return true
+                })
+            configuration.authorizationTimeout = .seconds(3600)
+            defer { plugged.withLock { $0 = true } }  // the hook's loop ends with the test
+            let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
+            recorder.attach(to: view)
+            view.present()
+            #expect(recorder.wait { $0.phases.last == .waitingForCameraAuthorization })
+            if stopsWhileWaiting {
+                // The view's queue is free while the camera is waited for: stop() returns now.
+                await view.stop()
+                let summary = await view.ended()
+                guard case .stopped = summary.ending else {
+                    Issue.record("ended \(summary.ending), not stopped")
+                    continue
+                }
+                #expect(recorder.wait { $0.phases.last == .stopped })
+                #expect(recorder.snapshot.loaded == 0, "never loaded")
+            } else {
+                plugged.withLock { $0 = true }
+                #expect(recorder.wait { $0.phases.last == .waitingForLocationSource }, "\(recorder.snapshot.phases)")
+                #expect(recorder.snapshot.loaded == 1)
+                view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+                #expect(recorder.wait { $0.phases.last == .running })
+                await view.stop()
+            }
+        }
+    }
+
     @Test("the library lets the view go once its pipeline stops")
     func viewIsFreed() async throws {
         let fixtures = try ViewFixtures()
