@@ -480,6 +480,32 @@ struct GeoARViewTests {
         }
     }
 
+    @Test("the factory builds the program's subclass, which gets the builder's handlers and bindings and runs")
+    func factoryBuildsSubclass() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let recorder = ViewRecorder()
+        let selection = GeoARBinding<Set<String>>([])
+        let built = recorder.attach(
+            to: GeoAR(
+                session: ViewFixtures.session(),
+                configuration: fixtures.configuration(queue: recorder.queue, selectsCenter: true)
+            ) { frame, session, configuration in
+                SubclassedView(frame: frame, session: session, configuration: configuration)
+            }
+            .selectedPOIs(selection)
+        ).present()
+        let view = try #require(built as? SubclassedView, "the factory's view is the one presented")
+        #expect(view.frameAtInit == view.frame)
+        #expect(recorder.wait { $0.loaded == 1 }, "the builder's onLoaded reached the subclass")
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { selection.value == ["a"] }, "and its binding: the subclass selects as any view")
+        await view.stop()
+        #expect(recorder.wait { $0.phases.last == .stopped })
+    }
+
     @Test("the library lets the view go once its pipeline stops")
     func viewIsFreed() async throws {
         let fixtures = try ViewFixtures()
