@@ -25,6 +25,7 @@ public final class ARSession: Sendable {
     private struct State {
         var files: MapDataFiles?
         var loaded: Result<MapData, InputFileError>?
+        var loads = 0
         var version = 0
         /// Grows when the route, style or banner may have changed (navigation starts again).
         var layoutVersion = 0
@@ -35,6 +36,11 @@ public final class ARSession: Sendable {
     }
 
     private let state: Locked<State>
+    /// Held while the files are read.
+    private let loading = Locked(())
+
+    /// How many times the files were read (tests: once, whatever the views).
+    var loadCount: Int { state.withLock { $0.loads } }
 
     /// A session over map data given as values: nothing to load.
     public init(mapData: MapData) {
@@ -52,16 +58,19 @@ public final class ARSession: Sendable {
     /// - Throws: `InputFileError` naming the file, the line or feature, and the field.
     @discardableResult
     public func load() throws(InputFileError) -> MapData {
-        // Loading happens outside the lock; two views presenting at once may both read the files,
-        // and the first result stored wins.
-        let (loaded, files) = state.withLock { ($0.loaded, $0.files) }
-        if let loaded { return try loaded.get() }
-        let result = Result { () throws(InputFileError) in try (files ?? MapDataFiles()).load() }
-        let stored = state.withLock { state in
-            if state.loaded == nil { state.loaded = result }
-            return state.loaded ?? result
+        if let loaded = state.withLock({ $0.loaded }) { return try loaded.get() }
+        // One load at a time, outside the state's lock (which frames read): two views presenting
+        // at once read the files once, the second waiting for the first's result.
+        return try loading.withLock { _ throws(InputFileError) -> MapData in
+            let (loaded, files) = state.withLock { ($0.loaded, $0.files) }
+            if let loaded { return try loaded.get() }
+            let result = Result { () throws(InputFileError) in try (files ?? MapDataFiles()).load() }
+            state.withLock { state in
+                state.loaded = result
+                state.loads += 1
+            }
+            return try result.get()
         }
-        return try stored.get()
     }
 
     /// The map data, once loaded.

@@ -506,6 +506,20 @@ struct GeoARViewTests {
         #expect(recorder.wait { $0.phases.last == .stopped })
     }
 
+    @Test("a session's map data files are read once, however many presents ask at the same time")
+    func mapDataLoadedOnce() throws {
+        let session = ARSession(
+            files: MapDataFiles(pointsOfInterest: PackagePaths.sample("pois/helsinki_center_osm_pois.geojson")))
+        let counts = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let count = (try? session.load())?.pointsOfInterest.count ?? -1
+            counts.withLock { $0.append(count) }
+        }
+        let seen = counts.withLock { $0 }
+        #expect(seen.count == 8 && Set(seen).count == 1 && seen[0] > 0, "\(seen)")
+        #expect(session.loadCount == 1)
+    }
+
     @Test("the library lets the view go once its pipeline stops")
     func viewIsFreed() async throws {
         let fixtures = try ViewFixtures()
