@@ -520,6 +520,68 @@ struct GeoARViewTests {
         #expect(session.loadCount == 1)
     }
 
+    @Test(
+        "navigation: a second binding replaces the first; nil when the route is removed while running, and on arrival")
+    func navigationBindingRules() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let session = try ViewFixtures.navigatingSession()
+        let (view, recorder) = try presented(fixtures, session: session)
+        let (first, second) = (GeoARBinding<NavigationInfo?>(nil), GeoARBinding<NavigationInfo?>(nil))
+        view.navigationInfo(first)
+        view.navigationInfo(second)
+        let start = try ViewFixtures.position
+        view.locationManager.locationSource = FixedLocationSource(start)
+        #expect(recorder.wait { $0.phases.last == .running })
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { second.value != nil }, "the last binding follows the route")
+        #expect(first.value == nil, "the first was replaced")
+        // The route removed while running: nil from the next frame, binding and session alike.
+        session.setRoute(nil)
+        #expect(fixtures.emit(sequence: 1))
+        #expect(waitUntil { fixtures.records().count == 2 })
+        #expect(waitUntil { second.value == nil && session.navigationInfo == nil })
+        // A route that ends where the camera stands.
+        session.setRoute(
+            NavigationRoute(
+                GeoRoute(
+                    id: "here",
+                    vertices: [
+                        GeoRoute.Vertex(latitude: start.latitude - 0.003, longitude: start.longitude),
+                        GeoRoute.Vertex(latitude: start.latitude, longitude: start.longitude),
+                    ])))
+        // On the way (167 m south of the end): navigating again.
+        let south = try #require(
+            GeodeticCoordinate(latitude: start.latitude - 0.0015, longitude: start.longitude, altitude: start.altitude))
+        view.locationManager.locationSource = FixedLocationSource(south)
+        #expect(waitUntil { view.latestFix?.coordinate.latitude == south.latitude })
+        #expect(fixtures.emit(sequence: 2))
+        #expect(waitUntil { fixtures.records().count == 3 })
+        #expect(waitUntil { second.value != nil && session.navigationInfo != nil })
+        // At the end: arrived, so nil.
+        view.locationManager.locationSource = FixedLocationSource(start)
+        #expect(waitUntil { view.latestFix?.coordinate.latitude == start.latitude })
+        #expect(fixtures.emit(sequence: 3))
+        #expect(waitUntil { fixtures.records().count == 4 })
+        #expect(
+            waitUntil { second.value == nil && session.navigationInfo == nil }, "\(String(describing: second.value))")
+        await view.stop()
+    }
+
+    @Test("stopping a streaming view closes its camera")
+    func stopClosesCamera() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let (view, recorder) = try presented(fixtures)
+        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
+        #expect(recorder.wait { $0.phases.last == .running })
+        let device = try #require(fixtures.factory.latest)
+        #expect(fixtures.emit(sequence: 0))
+        #expect(device.isStreaming)
+        await view.stop()
+        #expect(device.isClosed, "stop() returned with the camera closed")
+    }
+
     @Test("the library lets the view go once its pipeline stops")
     func viewIsFreed() async throws {
         let fixtures = try ViewFixtures()
