@@ -153,23 +153,23 @@ open class GeoARView: @unchecked Sendable {
     /// hear, yielded as they happen (not through ``GeoARConfiguration/handlerQueue``, so a program
     /// that never runs the main queue still gets them); the sequence ends after the last phase
     /// (stopped, failed, interrupted), at once when the view has ended.
-    public var phases: AsyncStream<LoadPhase> {
-        AsyncStream { continuation in
-            let finished = handlers.withLock { handlers -> Bool in
-                if !handlers.streamsFinished { handlers.phaseStreams.append(continuation) }
-                return handlers.streamsFinished
-            }
-            if finished { continuation.finish() }
-        }
-    }
+    public var phases: AsyncStream<LoadPhase> { stream(\.phaseStreams, buffering: .unbounded) }
 
     /// The user's positions from now on (each fix; for footage, each frame's position), for a
     /// `for await` loop: what ``userCoordinate(_:)`` handlers hear, yielded as they come; the
     /// sequence ends when the view does.
     public var userCoordinates: AsyncStream<GeodeticCoordinate> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
+        stream(\.coordinateStreams, buffering: .bufferingNewest(64))
+    }
+
+    /// A sequence kept in `streams` until the view ends (finished at once when it has).
+    private func stream<Element>(
+        _ streams: WritableKeyPath<Handlers, [AsyncStream<Element>.Continuation]>,
+        buffering: AsyncStream<Element>.Continuation.BufferingPolicy
+    ) -> AsyncStream<Element> {
+        AsyncStream(bufferingPolicy: buffering) { continuation in
             let finished = handlers.withLock { handlers -> Bool in
-                if !handlers.streamsFinished { handlers.coordinateStreams.append(continuation) }
+                if !handlers.streamsFinished { handlers[keyPath: streams].append(continuation) }
                 return handlers.streamsFinished
             }
             if finished { continuation.finish() }
