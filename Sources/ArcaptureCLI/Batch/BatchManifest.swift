@@ -6,7 +6,8 @@ import GeoAR
 /// What `arcapture annotate --batch` works through: one row per recording, read from a CSV file
 /// (a header naming the columns) or JSON lines (one object per line).
 ///
-/// Columns: `footage` (required), `output` (required), `track` (a GPX track or NMEA log; empty or
+/// Columns: `footage` (required; the files of a recording its camera split, its chapters, in
+/// recording order: in CSV separated by `|`, in JSON an array of strings), `output` (required), `track` (a GPX track or NMEA log; empty or
 /// absent for a video with its own GPS, or footage whose options give the pose), `options` (more
 /// `annotate` options for that row: in CSV one field split at spaces, in JSON an array of strings).
 /// Relative paths are relative to the manifest's folder, so a manifest works from wherever a
@@ -21,6 +22,8 @@ public struct BatchManifest: Sendable {
         public var line: Int
         /// The footage (a video, an MJPEG or Y4M file, a folder of JPEGs).
         public var footage: String
+        /// The video files that continue ``footage`` when its camera split the recording, in order.
+        public var chapters: [String] = []
         /// The track, when the row gives one.
         public var track: String?
         /// The annotated output: a single file (a video, MJPEG or Y4M).
@@ -54,6 +57,7 @@ public struct BatchManifest: Sendable {
         var rows = try isJSON ? Self.jsonRows(lines, file: path) : Self.csvRows(lines, file: path)
         for index in rows.indices {
             rows[index].footage = Self.resolve(rows[index].footage, in: folder)
+            rows[index].chapters = rows[index].chapters.map { Self.resolve($0, in: folder) }
             rows[index].track = rows[index].track.map { Self.resolve($0, in: folder) }
             rows[index].output = Self.resolve(rows[index].output, in: folder)
         }
@@ -133,8 +137,18 @@ public struct BatchManifest: Sendable {
                     file: file, location: location,
                     problem: "unknown key '\(unknown)': the keys are footage, track, output, options")
             }
+            // A recording split into files: the footage's list.
+            var footage = object["footage"]
+            if let list = footage as? [Any] {
+                guard let paths = list as? [String], !paths.isEmpty else {
+                    throw .malformed(
+                        file: file, location: location, problem: "footage must be a string or an array of strings")
+                }
+                footage = paths.joined(separator: "|")
+            }
             let text = { (key: String) throws(InputFileError) -> String? in
-                guard let value = object[key], !(value is NSNull) else { return nil }
+                let value = key == "footage" ? footage : object[key]
+                guard let value, !(value is NSNull) else { return nil }
                 guard let string = value as? String else {
                     throw .malformed(file: file, location: location, problem: "\(key) must be a string")
                 }
@@ -158,7 +172,16 @@ public struct BatchManifest: Sendable {
     private static func row(
         index: Int, line: Int, footage: String?, track: String?, output: String?, options: [String], file: String
     ) throws(InputFileError) -> Row {
-        guard let footage else { throw .malformed(file: file, location: "line \(line)", problem: "no footage") }
+        // A recording split into files: `first|second|…`.
+        let files = footage.map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        guard let footage = files.first, !footage.isEmpty else {
+            throw .malformed(file: file, location: "line \(line)", problem: "no footage")
+        }
+        if files.contains(where: \.isEmpty) {
+            throw .malformed(
+                file: file, location: "line \(line)",
+                problem: "an empty path among the footage's files (the files of one recording are separated by |)")
+        }
         guard let output else { throw .malformed(file: file, location: "line \(line)", problem: "no output") }
         if output.hasPrefix(VirtualCameraTarget.prefix) {
             // Else it would be a file name, written in folders named "v4l2:" and "dev".
@@ -182,6 +205,9 @@ public struct BatchManifest: Sendable {
             throw .malformed(
                 file: file, location: "line \(line)", problem: "options may not give \(reserved): the row's columns do")
         }
-        return Row(index: index, line: line, footage: footage, track: track, output: output, options: options)
+        return Row(
+            index: index, line: line, footage: footage, chapters: Array(files.dropFirst()), track: track,
+            output: output,
+            options: options)
     }
 }

@@ -23,13 +23,15 @@ enum AnnotateCommand {
             [--camera FILE.yaml | --hfov DEG] [--output OUT.jpg] [--force] [more options]
               or: arcapture annotate FOOTAGE --pois FILE.geojson (--camera FILE.yaml | --hfov DEG) \
             [--track FILE] --output OUT [--workers N] [time and pose options]
+              or: arcapture annotate CHAPTER.mp4 CHAPTER.mp4… [footage options]
               or: arcapture annotate --batch MANIFEST [--shard K/N] [--report FILE.json] [footage options]
             """,
         arguments: [
             (
                 "IMAGE.jpg | FOOTAGE",
                 "A photo to draw on for --position; or footage: a video file (MP4, MOV, MKV…), an MJPEG stream, a Y4M "
-                    + "file or a folder of JPEGs."
+                    + "file or a folder of JPEGs; or the video files of one recording its camera split (GoPro's "
+                    + "GX010123.MP4 GX020123.MP4…, a DJI drone's files at 4 GB), in recording order, as one video."
             )
         ],
         options: photoSpecs + AnnotateFootage.specs,
@@ -94,7 +96,8 @@ enum AnnotateCommand {
     static func run(_ arguments: [String]) async -> ExitStatus {
         var parsed: ParsedArguments
         do {
-            parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: 1)
+            // Several files are one recording's chapters, checked below.
+            parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: .max)
         } catch {
             Terminal.error(error.message)
             return .usage
@@ -108,16 +111,25 @@ enum AnnotateCommand {
         // as one fixed pose if given; one photo is drawn for --position, else for its EXIF geotag
         // (as each photo of a folder is).
         // A missing input is said as such, not taken for a photo whose footage options are wrong.
-        if input != "-", !FileManager.default.fileExists(atPath: input) {
-            Terminal.error(InputFileError.missing(file: input).description)
+        for path in parsed.positionals where path != "-" && !FileManager.default.fileExists(atPath: path) {
+            Terminal.error(InputFileError.missing(file: path).description)
             return .noInput
+        }
+        // Several files: the chapters of one recording a camera split (GX010123.MP4 GX020123.MP4),
+        // read as one video.
+        let chapters = Array(parsed.positionals.dropFirst())
+        if let other = parsed.positionals.first(where: { !FootageReader.isVideoFile($0) }), !chapters.isEmpty {
+            Terminal.error(
+                "\(other) is not a video file: only the video files of one recording (a camera's chapters, such as "
+                    + "GX010123.MP4 GX020123.MP4) are given together, to be annotated as one video")
+            return .usage
         }
         let mode: AnnotateMode = isFootage(input) ? .footage : .photo
         if let refusal = mode.refusal(parsed) {
             Terminal.error(refusal.message)
             return .usage
         }
-        if mode == .footage { return await AnnotateFootage.run(parsed, input: input) }
+        if mode == .footage { return await AnnotateFootage.run(parsed, input: input, chapters: chapters) }
         return annotatePhoto(input, parsed: parsed)
     }
 

@@ -14,7 +14,10 @@ enum SyncCommand {
             "A GPX track, an NMEA log or a video with GoPro telemetry (chosen by content); by default the --footage video's own."
     )
     static let footage = Option.text(
-        "footage", "PATH", help: "A video file, a Y4M file, an MJPEG stream or a folder of JPEGs.")
+        "footage", "PATH",
+        help:
+            "A video file, a Y4M file, an MJPEG stream or a folder of JPEGs; repeated, the video files of one recording "
+            + "its camera split (GoPro's GX010123.MP4, GX020123.MP4…), in recording order, as one video.")
     static let frames = Option.integer(
         "frames", "N", in: 1...1_000_000_000, help: "Instead of --footage: this many frames (with --fps).")
     static let json = Flag("json", help: "Print the report as JSON (schema arcapture.sync/1).")
@@ -26,7 +29,7 @@ enum SyncCommand {
             footage's time spans, their overlap, and the interpolated pose at the first, middle and last frame.
             """,
         usage:
-            "[--track FILE] (--footage PATH | --frames N) [--fps N] [--start TIME] [--offset S|auto] [--speed X] [--json]",
+            "[--track FILE] (--footage PATH… | --frames N) [--fps N] [--start TIME] [--offset S|auto] [--speed X] [--json]",
         arguments: [],
         options: [track.spec, footage.spec, frames.spec] + FootageTimeOptions.specs + PoseOptions.specs + [json.spec],
         discussion: """
@@ -57,6 +60,7 @@ enum SyncCommand {
         let time: FootageTimeOptions
         let pose: PoseOptions
         let trackPath: String?
+        let footagePaths: [String]
         do throws(UsageError) {
             parsed = try ArgumentParser.parse(arguments, spec: spec)
             time = try FootageTimeOptions(parsed)
@@ -65,9 +69,10 @@ enum SyncCommand {
                 throw UsageError("give the footage: --footage PATH, or --frames N with --fps")
             }
             // A video that carries its own GPS (GoPro's GPMF) is its own track, as for annotate.
+            footagePaths = parsed.texts(Self.footage)
             trackPath =
                 parsed.text(Self.track)
-                ?? parsed.text(Self.footage).flatMap { EmbeddedTelemetry.hasTelemetry($0) ? $0 : nil }
+                ?? (footagePaths.contains(where: EmbeddedTelemetry.hasTelemetry) ? footagePaths.first : nil)
             guard trackPath != nil else {
                 throw UsageError("--track FILE is required (unless --footage is a video with its own GPS)")
             }
@@ -76,13 +81,14 @@ enum SyncCommand {
             return .usage
         }
         do {
-            let track = try TrackFile.load(trackPath ?? "")
+            let ownTrack = trackPath != nil && trackPath == footagePaths.first
+            let track = try ownTrack ? TrackFile.load(chapters: footagePaths) : TrackFile.load(trackPath ?? "")
             for warning in track.warnings { Terminal.warning(warning) }
             if let heightWarning = track.heightWarning { Terminal.warning(heightWarning) }
             if track.warningCount > track.warnings.count {
                 Terminal.warning("\(track.warningCount - track.warnings.count) more warnings not shown")
             }
-            let info = try parsed.text(Self.footage).map { path throws(InputFileError) in try FootageInfo.probe(path) }
+            let info = try footagePaths.isEmpty ? nil : FootageInfo.probe(chapters: footagePaths)
             let frames: Int
             if let info {
                 frames = info.frameCount
@@ -106,7 +112,7 @@ enum SyncCommand {
             let match: SyncReport.OffsetMatch?
             var refusal: String?
             switch time.timing.offsetMatch(
-                footage: parsed.text(Self.footage), isTrack: trackPath == parsed.text(Self.footage), clock: clock,
+                footage: footagePaths.first, chapters: Array(footagePaths.dropFirst()), isTrack: ownTrack, clock: clock,
                 track: track, maximumGap: pose.limits.maximumGap)
             {
             case .none: match = nil
@@ -128,7 +134,7 @@ enum SyncCommand {
                 if time.timing.findsOffset, !estimate.isReliable {
                     refusal =
                         FootageTimeOptions.usageError(
-                            .offsetUncertain(footage: parsed.text(Self.footage) ?? "", estimate), suggestsSync: false
+                            .offsetUncertain(footage: footagePaths.first ?? "", estimate), suggestsSync: false
                         ).message
                 }
                 match = SyncReport.OffsetMatch(estimate, applied: applies)
@@ -138,6 +144,7 @@ enum SyncCommand {
                 track: track, info: info, frames: frames, clock: clock, origin: origin, timeline: timeline,
                 orientation: orientation)
             report.offsetMatch = match
+            if footagePaths.count > 1 { report.footage.files = footagePaths }
             Terminal.out(
                 parsed.isSet(Self.json) ? JSONOutput.encode(report) : SyncReportText.render(report),
                 terminator: parsed.isSet(Self.json) ? "\n" : "")

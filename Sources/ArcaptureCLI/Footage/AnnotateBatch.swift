@@ -155,7 +155,8 @@ enum AnnotateBatch {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments =
-            ["annotate", row.footage, "--output", staging] + (row.track.map { ["--track", $0] } ?? []) + common
+            ["annotate", row.footage] + row.chapters + ["--output", staging]
+            + (row.track.map { ["--track", $0] } ?? []) + common
             + row.options
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice

@@ -72,7 +72,7 @@ enum AnnotateFootage {
             sidecar.spec, batch.spec, shard.spec, report.spec, passThrough.spec, strict.spec,
         ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != PoseOptions.orientation.name }
 
-    static func run(_ parsed: ParsedArguments, input: String) async -> ExitStatus {
+    static func run(_ parsed: ParsedArguments, input: String, chapters: [String] = []) async -> ExitStatus {
         let settingsOptions: AnnotateSettings
         let time: FootageTimeOptions
         let poseOptions: PoseOptions
@@ -151,7 +151,8 @@ enum AnnotateFootage {
                 }
                 do throws(InputFileError) {
                     return try annotate(
-                        parsed, input: input, settingsOptions: settingsOptions, time: time, poseOptions: poseOptions,
+                        parsed, input: input, chapters: chapters, settingsOptions: settingsOptions, time: time,
+                        poseOptions: poseOptions,
                         destination: destination, workers: workers, output: output, cameraSetup: cameraSetup,
                         interrupted: { stop.isRequested })
                 } catch {
@@ -162,7 +163,8 @@ enum AnnotateFootage {
     }
 
     private static func annotate(
-        _ parsed: ParsedArguments, input: String, settingsOptions: AnnotateSettings, time: FootageTimeOptions,
+        _ parsed: ParsedArguments, input: String, chapters: [String], settingsOptions: AnnotateSettings,
+        time: FootageTimeOptions,
         poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String,
         cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double, fromPhotos: Bool),
         interrupted: @escaping @Sendable () -> Bool
@@ -204,6 +206,7 @@ enum AnnotateFootage {
                 horizontalFieldOfView: cameraSetup.horizontalFieldOfView,
                 heightAboveGround: cameraSetup.heightAboveGround),
             output: destination, sidecar: parsed.text(Self.sidecar), workers: workers)
+        job.chapters = chapters
         if cameraSetup.fromPhotos {
             job.camera.fieldOfViewFromPhotos = true
             Terminal.note(

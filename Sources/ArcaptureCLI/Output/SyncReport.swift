@@ -21,6 +21,8 @@ struct SyncReport: Encodable, Sendable {
     struct Footage: Encodable, Sendable {
         var source: String
         var kind: String
+        /// The files of a recording joined from several (its chapters), in order; nil for one.
+        var files: [String]? = nil
         var frames: Int
         var fps: Double
         var speed: Double

@@ -15,7 +15,11 @@ enum SyncReportText {
         }
         if track.warnings > 0 { lines.append("         \(track.warnings) warnings while reading (see above)") }
         let footage = report.footage
-        lines.append("footage  \(footage.source) (\(footage.kind))")
+        if let files = footage.files, let first = files.first, let last = files.last {
+            lines.append("footage  \(first) … \(last) (\(footage.kind), \(files.count) files joined)")
+        } else {
+            lines.append("footage  \(footage.source) (\(footage.kind))")
+        }
         let rate = String(format: "%g", footage.fps)
         var timing = "         \(footage.frames) frames at \(rate) fps"
         if footage.speed != 1 { timing += ", speed ×\(String(format: "%g", footage.speed))" }

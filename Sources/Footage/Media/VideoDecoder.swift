@@ -66,6 +66,11 @@ final class VideoDecoder {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private let timeBase: Double
     private let startTicks: Int64
+    /// The stream's time base as FFmpeg states it.
+    private let rationalTimeBase: AVRational
+    /// Where this file lies in a recording joined from several (see ``VideoChapters``); nil for a
+    /// file read alone.
+    private var placement: Placement?
     private var flushing = false
     private var finished = false
 
@@ -128,6 +133,7 @@ final class VideoDecoder {
         frameCount = Int(avStream.pointee.nb_frames)
         let base = avStream.pointee.time_base
         timeBase = base.den == 0 ? 0 : Double(base.num) / Double(base.den)
+        rationalTimeBase = base
         startTicks = avStream.pointee.start_time == arcapture_av_no_timestamp ? 0 : avStream.pointee.start_time
         codec = avcodec_alloc_context3(decoder)
         packet = av_packet_alloc()
@@ -195,7 +201,7 @@ final class VideoDecoder {
             }
             defer { av_packet_unref(packet) }
             guard Int(packet.pointee.stream_index) == stream.index else {
-                streamCopy?.receive(packet)
+                streamCopy?.receive(packet, shiftedBy: placement?.offset ?? 0)
                 continue
             }
             let sent = avcodec_send_packet(codec, packet)
@@ -217,14 +223,63 @@ final class VideoDecoder {
         ticks == arcapture_av_no_timestamp ? nil : Double(ticks - startTicks) * timeBase
     }
 
+    /// The frame's time in seconds from the stream's start (the first file's, when joined).
     private func time(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
-        timestamp(of: frame).flatMap(seconds)
+        guard let ticks = ownTimestamp(of: frame) else { return nil }
+        guard let placement else { return seconds(ticks) }
+        return Double(ticks) * timeBase + placement.offset - placement.firstStart
     }
 
+    /// The frame's timestamp in the stream's time base (the first file's, when joined).
     private func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {
+        guard let ticks = ownTimestamp(of: frame) else { return nil }
+        guard let placement else { return ticks }
+        let base = placement.firstTimeBase
+        return av_rescale_q(ticks, rationalTimeBase, base)
+            + Int64((placement.offset * Double(base.den) / Double(max(1, base.num))).rounded())
+    }
+
+    private func ownTimestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {
         let best = frame.pointee.best_effort_timestamp
         let found = best == arcapture_av_no_timestamp ? frame.pointee.pts : best
         return found == arcapture_av_no_timestamp ? nil : found
+    }
+
+    /// Where a file lies in a joined recording.
+    private struct Placement {
+        /// Seconds added to its timestamps (``VideoChapters/Chapter/offset``).
+        var offset: Double
+        /// The first file's video time base and start, in seconds.
+        var firstTimeBase: AVRational
+        var firstStart: Double
+    }
+
+    /// Where a joined recording's timeline starts: this file's video time base and start, for the
+    /// files that continue it (``continueRecording(from:at:copyingInto:)``).
+    var timelineStart: TimelineStart {
+        TimelineStart(timeBase: rationalTimeBase, seconds: Double(startTicks) * timeBase)
+    }
+
+    /// Where a joined recording's timeline starts (its first file's video).
+    struct TimelineStart {
+        /// The video's time base, which the joined frames' timestamps are in.
+        var timeBase: AVRational
+        /// Its first timestamp, in seconds.
+        var seconds: Double
+    }
+
+    /// Places this file, which continues a recording whose first file's timeline starts at
+    /// `start`, `offset` seconds along it (``VideoChapters/Chapter/offset``): its frames' times
+    /// and timestamps come out on that timeline, and its other streams' packets go into `copy`
+    /// (the first file's, when a video is written) moved as far. Call before the first frame.
+    func continueRecording(
+        from start: TimelineStart, at offset: Double, copyingInto copy: VideoStreamCopy?
+    ) {
+        placement = Placement(offset: offset, firstTimeBase: start.timeBase, firstStart: start.seconds)
+        if let copy {
+            streamCopy = copy
+            container.select(copy.copiedIndices.union([stream.index]))
+        }
     }
 
     /// Keeps the packets of every other stream that `format` can hold, for a video written from

@@ -45,6 +45,10 @@ public final class VideoStreamCopy: @unchecked Sendable {
         var packets: [(packet: UnsafeMutablePointer<AVPacket>, stream: Int)] = []
         var received = 0
         var taken = 0
+        /// Each stream's last decoding time kept, in its time base.
+        var lastDecodingTimes: [Int: Int64] = [:]
+        /// Packets of a joined file left out because they overlap the file before.
+        var overlapping = 0
     }
 
     /// Describes `container`'s video stream `videoIndex` and every other stream that `format` can
@@ -151,15 +155,39 @@ public final class VideoStreamCopy: @unchecked Sendable {
         av_packet_free(&owned)
     }
 
-    /// Keeps a reference to `packet` (of a copied stream) for the writer; the reading thread's
-    /// packet is left as it was.
-    func receive(_ packet: UnsafePointer<AVPacket>) {
-        guard let clone = av_packet_clone(packet) else { return }
-        queue.withLock { queue in
-            queue.packets.append((clone, Int(packet.pointee.stream_index)))
-            queue.received += 1
+    /// Keeps a reference to `packet` (of a copied stream) for the writer, its times moved
+    /// `shift` seconds later (a file that continues a recording: ``VideoChapters``); the reading
+    /// thread's packet is left as it was. A moved packet that would not come after its stream's
+    /// last one (a file's audio that overlaps the next file's by a few milliseconds) is left out
+    /// and counted in ``overlappingPackets``: a muxer refuses times that go back.
+    func receive(_ packet: UnsafePointer<AVPacket>, shiftedBy shift: Double = 0) {
+        let index = Int(packet.pointee.stream_index)
+        // A stream not copied (a timecode track the demuxer reads regardless) is not kept.
+        guard let copied = streams.first(where: { $0.index == index && !$0.isVideo }),
+            let clone = av_packet_clone(packet)
+        else { return }
+        if shift != 0, case let base = copied.shadow.pointee.time_base, base.num > 0 {
+            let ticks = Int64((shift * Double(base.den) / Double(base.num)).rounded())
+            if clone.pointee.pts != arcapture_av_no_timestamp { clone.pointee.pts += ticks }
+            if clone.pointee.dts != arcapture_av_no_timestamp { clone.pointee.dts += ticks }
         }
+        let dts = clone.pointee.dts == arcapture_av_no_timestamp ? clone.pointee.pts : clone.pointee.dts
+        let kept = queue.withLock { queue -> Bool in
+            if shift != 0, dts != arcapture_av_no_timestamp, let last = queue.lastDecodingTimes[index], dts <= last {
+                queue.overlapping += 1
+                return false
+            }
+            if dts != arcapture_av_no_timestamp { queue.lastDecodingTimes[index] = dts }
+            queue.packets.append((clone, index))
+            queue.received += 1
+            return true
+        }
+        if !kept { Self.release(clone) }
     }
+
+    /// Packets of joined files left out because they overlapped the file before (see
+    /// ``receive(_:shiftedBy:)``).
+    var overlappingPackets: Int { queue.withLock { $0.overlapping } }
 
     /// How many packets have been received so far: a frame's mark, for ``take(upTo:)``.
     var received: Int { queue.withLock { $0.received } }

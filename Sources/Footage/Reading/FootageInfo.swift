@@ -72,6 +72,40 @@ public struct FootageInfo: Sendable {
     /// A video file, from its container (nothing decoded): frames and rate as it states them, and
     /// its start on the telemetry's clock when it has telemetry with one (GoPro's GPMF, a DJI
     /// subtitle file beside it), else its `creation_time`.
+    /// Describes a recording its camera split into the video files `paths`, in recording order,
+    /// as one video (`FootageReader.init(chapters:decoderThreads:)` reads it so): the frames of
+    /// them all, the first's rate and size, the start its joined telemetry gives, else the first's
+    /// creation time. One path is described as ``probe(_:)`` describes it.
+    ///
+    /// - Throws: `InputFileError` when a file is missing, unreadable, not a video, or does not
+    ///   continue the first.
+    public static func probe(chapters paths: [String]) throws(InputFileError) -> FootageInfo {
+        guard paths.count > 1 else { return try probe(paths.first ?? "") }
+        for path in paths where !FootageReader.isVideoFile(path) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .missing(file: path)
+            }
+            throw .malformed(
+                file: path, location: nil,
+                problem: "not a video file: only the video files of one recording are read as one")
+        }
+        let chapters = try VideoChapters(paths: paths)
+        let decoder = try VideoDecoder(container: chapters.chapters[0].container)
+        var start: CaptureTime?
+        var notes: [String] = []
+        if paths.contains(where: EmbeddedTelemetry.hasTelemetry) {
+            let reading = try EmbeddedTelemetry.read(chapters: paths)
+            start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
+            notes = reading.track.warnings
+        }
+        return FootageInfo(
+            path: paths[0], kind: .video, frameCount: chapters.frameCount,
+            framesPerSecond: decoder.frameRate.map { Double($0.numerator) / Double($0.denominator) },
+            width: decoder.width, height: decoder.height,
+            metadataStart: start ?? chapters.chapters[0].container.creationTime, notes: notes)
+    }
+
     private static func video(_ path: String) throws(InputFileError) -> FootageInfo {
         let container = try MediaContainer(path: path)
         let decoder = try VideoDecoder(container: container)

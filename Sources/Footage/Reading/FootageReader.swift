@@ -40,13 +40,26 @@ public final class FootageReader {
         decoder.map {
             VideoDescription(
                 width: $0.width, height: $0.height, subsampling: $0.subsampling, isFullRange: $0.fullRange,
-                frameRate: $0.frameRate, frameCount: $0.frameCount, codec: $0.stream.codecName)
+                frameRate: $0.frameRate, frameCount: chapters?.frameCount ?? $0.frameCount, codec: $0.stream.codecName)
         }
     }
+    /// For a recording joined from several files, how many (1 for one file).
+    public var fileCount: Int { chapters?.chapters.count ?? 1 }
     /// For a video file, the threads libavcodec decodes it with (what it chose, when left to
     /// choose); nil for other footage.
     public var decoderThreads: Int? { decoder?.threads }
     private var decoder: VideoDecoder?
+    /// The files of a recording joined from several, and the one read now.
+    private var chapters: VideoChapters?
+    private var chapter = 0
+    /// The first file's timeline, which the others continue.
+    private var timelineStart: VideoDecoder.TimelineStart?
+    /// The threads asked for, for each file's decoder.
+    private var decoderThreadsRequested = 0
+    /// Damage met in the files already read (joined recordings).
+    private var earlierNotes: [String] = []
+    private var earlierDamaged = 0
+    private var overlapReported = false
     /// For a video file: the container's `creation_time`, when it has one (see
     /// ``FootageInfo/metadataStart``).
     public var videoCreationTime: CaptureTime? { decoder?.creationTime }
@@ -127,6 +140,45 @@ public final class FootageReader {
         }
     }
 
+    /// Opens a recording its camera split into video files (GoPro's chapters `GX010123.MP4`,
+    /// `GX020123.MP4`, DJI's files at 4 GB), `paths` in recording order, read as one video: its
+    /// frames numbered and timed on, and its other streams' packets moved, across the joins (see
+    /// ``VideoChapters``). One path is read as ``init(path:decoderThreads:)`` reads it.
+    ///
+    /// - Throws: `InputFileError` when a file is missing, unreadable, not a video, or does not
+    ///   continue the first (another codec, size, or set of streams), naming it.
+    public convenience init(chapters paths: [String], decoderThreads: Int = 0) throws(InputFileError) {
+        guard let first = paths.first, paths.count > 1 else {
+            try self.init(path: paths.first ?? "", decoderThreads: decoderThreads)
+            return
+        }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .missing(file: path)
+            }
+            guard !isDirectory.boolValue, Self.isVideoFile(path) else {
+                throw .malformed(
+                    file: path, location: nil,
+                    problem: "not a video file: only the video files of one recording are read as one")
+            }
+        }
+        let chapters = try VideoChapters(paths: paths)
+        try self.init(path: first, decoderThreads: decoderThreads, container: chapters.chapters[0].container)
+        self.chapters = chapters
+        decoderThreadsRequested = decoderThreads
+        timelineStart = decoder?.timelineStart
+    }
+
+    /// Opens the video file `path`, already opened as `container`.
+    private init(path: String, decoderThreads: Int, container: MediaContainer) throws(InputFileError) {
+        self.path = path
+        name = path
+        decoder = try VideoDecoder(container: container, threads: decoderThreads)
+        kind = .video
+        y4mHeader = nil
+    }
+
     /// Opens one photo as a folder of one: its frame carries its name, EXIF time and geotag, as a
     /// folder's photos do, so that it is drawn on upright and written with its EXIF, as they are.
     ///
@@ -170,19 +222,18 @@ public final class FootageReader {
 
     /// The next frame, or nil at the end (or where damage ends the stream; see ``notes``).
     public func next() -> FootageFrame? {
-        if let decoder {
-            defer {
-                notes = decoder.notes
-                truncatedFrames = decoder.damagedPackets
-            }
+        while let decoder {
             guard let decoded = decoder.next(pool: pool) else {
-                let read = index + decoder.damagedPackets
-                if FootageShortfall.isShort(read: read, promised: decoder.frameCount) {
-                    shortfall = FootageShortfall(
-                        promised: decoder.frameCount, read: read, endSeconds: lastPresentationTime)
+                if nextChapter(after: decoder) { continue }
+                updateDamage()
+                let read = index + truncatedFrames
+                let promised = chapters?.frameCount ?? decoder.frameCount
+                if FootageShortfall.isShort(read: read, promised: promised) {
+                    shortfall = FootageShortfall(promised: promised, read: read, endSeconds: lastPresentationTime)
                 }
                 return nil
             }
+            updateDamage()
             lastPresentationTime = decoded.time
             var frame = FootageFrame(index: index, content: .planes(decoded.image), presentationTime: decoded.time)
             frame.presentationTimestamp = decoded.timestamp
@@ -194,6 +245,42 @@ public final class FootageReader {
             return kind == .y4m ? nextStreamedY4M(stream) : nextStreamedJPEG(stream)
         }
         return nextFile()
+    }
+
+    /// Moves on to the file that continues the recording after `finished`'s, when there is one
+    /// (see ``init(chapters:decoderThreads:)``): its decoder opened, placed on the first file's
+    /// timeline and copying into the same streams. A file whose decoder does not open ends the
+    /// footage there, with a note.
+    private func nextChapter(after finished: VideoDecoder) -> Bool {
+        guard let chapters, let timelineStart, chapter + 1 < chapters.chapters.count else {
+            if let chapters, !overlapReported, let copy = finished.streamCopy, copy.overlappingPackets > 0 {
+                overlapReported = true
+                earlierNotes.append(
+                    "\(copy.overlappingPackets) packets of the copied streams that overlapped the file before them "
+                        + "(\(chapters.chapters.count) files joined) were left out")
+            }
+            return false
+        }
+        chapter += 1
+        let next = chapters.chapters[chapter]
+        do {
+            let opened = try VideoDecoder(container: next.container, threads: decoderThreadsRequested)
+            opened.continueRecording(from: timelineStart, at: next.offset, copyingInto: finished.streamCopy)
+            earlierNotes += finished.notes
+            earlierDamaged += finished.damagedPackets
+            decoder = opened
+            return true
+        } catch {
+            chapter = chapters.chapters.count
+            earlierNotes.append("\(error.description); reading stops there")
+            return false
+        }
+    }
+
+    /// The damage met so far, in the files already read and the one read now.
+    private func updateDamage() {
+        notes = earlierNotes + (decoder?.notes ?? [])
+        truncatedFrames = earlierDamaged + (decoder?.damagedPackets ?? 0)
     }
 
     private func nextStreamedJPEG(_ stream: StreamBuffer) -> FootageFrame? {

@@ -43,7 +43,17 @@ public enum EmbeddedTelemetry {
     /// - Throws: as ``read(_:)``, and when the times are only from the video's start and the
     ///   container has no creation time.
     public static func load(_ path: String) throws(InputFileError) -> RecordedTrack {
-        let reading = try read(path)
+        try load(chapters: [path])
+    }
+
+    /// Reads the telemetry of a recording split into the video files `paths` (in recording order)
+    /// as one track, as ``read(chapters:)`` does; one whose times are only from the video's start
+    /// is placed at the first file's creation time.
+    ///
+    /// - Throws: as ``load(_:)`` and ``read(chapters:)``.
+    public static func load(chapters paths: [String]) throws(InputFileError) -> RecordedTrack {
+        let path = paths.first ?? ""
+        let reading = try read(chapters: paths)
         guard reading.isRelative else { return reading.track }
         guard let created = try MediaContainer(path: path).creationTime else {
             throw .malformed(
@@ -80,6 +90,124 @@ public enum EmbeddedTelemetry {
         let directory = (path as NSString).deletingLastPathComponent
         return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
     }
+
+    /// Reads the telemetry of a recording its camera split into files (`paths`, in recording
+    /// order; see `FootageReader.init(chapters:decoderThreads:)`) as one track timed from the
+    /// first file's start: each file's own (GPMF inside it, or the DJI subtitle file beside it)
+    /// placed where the file's video falls in the joined one, on the clock of the first file that
+    /// has one (GPS, a drone's); the join is refused when a file's clock puts it more than
+    /// ``joinTolerance`` from where it follows the one before (files out of order, or not of one
+    /// recording); GoPro's payloads go through one `GPMFTrackBuilder`, so its clock is tied to the
+    /// video over every file as for one. Files whose times are only from their own start are placed at the joined
+    /// video's clock, or, when none has one, the reading is relative as a single file's is. A file
+    /// without telemetry is said in a warning; its frames have no pose of their own.
+    ///
+    /// - Throws: as ``read(_:)``, for the first file with telemetry and for any file that has some
+    ///   and cannot be read; when no file has any; or when the files do not continue one another
+    ///   (`VideoChapters`).
+    public static func read(chapters paths: [String]) throws(InputFileError) -> Reading {
+        guard paths.count > 1 else { return try read(paths.first ?? "") }
+        let chapters = try VideoChapters(paths: paths).chapters
+        let span = "\(paths[0]) … \(paths[paths.count - 1])"
+        // GoPro's chapters: every file's payloads go through one builder, on the joined video's
+        // timeline, so the GPS clock is tied to the video over them all, as for one file.
+        if chapters[0].container.streams.contains(where: { $0.codecTag == "gpmd" }) {
+            var builder = GPMFTrackBuilder(path: span)
+            var warnings: [String] = []
+            var starts: [(path: String, joinedStart: Date)] = []
+            for (path, chapter) in zip(paths, chapters) {
+                guard let stream = chapter.container.streams.first(where: { $0.codecTag == "gpmd" }) else {
+                    warnings.append(
+                        "\(path): no GPMF telemetry track: its frames are posed only where the telemetry around "
+                            + "it reaches")
+                    continue
+                }
+                // Each file's own clock too, to check that it falls where it is joined.
+                var own = GPMFTrackBuilder(path: path)
+                try chapter.container.readPackets(of: stream.index) { packet in
+                    builder.add(
+                        time: (packet.time ?? 0) + chapter.presentationStart, duration: packet.duration,
+                        bytes: packet.bytes)
+                    own.add(time: packet.time, duration: packet.duration, bytes: packet.bytes)
+                }
+                if let start = try own.finish(stream: stream.index).videoStart {
+                    starts.append((path, start.addingTimeInterval(-chapter.presentationStart)))
+                }
+            }
+            let stream = chapters[0].container.streams.first(where: { $0.codecTag == "gpmd" })?.index ?? 0
+            var (track, videoStart) = try builder.finish(stream: stream)
+            if let videoStart {
+                try checkOrder(starts, joinedStart: videoStart, paths: paths)
+            }
+            track.warnings = Array((warnings + track.warnings).prefix(RecordedTrack.warningLimit))
+            track.warningCount += warnings.count
+            return Reading(
+                track: track, videoStart: videoStart, startSource: .gpsClock,
+                origin: "the own GPS of \(paths.count) joined files (\(span))", isRelative: false)
+        }
+        var readings: [(reading: Reading, start: Double)] = []
+        var warnings: [String] = []
+        for (path, chapter) in zip(paths, chapters) {
+            guard hasTelemetry(path) else {
+                warnings.append(
+                    "\(path): no telemetry of its own (no GPMF track, no .SRT beside it): its frames are "
+                        + "posed only where the telemetry around it reaches")
+                continue
+            }
+            readings.append((try read(path), chapter.presentationStart))
+        }
+        guard let clocked = readings.first(where: { !$0.reading.isRelative }) ?? readings.first else {
+            _ = try read(paths[0])  // says why the first has none
+            throw .malformed(file: paths[0], location: nil, problem: "none of the \(paths.count) files has telemetry")
+        }
+        // The joined video's start on the telemetry's clock, from the first file that has one.
+        let start = clocked.reading.isRelative ? nil : clocked.reading.videoStart?.addingTimeInterval(-clocked.start)
+        var parts: [RecordedTrack] = []
+        var starts: [(path: String, joinedStart: Date)] = []
+        for (reading, offset) in readings {
+            // Each file where it falls in the joined video, on one clock: a drone's is written to
+            // the second, so each file's own would move it by up to a second. Its own checks the order.
+            if let own = reading.videoStart, !reading.isRelative {
+                starts.append((reading.origin, own.addingTimeInterval(-offset)))
+            }
+            parts.append(reading.anchored(at: (start ?? Date(timeIntervalSince1970: 0)).addingTimeInterval(offset)))
+        }
+        if let start { try checkOrder(starts, joinedStart: start, paths: paths) }
+        let first = readings[0].reading
+        let origins = readings.map(\.reading.origin)
+        let origin = "the telemetry of \(paths.count) joined files (\(origins[0]) … \(origins[origins.count - 1]))"
+        var track = RecordedTrack.joined(parts, file: first.track.file, summary: "")
+        track.summary = "\(track.fixes.count) fixes from \(readings.count) files; the first's: \(first.track.summary)"
+        track.warnings = Array((warnings + track.warnings).prefix(RecordedTrack.warningLimit))
+        track.warningCount += warnings.count
+        return Reading(
+            track: track, videoStart: start, startSource: clocked.reading.startSource, origin: origin,
+            isRelative: start == nil)
+    }
+
+    /// Refuses files joined out of order, or not of one recording: each file's own clock
+    /// (`joinedStart`: where it puts the joined video's start) must agree with the joined one
+    /// within ``joinTolerance``.
+    private static func checkOrder(
+        _ starts: [(path: String, joinedStart: Date)], joinedStart: Date, paths: [String]
+    ) throws(InputFileError) {
+        for (path, start) in starts {
+            let gap = start.timeIntervalSince(joinedStart)
+            guard abs(gap) > joinTolerance else { continue }
+            throw .malformed(
+                file: path, location: nil,
+                problem: String(
+                    format: "its own clock puts it %.1f s %@ where it falls in the joined video: the files are not "
+                        + "in recording order, or not of one recording (give them in the order they were recorded, "
+                        + "usually their names' order: %@)", abs(gap), gap > 0 ? "after" : "before",
+                    paths.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted().joined(separator: " ")))
+        }
+    }
+
+    /// Seconds a joined file's own clock may differ from where it falls in the joined video before
+    /// the join is refused: GPS-clocked telemetry places a file within a frame or two; a drone's
+    /// clock, written to the second, within one.
+    public static let joinTolerance = 2.0
 
     /// Reads the telemetry of the video at `path`: its GPMF track when it has one, else the DJI
     /// subtitle file beside it.

@@ -12,4 +12,13 @@ public enum TrackFile {
         if MediaFileSignature.isVideoFile(path) { return try EmbeddedTelemetry.load(path) }
         return try RecordedTrack.load(path)
     }
+
+    /// Reads the track of a recording its camera split into the video files `paths`, in recording
+    /// order (``EmbeddedTelemetry/load(chapters:)``); one path is read as ``load(_:)`` reads it.
+    ///
+    /// - Throws: `InputFileError` when a file is missing, unreadable, or the files are not the
+    ///   videos of one recording in order.
+    public static func load(chapters paths: [String]) throws(InputFileError) -> RecordedTrack {
+        paths.count == 1 ? try load(paths[0]) : try EmbeddedTelemetry.load(chapters: paths)
+    }
 }

@@ -18,6 +18,11 @@ import Foundation
 public struct FootageJob: Sendable {
     /// The footage: a video file, an MJPEG or Y4M file, a folder of JPEGs, or `-` for stdin.
     public var input: String
+    /// The video files that continue ``input`` when its camera split the recording (GoPro's
+    /// `GX020123.MP4` after `GX010123.MP4`, a DJI drone's next file at 4 GB), in recording order:
+    /// read with it as one video, its frames, audio and telemetry continuing across the joins
+    /// (`FootageReader.init(chapters:decoderThreads:)`). Empty for footage in one file.
+    public var chapters: [String] = []
     /// How frames are timed.
     public var timing: FootageTiming
     /// How frames are posed.

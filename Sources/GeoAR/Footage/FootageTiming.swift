@@ -126,17 +126,22 @@ public struct FootageTiming: Sendable, Equatable {
         }
     }
 
-    /// What matching the footage at `footage`'s own GPS with `track` gives, for a report that
+    /// What matching the footage at `footage`'s own GPS (with the files that continue it,
+    /// `chapters`, when its camera split the recording) with `track` gives, for a report that
     /// shows it whether or not it is applied: nil when there is nothing to match (no footage
     /// file, no GPS of its own, or its own GPS is the track: `isTrack`) and ``findsOffset`` is
     /// off; else the estimate, or why there is none.
     public func offsetMatch(
-        footage: String?, isTrack: Bool, clock: FootageClock, track: RecordedTrack, maximumGap: Double
+        footage: String?, chapters: [String] = [], isTrack: Bool, clock: FootageClock, track: RecordedTrack,
+        maximumGap: Double
     ) -> Result<TrackOffsetEstimate, FootageTimingError>? {
         guard let footage, !isTrack else {
             return findsOffset ? .failure(.noMotionToMatch(footage: footage, hasTrack: footage == nil)) : nil
         }
-        guard EmbeddedTelemetry.hasTelemetry(footage), let reading = try? EmbeddedTelemetry.read(footage) else {
+        let files = [footage] + chapters
+        guard files.contains(where: EmbeddedTelemetry.hasTelemetry),
+            let reading = try? EmbeddedTelemetry.read(chapters: files)
+        else {
             return findsOffset ? .failure(.noMotionToMatch(footage: footage, hasTrack: true)) : nil
         }
         do {

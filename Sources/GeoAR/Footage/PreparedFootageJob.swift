@@ -80,7 +80,7 @@ public final class PreparedFootageJob: @unchecked Sendable {
             reader =
                 job.isSinglePhoto
                 ? try FootageReader(photo: input)
-                : try FootageReader(path: input, decoderThreads: job.output.decoderThreads)
+                : try FootageReader(chapters: [input] + job.chapters, decoderThreads: job.output.decoderThreads)
         } catch {
             throw .input(error)
         }
@@ -108,8 +108,10 @@ public final class PreparedFootageJob: @unchecked Sendable {
         // the telemetry's clock is its metadata.
         let embedded: EmbeddedTelemetry.Reading?
         do {
+            let files = [input] + job.chapters
             embedded =
-                reader.kind == .video && EmbeddedTelemetry.hasTelemetry(input) ? try EmbeddedTelemetry.read(input) : nil
+                reader.kind == .video && files.contains(where: EmbeddedTelemetry.hasTelemetry)
+                ? try EmbeddedTelemetry.read(chapters: files) : nil
         } catch {
             throw .input(error)
         }

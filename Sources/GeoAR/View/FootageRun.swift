@@ -11,14 +11,15 @@ import Positioning
 /// - Important: ``run()`` runs on a thread of its own.
 final class FootageRun: @unchecked Sendable {
     private weak var view: GeoARView?
-    private let path: String
+    /// The footage's files: one, or a recording's chapters in order.
+    private let paths: [String]
     private let timing: FootageTiming
     private let source: any LocationSource
     private let stop: StopRequest
 
-    init(view: GeoARView, path: String, timing: FootageTiming, source: any LocationSource, stop: StopRequest) {
+    init(view: GeoARView, paths: [String], timing: FootageTiming, source: any LocationSource, stop: StopRequest) {
         self.view = view
-        self.path = path
+        self.paths = paths
         self.timing = timing
         self.source = source
         self.stop = stop
@@ -48,12 +49,13 @@ final class FootageRun: @unchecked Sendable {
         // A map view shows the navigation its session's AR view works out, as live.
         let isMap = view.kind == .map
         var job = FootageJob(
-            input: path, timing: timing,
+            input: paths.first ?? "", timing: timing,
             poses: FootagePosePlan(
                 positions: positions, orientation: orientation, mount: options.mount, limits: options.limits,
                 geoidSeparation: options.geoidSeparation),
             map: map.data, camera: configuration.camera, output: destination, sidecar: configuration.sidecar,
             workers: workers)
+        job.chapters = Array(paths.dropFirst())
         job.quality = configuration.quality
         job.restartRows = configuration.restartRows
         job.splices = configuration.splices

@@ -14,7 +14,7 @@ extension GeoARConfiguration {
             return .configuration(
                 "a camera view writes live outputs: give it .live(…) (JPEG files, a stream, a virtual camera) or "
                     + ".none; a footage output is for a footage source")
-        case (.footage, .live):
+        case (.footage, .live), (.recording, .live):
             return .configuration(
                 "footage is written to a footage output (.footage(…): files, an MJPEG, Y4M or video file, or "
                     + "stdout); a live output is for a camera source")
@@ -24,6 +24,8 @@ extension GeoARConfiguration {
                 "the camera is given twice: '\(path)' in the capture configuration and '\(first)' first in the live "
                     + "settings' devices; give the same path (the devices are the cameras to switch between, the "
                     + "first opened first)")
+        case (.recording(let paths, _), _) where paths.isEmpty:
+            return .configuration("a recording is one video file or more: give its files in recording order")
         default:
             return nil
         }

@@ -16,10 +16,24 @@ public struct GeoARConfiguration: Sendable {
         /// assigned (a recorded track, whose positions are looked up at each frame's time, or a
         /// fixed position). It runs as a ``FootageJob``, the one `arcapture annotate` runs.
         case footage(path: String, timing: FootageTiming)
+        /// A recording its camera split into video files (GoPro's chapters `GX010123.MP4`,
+        /// `GX020123.MP4`…, a DJI drone's files at 4 GB), `paths` in recording order, read as one
+        /// video as ``footage(path:timing:)`` reads one: its frames, audio and telemetry continue
+        /// across the joins (``FootageJob/chapters``).
+        case recording(paths: [String], timing: FootageTiming)
 
         /// Recorded footage, each frame timed by `clock`.
         public static func footage(path: String, clock: FootageClock) -> Source {
             .footage(path: path, timing: FootageTiming(clock))
+        }
+
+        /// The footage's files and timing (one for ``footage(path:timing:)``), nil for a camera.
+        var footageFiles: (paths: [String], timing: FootageTiming)? {
+            switch self {
+            case .camera: nil
+            case .footage(let path, let timing): ([path], timing)
+            case .recording(let paths, let timing): (paths, timing)
+            }
         }
     }
 

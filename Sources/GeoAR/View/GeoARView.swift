@@ -452,9 +452,9 @@ open class GeoARView: @unchecked Sendable {
             // The capture session starts the source (and stops the one it replaces); without a
             // source it closes the camera and waits.
             camera.session.locationSource = source
-        } else if case .footage(let path, let timing) = configuration.source {
+        } else if let (paths, timing) = configuration.source.footageFiles {
             if let source {
-                startFootage(path: path, timing: timing, source: source)
+                startFootage(paths: paths, timing: timing, source: source)
             } else {
                 state.withLock { $0.footageStop }?.request()
             }
@@ -715,7 +715,7 @@ open class GeoARView: @unchecked Sendable {
 
     // MARK: Footage
 
-    private func startFootage(path: String, timing: FootageTiming, source: any LocationSource) {
+    private func startFootage(paths: [String], timing: FootageTiming, source: any LocationSource) {
         dispatchPrecondition(condition: .onQueue(control))
         let stop = StopRequest()
         let start = state.withLock { state -> Bool in
@@ -726,7 +726,7 @@ open class GeoARView: @unchecked Sendable {
         }
         guard start else { return }
         setPhase(.startingCamera)
-        let run = FootageRun(view: self, path: path, timing: timing, source: source, stop: stop)
+        let run = FootageRun(view: self, paths: paths, timing: timing, source: source, stop: stop)
         Thread.detachNewThread { [self] in
             let result = run.run()
             footageEnded.set(result.summary ?? FootagePipeline.Summary.empty)

@@ -315,7 +315,7 @@ struct GeoARViewTests {
     }
 
     @Test(
-        "a camera with a footage output, footage with a live output and a camera given twice fail at present with the fix, taking no slot"
+        "a camera with a footage output, footage with a live output, a recording of no file and a camera given twice fail at present with the fix, taking no slot"
     )
     func invalidConfigurations() async throws {
         let fixtures = try ViewFixtures()
@@ -328,6 +328,9 @@ struct GeoARViewTests {
         var footageToLive = valid
         footageToLive.source = .footage(
             path: fixtures.directory.appendingPathComponent("in.y4m").path, timing: FootageTiming())
+        var emptyRecording = valid
+        emptyRecording.source = .recording(paths: [], timing: FootageTiming())
+        emptyRecording.output = .footage(.y4mFile(footageFile), workers: 1)
         var twice = valid
         twice.output = .live(
             .files(OutputTemplate(pattern: fixtures.directory.appendingPathComponent("f-%03n.jpg").path)),
@@ -339,6 +342,7 @@ struct GeoARViewTests {
         for (configuration, fix) in [
             (cameraToFootage, "a camera view writes live outputs: give it .live(…)"),
             (footageToLive, "footage is written to a footage output"),
+            (emptyRecording, "a recording is one video file or more"),
             (
                 twice,
                 "the camera is given twice: '/dev/video-scripted' in the capture configuration and '/dev/video-other'"

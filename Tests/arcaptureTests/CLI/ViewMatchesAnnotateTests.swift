@@ -72,6 +72,15 @@ struct ViewMatchesAnnotateTests {
         ).stdout.split(separator: "\n").map(String.init)
     }
 
+    /// A session with the places near Carlsbad within 40 km, as `annotate --max-distance 40000` draws them.
+    static func carlsbadSession() throws -> ARSession {
+        var style = OverlayStyleFile()
+        style.layout.maximumDistance = 40000
+        return ARSession(
+            mapData: MapData(
+                pointsOfInterest: try GeoJSONFile(contentsOf: Self.carlsbad).pointsOfInterest, style: style))
+    }
+
     static func configuration(
         source: GeoARConfiguration.Source, output: FootageDestination, sidecar: String, camera: CameraGeometry,
         orientation: LivePoseTracker.OrientationChoice
@@ -95,11 +104,7 @@ struct ViewMatchesAnnotateTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("315 frames in, 315 out (315 annotated"), "\(run.stderr)")
 
-        var style = OverlayStyleFile()
-        style.layout.maximumDistance = 40000
-        let session = ARSession(
-            mapData: MapData(
-                pointsOfInterest: try GeoJSONFile(contentsOf: Self.carlsbad).pointsOfInterest, style: style))
+        let session = try Self.carlsbadSession()
         let viewOutput = directory.appendingPathComponent("view.mp4").path
         let summary = try await Self.runView(
             session: session,
@@ -129,6 +134,30 @@ struct ViewMatchesAnnotateTests {
         {
             try await Self.expectSame(viewOutput, cli)
         }
+    }
+
+    @Test("a recording in two chapters (.recording): the view poses and draws every frame as annotate does the clip")
+    func chapters() async throws {
+        let directory = try PackagePaths.temporaryDirectory("one-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chapters = try await SplitRecording.chapters(in: directory)
+        let cli = directory.appendingPathComponent("cli.y4m").path
+        let run = try await Binary.run([
+            "annotate", SplitRecording.goProClip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
+            "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let session = try Self.carlsbadSession()
+        let viewOutput = directory.appendingPathComponent("view.y4m").path
+        let summary = try await Self.runView(
+            session: session,
+            configuration: Self.configuration(
+                source: .recording(paths: chapters, timing: FootageTiming()), output: .y4mFile(viewOutput),
+                sidecar: viewOutput + ".jsonl", camera: CameraGeometry(horizontalFieldOfView: 118),
+                orientation: .course),
+            source: { RecordedLocationSource(track: try TrackFile.load(chapters: chapters), pace: .frameDriven) })
+        #expect(summary.footage?.progress.annotated == 315, "\(summary.ending)")
+        try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
     }
 
     /// An MP4's packets in file order (kind, stream, times, flags, size and checksum), the video's
@@ -163,11 +192,7 @@ struct ViewMatchesAnnotateTests {
         ])
         #expect(run.status == 0, "\(run.stderr)")
 
-        var style = OverlayStyleFile()
-        style.layout.maximumDistance = 40000
-        let session = ARSession(
-            mapData: MapData(
-                pointsOfInterest: try GeoJSONFile(contentsOf: Self.carlsbad).pointsOfInterest, style: style))
+        let session = try Self.carlsbadSession()
         let viewOutput = directory.appendingPathComponent("view.y4m").path
         let summary = try await Self.runView(
             session: session,
