@@ -37,18 +37,11 @@ public enum SplitRecording {
                 "-segment_start_number", "1", "-reset_timestamps", "1", "-segment_format", "mp4", pattern,
             ], install: "apt-get install ffmpeg")
         guard split.status == 0 else {
-            throw SplitError(problem: "ffmpeg could not split \(clip): \(split.stderr)")
+            throw FixtureToolFailed("ffmpeg could not split \(clip): \(split.stderr)")
         }
         return (1...(seconds.count + 1)).map {
             directory.appendingPathComponent(String(format: "\(prefix)%02d0001.MP4", $0)).path
         }
     }
 
-    /// Why a recording could not be split.
-    public struct SplitError: Error, CustomStringConvertible {
-        /// What went wrong.
-        public var problem: String
-        /// The problem.
-        public var description: String { problem }
-    }
 }

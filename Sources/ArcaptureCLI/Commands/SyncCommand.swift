@@ -70,9 +70,10 @@ enum SyncCommand {
             }
             // A video that carries its own GPS (GoPro's GPMF) is its own track, as for annotate.
             footagePaths = parsed.texts(Self.footage)
+            // (What ExifTool reads of one arcapture does not read itself too, a dashcam's.)
             trackPath =
                 parsed.text(Self.track)
-                ?? (footagePaths.contains(where: EmbeddedTelemetry.hasTelemetry) ? footagePaths.first : nil)
+                ?? (footagePaths.first.map(FootageReader.isVideoFile) == true ? footagePaths.first : nil)
             guard trackPath != nil else {
                 throw UsageError("--track FILE is required (unless --footage is a video with its own GPS)")
             }
@@ -80,9 +81,21 @@ enum SyncCommand {
             Terminal.error(error.message)
             return .usage
         }
+        let ownTrack = trackPath != nil && trackPath == footagePaths.first
         do {
-            let ownTrack = trackPath != nil && trackPath == footagePaths.first
-            let track = try ownTrack ? TrackFile.load(chapters: footagePaths) : TrackFile.load(trackPath ?? "")
+            let track: RecordedTrack
+            do {
+                track =
+                    try ownTrack
+                    ? TrackFile.load(chapters: footagePaths, start: time.timing.givenStart)
+                    : TrackFile.load(trackPath ?? "")
+            } catch .malformed(let file, _, let problem)
+                where ownTrack && !parsed.isGiven(Self.track) && problem.hasSuffix(EmbeddedTelemetry.noGPS)
+            {
+                // A video without GPS of its own: the track the user must give, and why.
+                Terminal.error("--track FILE is required: \(file) has \(problem)")
+                return .usage
+            }
             for warning in track.warnings { Terminal.warning(warning) }
             if let heightWarning = track.heightWarning { Terminal.warning(heightWarning) }
             if track.warningCount > track.warnings.count {

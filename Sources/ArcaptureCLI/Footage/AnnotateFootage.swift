@@ -313,11 +313,12 @@ enum AnnotateFootage {
         case .timing(let timing):
             Terminal.error(FootageTimeOptions.usageError(timing).message)
             return .usage
-        case .noPositions(let footage, let kind):
+        case .noPositions(let footage, let kind, let searched):
             Terminal.error(
                 kind == .video
-                    ? "give --track FILE: \(footage) carries no GPS of its own (no GPMF telemetry track, no DJI .SRT beside it), and only such a "
-                        + "video or a folder of geotagged photos annotates without one"
+                    ? "give --track FILE: \(footage) carries no GPS of its own ("
+                        + (searched ?? "no GPMF telemetry track, no DJI .SRT beside it")
+                        + "), and only a video with GPS or a folder of geotagged photos annotates without one"
                     : "give --track FILE: only a folder of geotagged photos annotates without one")
             return .usage
         case .trackMissed(let miss):

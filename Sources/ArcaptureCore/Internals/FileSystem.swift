@@ -11,8 +11,14 @@ package enum FileSystem {
         guard let handle = opendir(directory) else { return .failure(.current) }
         defer { closedir(handle) }
         var names: [String] = []
+        // The name is read where it lies: glibc sizes each record to its name (`d_reclen`), so a
+        // copy of the whole `d_name` array (256 bytes) reads past a short last record
+        // (AddressSanitizer found it listing /proc/PID/fd). 19 on Linux: after d_ino, d_off,
+        // d_reclen and d_type.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
         while let entry = readdir(handle) {
-            let name = stringFromCArray(entry.pointee.d_name)
+            let name = String(
+                cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return .success(names)

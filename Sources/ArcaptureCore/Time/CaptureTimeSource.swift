@@ -15,6 +15,9 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     case exifInLocalZone(zone: String, offsetSeconds: Int)
     /// A video's GPS clock (GoPro's GPMF telemetry): UTC.
     case gpsClock
+    /// A video's GPS clock as ExifTool reads it from metadata arcapture does not read itself (a
+    /// dashcam's): UTC.
+    case exifToolGPSClock
     /// Apple's `com.apple.quicktime.creationdate`, which carries its zone (`+0200`).
     case appleCreationDate(String)
     /// The drone's clock in a DJI subtitle file (`.SRT`), its local wall-clock time with no zone,
@@ -27,7 +30,7 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     /// Whether the source stated the time's zone (or is a UTC clock) rather than it being assumed.
     public var statesZone: Bool {
         switch self {
-        case .exifOffset, .exifZoneFromGPS, .gpsClock, .appleCreationDate: true
+        case .exifOffset, .exifZoneFromGPS, .gpsClock, .exifToolGPSClock, .appleCreationDate: true
         case .exifInLocalZone, .subtitleClockInLocalZone, .containerTime: false
         }
     }
@@ -39,7 +42,7 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .exifOffset(let text), .appleCreationDate(let text): Self.offsetSeconds(text)
         case .exifZoneFromGPS(let offset): offset
-        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .containerTime: nil
+        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .exifToolGPSClock, .containerTime: nil
         }
     }
 
@@ -73,6 +76,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
                 + "); set TZ to the zone the drone's app was in if it was another"
         case .gpsClock:
             "the video's GPS clock (its GPMF telemetry)"
+        case .exifToolGPSClock:
+            "the video's GPS clock, as ExifTool reads its metadata"
         case .appleCreationDate(let offset):
             "the video's com.apple.quicktime.creationdate (with its zone, \(offset))"
         case .containerTime:

@@ -94,8 +94,10 @@ public struct FootageInfo: Sendable {
         let decoder = try VideoDecoder(container: chapters.chapters[0].container)
         var start: CaptureTime?
         var notes: [String] = []
-        if paths.contains(where: EmbeddedTelemetry.hasTelemetry) {
-            let reading = try EmbeddedTelemetry.read(chapters: paths)
+        let reading =
+            paths.contains(where: EmbeddedTelemetry.hasTelemetry)
+            ? try EmbeddedTelemetry.read(chapters: paths) : try? EmbeddedTelemetry.read(chapters: paths)
+        if let reading {
             start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
             notes = reading.track.warnings
         }
@@ -111,8 +113,10 @@ public struct FootageInfo: Sendable {
         let decoder = try VideoDecoder(container: container)
         var notes: [String] = []
         var start: CaptureTime?
-        if EmbeddedTelemetry.hasTelemetry(path) {
-            let reading = try EmbeddedTelemetry.read(path)
+        // Telemetry arcapture reads (damage in it is an error), else what ExifTool reads, if anything.
+        let reading =
+            EmbeddedTelemetry.hasTelemetry(path) ? try EmbeddedTelemetry.read(path) : try? EmbeddedTelemetry.read(path)
+        if let reading {
             start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
             notes = reading.track.warnings
         }

@@ -48,17 +48,18 @@ public enum EmbeddedTelemetry {
 
     /// Reads the telemetry of a recording split into the video files `paths` (in recording order)
     /// as one track, as ``read(chapters:)`` does; one whose times are only from the video's start
-    /// is placed at the first file's creation time.
+    /// is placed at `start` when given (the user's), else at the first file's creation time.
     ///
     /// - Throws: as ``load(_:)`` and ``read(chapters:)``.
-    public static func load(chapters paths: [String]) throws(InputFileError) -> RecordedTrack {
+    public static func load(chapters paths: [String], start: Date? = nil) throws(InputFileError) -> RecordedTrack {
         let path = paths.first ?? ""
         let reading = try read(chapters: paths)
         guard reading.isRelative else { return reading.track }
+        if let start { return reading.anchored(at: start) }
         guard let created = try MediaContainer(path: path).creationTime else {
             throw .malformed(
                 file: reading.origin, location: nil,
-                problem: "its cues carry no date and time and \(path) has no creation time: "
+                problem: "its positions carry no date and time and \(path) has no creation time: "
                     + "nothing says when the video began: its start must be given")
         }
         return reading.anchored(at: created.date)
@@ -147,18 +148,19 @@ public enum EmbeddedTelemetry {
         }
         var readings: [(reading: Reading, start: Double)] = []
         var warnings: [String] = []
+        var firstFailure: InputFileError?
         for (path, chapter) in zip(paths, chapters) {
-            guard hasTelemetry(path) else {
-                warnings.append(
-                    "\(path): no telemetry of its own (no GPMF track, no .SRT beside it): its frames are "
-                        + "posed only where the telemetry around it reaches")
-                continue
+            do {
+                readings.append((try read(path), chapter.presentationStart))
+            } catch {
+                // Telemetry that cannot be read is an error; a file with none is said.
+                guard !hasTelemetry(path), case .malformed(_, _, let problem) = error else { throw error }
+                firstFailure = firstFailure ?? error
+                warnings.append("\(path): \(problem); its frames are posed only where the telemetry around it reaches")
             }
-            readings.append((try read(path), chapter.presentationStart))
         }
         guard let clocked = readings.first(where: { !$0.reading.isRelative }) ?? readings.first else {
-            _ = try read(paths[0])  // says why the first has none
-            throw .malformed(file: paths[0], location: nil, problem: "none of the \(paths.count) files has telemetry")
+            throw firstFailure ?? .malformed(file: paths[0], location: nil, problem: "none of the files has telemetry")
         }
         // The joined video's start on the telemetry's clock, from the first file that has one.
         let start = clocked.reading.isRelative ? nil : clocked.reading.videoStart?.addingTimeInterval(-clocked.start)
@@ -204,6 +206,10 @@ public enum EmbeddedTelemetry {
         }
     }
 
+    /// How the message ends when a video carries no GPS that arcapture or ExifTool reads (so a
+    /// program can tell it from telemetry that is there and damaged).
+    public static let noGPS = ": it carries no GPS arcapture reads"
+
     /// Seconds a joined file's own clock may differ from where it falls in the joined video before
     /// the join is refused: GPS-clocked telemetry places a file within a frame or two; a drone's
     /// clock, written to the second, within one.
@@ -224,12 +230,20 @@ public enum EmbeddedTelemetry {
                     startSource: reading.videoStart?.source ?? .containerTime, origin: subtitles,
                     isRelative: reading.isRelative)
             }
+            // The long tail (dashcams, Sony, Insta360): what ExifTool reads.
+            let exifTool: String
+            do {
+                return try ExifToolTrack.read(path)
+            } catch {
+                guard case .malformed(_, _, let problem) = error else { throw error }
+                exifTool = problem
+            }
             let kinds = container.streams.map { "\($0.kind) \($0.codecName == "none" ? $0.codecTag : $0.codecName)" }
                 .joined(separator: ", ")
             throw .malformed(
                 file: path, location: nil,
-                problem: "no GPMF telemetry track (gpmd) among its streams (\(kinds)) and no DJI subtitle file "
-                    + "(.SRT) beside it: it carries no GPS of its own")
+                problem: "no GPMF telemetry track (gpmd) among its streams (\(kinds)), no DJI subtitle file "
+                    + "(.SRT) beside it, and \(exifTool)" + noGPS)
         }
         var builder = GPMFTrackBuilder(path: path)
         try container.readPackets(of: stream.index) { packet in

@@ -1,4 +1,5 @@
 import ArcaptureCore
+import Foundation
 import Positioning
 
 /// A file positions are read from, whatever it is: a video's own telemetry (GoPro's GPMF, see
@@ -14,11 +15,14 @@ public enum TrackFile {
     }
 
     /// Reads the track of a recording its camera split into the video files `paths`, in recording
-    /// order (``EmbeddedTelemetry/load(chapters:)``); one path is read as ``load(_:)`` reads it.
+    /// order (``EmbeddedTelemetry/load(chapters:start:)``, telemetry timed only from the video's
+    /// start placed at `start` when given); one path that is not a video is read as ``load(_:)``
+    /// reads it.
     ///
     /// - Throws: `InputFileError` when a file is missing, unreadable, or the files are not the
     ///   videos of one recording in order.
-    public static func load(chapters paths: [String]) throws(InputFileError) -> RecordedTrack {
-        paths.count == 1 ? try load(paths[0]) : try EmbeddedTelemetry.load(chapters: paths)
+    public static func load(chapters paths: [String], start: Date? = nil) throws(InputFileError) -> RecordedTrack {
+        paths.count == 1 && !MediaFileSignature.isVideoFile(paths[0])
+            ? try RecordedTrack.load(paths[0]) : try EmbeddedTelemetry.load(chapters: paths, start: start)
     }
 }

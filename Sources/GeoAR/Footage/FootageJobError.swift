@@ -11,8 +11,9 @@ public enum FootageJobError: Error, Sendable, CustomStringConvertible {
     /// The frames cannot be timed.
     case timing(FootageTimingError)
     /// The plan takes positions from the footage, which has none of its own (a video without
-    /// telemetry, an MJPEG or Y4M stream): the footage and its kind.
-    case noPositions(footage: String, kind: FootageInfo.Kind)
+    /// telemetry, an MJPEG or Y4M stream): the footage, its kind and, for a video, what was
+    /// looked for in it (its streams, a subtitle file beside it, what ExifTool finds).
+    case noPositions(footage: String, kind: FootageInfo.Kind, searched: String? = nil)
     /// Every frame's time falls outside the track, so none would have a pose; nothing was written.
     case trackMissed(TrackMiss)
     /// The output's file names cannot tell frames apart, or the output cannot take this footage.
@@ -27,9 +28,10 @@ public enum FootageJobError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .input(let error): error.description
         case .timing(let error): error.description
-        case .noPositions(let footage, let kind):
+        case .noPositions(let footage, let kind, let searched):
             kind == .video
-                ? "\(footage) carries no GPS of its own (no GPMF telemetry track, no DJI .SRT beside it): positions must come from a track"
+                ? "\(footage) carries no GPS of its own (\(searched ?? "no GPMF telemetry track, no DJI .SRT beside it")): "
+                    + "positions must come from a track"
                 : "\(footage) carries no positions of its own (only a video with telemetry or a folder of geotagged "
                     + "photos does): positions must come from a track"
         case .trackMissed(let miss): "\(miss), so none would be annotated; nothing was written"

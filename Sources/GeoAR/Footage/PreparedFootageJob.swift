@@ -106,7 +106,7 @@ public final class PreparedFootageJob: @unchecked Sendable {
         }
         // A video's own GPS (GoPro's GPMF, a DJI subtitle file beside it) times it: its start on
         // the telemetry's clock is its metadata.
-        let embedded: EmbeddedTelemetry.Reading?
+        var embedded: EmbeddedTelemetry.Reading?
         do {
             let files = [input] + job.chapters
             embedded =
@@ -114,6 +114,19 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 ? try EmbeddedTelemetry.read(chapters: files) : nil
         } catch {
             throw .input(error)
+        }
+        // A video whose own GPS is asked for, with none arcapture reads itself: what ExifTool reads
+        // (a dashcam's), else why there is none.
+        var searched: String?
+        if embedded == nil, reader.kind == .video, case .footage = job.poses.positions {
+            do {
+                embedded = try EmbeddedTelemetry.read(chapters: [input] + job.chapters)
+            } catch {
+                guard case .malformed(_, _, let problem) = error, problem.hasSuffix(EmbeddedTelemetry.noGPS) else {
+                    throw .input(error)
+                }
+                searched = String(problem.dropLast(EmbeddedTelemetry.noGPS.count))
+            }
         }
         var info = FootageInfo(describing: reader, path: input, first: first)
         // Without one, the container's creation time (an iPhone's with its zone; else often local
@@ -177,7 +190,7 @@ public final class PreparedFootageJob: @unchecked Sendable {
                 if heights.isWarning { messages.warning(heights.text) } else { messages.note("note: \(heights.text)") }
                 break
             } else {
-                throw .noPositions(footage: info.path, kind: reader.kind)
+                throw .noPositions(footage: info.path, kind: reader.kind, searched: searched)
             }
             for warning in track.warnings.prefix(5) { messages.warning(warning) }
             var clock: FootageClock
