@@ -65,6 +65,31 @@ public struct GPMFReference {
         return telemetry
     }
 
+    /// Each packet of `video`'s `gpmd` stream, by ffprobe: its presentation time, size and place
+    /// in the file (what a fixture that rewrites the telemetry in place needs).
+    static func telemetryPackets(of video: String) async throws -> [(time: Double, size: Int, position: Int)] {
+        let stream = try await telemetryStream(of: video)
+        let probe = try await ProcessRunner.run(
+            tool: "ffprobe",
+            [
+                "-v", "error", "-select_streams", "\(stream)", "-show_entries", "packet=pts_time,size,pos", "-of",
+                "json", video,
+            ],
+            install: "apt-get install ffmpeg")
+        guard probe.status == 0,
+            let listed = (try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])?[
+                "packets"] as? [[String: Any]]
+        else { throw ReferenceError("ffprobe could not list \(video)'s packets: \(probe.stderr)") }
+        let packets = try listed.map { packet -> (time: Double, size: Int, position: Int) in
+            guard let time = Double(packet["pts_time"] as? String ?? ""),
+                let size = Int(packet["size"] as? String ?? ""), let position = Int(packet["pos"] as? String ?? "")
+            else { throw ReferenceError("a packet without time, size or place: \(packet)") }
+            return (time, size, position)
+        }
+        guard packets.count > 2 else { throw ReferenceError("\(video) has no telemetry packets") }
+        return packets
+    }
+
     /// ffprobe's hex dump (`00000000: 4445 5643 0001 17c4 …  DEVC....`): the eight 4-digit
     /// groups after the offset, then the same bytes as text, which is dropped.
     static func bytes(fromDump dump: String) throws -> [UInt8] {

@@ -51,25 +51,7 @@ public struct KarmaTelemetryVideo {
     ) async throws {
         path = directory.appendingPathComponent("karma.mp4")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
-        let stream = try await GPMFReference.telemetryStream(of: clip)
-        let probe = try await ProcessRunner.run(
-            tool: "ffprobe",
-            [
-                "-v", "error", "-select_streams", "\(stream)", "-show_entries", "packet=pts_time,size,pos", "-of",
-                "json", clip,
-            ],
-            install: "apt-get install ffmpeg")
-        guard probe.status == 0,
-            let listed = (try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])?[
-                "packets"] as? [[String: Any]]
-        else { throw GPMFReference.ReferenceError("ffprobe could not list \(clip)'s packets: \(probe.stderr)") }
-        let telemetry = try listed.map { packet -> (time: Double, size: Int, position: Int) in
-            guard let time = Double(packet["pts_time"] as? String ?? ""),
-                let size = Int(packet["size"] as? String ?? ""), let position = Int(packet["pos"] as? String ?? "")
-            else { throw GPMFReference.ReferenceError("a packet without time, size or place: \(packet)") }
-            return (time, size, position)
-        }
-        guard telemetry.count > 2 else { throw GPMFReference.ReferenceError("\(clip) has no telemetry packets") }
+        let telemetry = try await GPMFReference.telemetryPackets(of: clip)
         for (index, packet) in telemetry.enumerated() {
             let samples = (0..<Self.samplesPerPacket).map { number -> Sample in
                 let step = Double(index * Self.samplesPerPacket + number)

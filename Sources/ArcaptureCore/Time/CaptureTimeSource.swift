@@ -15,6 +15,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     case exifInLocalZone(zone: String, offsetSeconds: Int)
     /// A video's GPS clock (GoPro's GPMF telemetry): UTC.
     case gpsClock
+    /// A video's GPS clock in its CAMM track (Google's Camera Motion Metadata): UTC.
+    case cammGPSClock
     /// A video's GPS clock as ExifTool reads it from metadata arcapture does not read itself (a
     /// dashcam's): UTC.
     case exifToolGPSClock
@@ -30,7 +32,7 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     /// Whether the source stated the time's zone (or is a UTC clock) rather than it being assumed.
     public var statesZone: Bool {
         switch self {
-        case .exifOffset, .exifZoneFromGPS, .gpsClock, .exifToolGPSClock, .appleCreationDate: true
+        case .exifOffset, .exifZoneFromGPS, .gpsClock, .cammGPSClock, .exifToolGPSClock, .appleCreationDate: true
         case .exifInLocalZone, .subtitleClockInLocalZone, .containerTime: false
         }
     }
@@ -42,7 +44,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .exifOffset(let text), .appleCreationDate(let text): Self.offsetSeconds(text)
         case .exifZoneFromGPS(let offset): offset
-        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .exifToolGPSClock, .containerTime: nil
+        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .cammGPSClock, .exifToolGPSClock, .containerTime:
+            nil
         }
     }
 
@@ -76,6 +79,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
                 + "); set TZ to the zone the drone's app was in if it was another"
         case .gpsClock:
             "the video's GPS clock (its GPMF telemetry)"
+        case .cammGPSClock:
+            "the video's GPS clock (its CAMM track)"
         case .exifToolGPSClock:
             "the video's GPS clock, as ExifTool reads its metadata"
         case .appleCreationDate(let offset):

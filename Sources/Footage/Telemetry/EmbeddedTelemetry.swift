@@ -3,7 +3,7 @@ import Foundation
 import Positioning
 
 /// Reads the GPS that comes with a video: inside it (GoPro's GPMF telemetry track, `gpmd`, in MP4s
-/// since the Hero5), or beside it (the DJI subtitle file, `DJI_0001.SRT` beside `DJI_0001.MP4`),
+/// since the Hero5; Google's CAMM track), or beside it (the DJI subtitle file, `DJI_0001.SRT` beside `DJI_0001.MP4`),
 /// into a `RecordedTrack` with the video's own timing. GPMF packets are taken out of the container
 /// here and decoded by Positioning's `GPMFTrackBuilder`; subtitles are read by its
 /// `DJISubtitleTrack` (each says what real files get wrong and what is done about it).
@@ -69,7 +69,8 @@ public enum EmbeddedTelemetry {
     /// read), or a DJI subtitle file beside it.
     public static func hasTelemetry(_ path: String) -> Bool {
         if subtitleFile(forVideo: path) != nil { return true }
-        return ((try? MediaContainer(path: path))?.streams.contains { $0.codecTag == "gpmd" }) ?? false
+        return ((try? MediaContainer(path: path))?.streams.contains { $0.codecTag == "gpmd" || $0.codecTag == "camm" })
+            ?? false
     }
 
     /// The DJI subtitle file beside the video at `path`: the same name with `.SRT` in any case
@@ -222,6 +223,20 @@ public enum EmbeddedTelemetry {
     ///   has neither (then it carries no GPS of its own), or nothing in it could be read.
     public static func read(_ path: String) throws(InputFileError) -> Reading {
         let container = try MediaContainer(path: path)
+        // Google's Camera Motion Metadata (Street View cameras, Insta360's and Ricoh's exports).
+        if container.streams.contains(where: { $0.codecTag == "camm" }),
+            !container.streams.contains(where: { $0.codecTag == "gpmd" }),
+            let camm = container.streams.first(where: { $0.codecTag == "camm" })
+        {
+            var builder = CAMMTrackBuilder(path: path)
+            try container.readPackets(of: camm.index) { packet in
+                builder.add(time: packet.time, duration: packet.duration, bytes: packet.bytes)
+            }
+            let (track, videoStart, isRelative) = try builder.finish(created: container.creationTime?.date)
+            return Reading(
+                track: track, videoStart: videoStart, startSource: .cammGPSClock, origin: "\(path)'s own GPS (CAMM)",
+                isRelative: isRelative)
+        }
         guard let stream = container.streams.first(where: { $0.codecTag == "gpmd" }) else {
             if let subtitles = subtitleFile(forVideo: path) {
                 let reading = try DJISubtitleTrack(data: InputFile.read(subtitles), file: subtitles)
