@@ -96,6 +96,21 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             _ = PhotoMetadata(inJPEG: photo.metadataHeader)?.upright()
         }
     },
+    "camm": { bytes in
+        // One sample as it comes, and the same bytes as two samples (records cut across them),
+        // finished with and without a creation time (the epoch decision).
+        var builder = CAMMTrackBuilder(path: "fuzz.mp4")
+        builder.add(time: 0, duration: 1, bytes: bytes)
+        let half = bytes.count / 2
+        builder.add(time: 1, duration: nil, bytes: Array(bytes[..<half]))
+        builder.add(time: nil, duration: 0.5, bytes: Array(bytes[half...]))
+        _ = try? builder.finish(created: Date(timeIntervalSince1970: 1_574_120_000))
+        _ = try? builder.finish(created: nil)
+    },
+    "exiftool-json": { bytes in
+        // What `exiftool -ee -n -j -G3` prints, as ExifToolTrack reads it.
+        _ = try? ExifToolTrack.reading(Data(bytes), path: "fuzz.mp4", version: "12.57")
+    },
     "gpmf": { bytes in
         guard let items = try? GPMFItem.parse(bytes) else { return }
         for item in items { _ = try? item.numbers() }

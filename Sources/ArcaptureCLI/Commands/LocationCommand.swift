@@ -1,4 +1,6 @@
+import ArcaptureCore
 import CaptureKit
+import Footage
 import Foundation
 import Positioning
 import Synchronization
@@ -21,7 +23,8 @@ enum LocationCommand {
             Watch a GPS or a recorded track. It prints what a location source (gpsd, a serial NMEA \
             receiver, or a GPX or NMEA file) reports as it comes: status changes, fixes, headings, warnings.
             """,
-        usage: "SOURCE [--count N] [--duration SECONDS] [--speed X] [--json]",
+        usage:
+            "SOURCE [--count N] [--duration SECONDS] [--speed X] [--json]\n  or: arcapture location CHAPTER.mp4 CHAPTER.mp4… [options]",
         arguments: [("SOURCE", LocationArgument.forms)],
         options: [count.spec, duration.spec, speed.spec, json.spec],
         discussion: """
@@ -46,14 +49,24 @@ enum LocationCommand {
 
     static func run(_ arguments: [String]) async -> ExitStatus {
         let argument: LocationArgument
+        let chapters: [String]
         let count: Int?
         let duration: Double?
         let speed: Double?
         let json: Bool
         do throws(UsageError) {
-            let parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: 1)
-            guard parsed.positionals.count == 1 else { throw UsageError("give one SOURCE: \(LocationArgument.forms)") }
-            argument = try LocationArgument(parsing: parsed.positionals[0], option: "location")
+            // Several video files are one recording's chapters, read as one track.
+            let parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: .max)
+            guard let first = parsed.positionals.first else {
+                throw UsageError("give one SOURCE: \(LocationArgument.forms)")
+            }
+            chapters = parsed.positionals
+            if chapters.count > 1, let other = chapters.first(where: { !FootageReader.isVideoFile($0) }) {
+                throw UsageError(
+                    "'\(other)' is not a video file: several SOURCEs are the video files of one recording its camera "
+                        + "split, in order; give one SOURCE otherwise: \(LocationArgument.forms)")
+            }
+            argument = try LocationArgument(parsing: first, option: "location")
             count = try parsed.value(Self.count)
             duration = try parsed.value(Self.duration)
             speed = try parsed.value(Self.speed)
@@ -63,8 +76,12 @@ enum LocationCommand {
             return .usage
         }
         let source: any LocationSource
-        do {
-            source = try argument.makeSource(pace: speed.map { .realTime(speed: $0) } ?? .immediate)
+        do throws(InputFileError) {
+            let pace: ReplayPace = speed.map { .realTime(speed: $0) } ?? .immediate
+            source =
+                chapters.count > 1
+                ? RecordedLocationSource(track: try TrackFile.load(chapters: chapters), pace: pace)
+                : try argument.makeSource(pace: pace)
         } catch {
             Terminal.error(error.description)
             if error.cannotBeOpened { return .noInput }

@@ -103,6 +103,31 @@ struct SplitRecordingTests {
             text.stdout.contains("footage  \(chapters[0]) … \(chapters[1]) (video, 2 files joined)"), "\(text.stdout)")
     }
 
+    @Test("location GX01 GX02: every fix of the clip's own GPS, at the same time and place")
+    func locationChapters() async throws {
+        let directory = try PackagePaths.temporaryDirectory("split")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chapters = try await SplitRecording.chapters(in: directory)
+        func fixes(_ sources: [String]) async throws -> [String] {
+            let result = try await Binary.run(["location"] + sources + ["--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            // Each fix without the wall-clock time it was printed at.
+            return try result.stdout.split(separator: "\n").compactMap { line in
+                var event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard event["event"] as? String == "fix" else { return nil }
+                event["received"] = nil
+                let data = try JSONSerialization.data(withJSONObject: event, options: .sortedKeys)
+                return String(decoding: data, as: UTF8.self)
+            }
+        }
+        let whole = try await fixes([SplitRecording.goProClip])
+        let joined = try await fixes(chapters)
+        #expect(whole.count == 191 && joined == whole)
+        let mixed = try await Binary.run(["location", chapters[0], PackagePaths.sample("gpx/karma-logger.gpx")])
+        #expect(mixed.status == 64)
+        #expect(mixed.stderr.contains("is not a video file: several SOURCEs are the video files of one recording"))
+    }
+
     @Test("chapters in the wrong order, of another recording, or with a photo among them: refused, nothing written")
     func refusals() async throws {
         let directory = try PackagePaths.temporaryDirectory("split")
