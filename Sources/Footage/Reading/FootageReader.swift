@@ -143,7 +143,7 @@ public final class FootageReader {
     /// Opens a recording its camera split into video files (GoPro's chapters `GX010123.MP4`,
     /// `GX020123.MP4`, DJI's files at 4 GB), `paths` in recording order, read as one video: its
     /// frames numbered and timed on, and its other streams' packets moved, across the joins (see
-    /// ``VideoChapters``). One path is read as ``init(path:decoderThreads:)`` reads it.
+    /// `VideoChapters`). One path is read as ``init(path:decoderThreads:)`` reads it.
     ///
     /// - Throws: `InputFileError` when a file is missing, unreadable, not a video, or does not
     ///   continue the first (another codec, size, or set of streams), naming it.
