@@ -160,6 +160,9 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         // than FFmpeg's custom I/O from memory: a file is the path every user's video takes.
         let path = FuzzFiles.write(bytes, suffix: ".mp4")
         defer { unlink(path) }
+        // ExifTool, which a video without GPMF or .SRT is handed to, is a program of its own (its
+        // reading is the exiftool-json target's): not run here, where it cost a second an input.
+        setenv("PATH", "/nonexistent", 1)
         _ = try? FootageInfo.probe(path)
         if let reading = try? EmbeddedTelemetry.read(path) {
             _ = CourseHeadingEstimator.samples(for: reading.track.fixes)

@@ -1,5 +1,6 @@
 import ArcaptureCore
 import Foundation
+import Glibc
 import Positioning
 
 /// The GPS of a video whose telemetry arcapture does not read itself, as ExifTool reads it: the
@@ -180,8 +181,19 @@ public enum ExifToolTrack {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Read before waiting: a reading larger than the pipe's buffer would block ExifTool.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        // Read before waiting: a reading larger than the pipe's buffer would block ExifTool. Read
+        // through the choke point, interrupted reads retried: Foundation's readDataToEndOfFile
+        // traps on a read error (a signal arriving mid-read, as under libFuzzer, made one).
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                SystemCall.retryingInterrupts("read") { Glibc.read(descriptor, bytes.baseAddress, bytes.count) }
+            }
+            guard case .success(let read) = count, read > 0 else { break }
+            data.append(contentsOf: buffer[0..<read])
+        }
         process.waitUntilExit()
         return (process.terminationStatus, data)
     }
