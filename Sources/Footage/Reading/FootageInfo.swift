@@ -69,9 +69,6 @@ public struct FootageInfo: Sendable {
             problem: "not footage arcapture reads (a Y4M file, an MJPEG stream or a folder of JPEGs)")
     }
 
-    /// A video file, from its container (nothing decoded): frames and rate as it states them, and
-    /// its start on the telemetry's clock when it has telemetry with one (GoPro's GPMF, a DJI
-    /// subtitle file beside it), else its `creation_time`.
     /// Describes a recording its camera split into the video files `paths`, in recording order,
     /// as one video (`FootageReader.init(chapters:decoderThreads:)` reads it so): the frames of
     /// them all, the first's rate and size, the start its joined telemetry gives, else the first's
@@ -91,43 +88,39 @@ public struct FootageInfo: Sendable {
                 problem: "not a video file: only the video files of one recording are read as one")
         }
         let chapters = try VideoChapters(paths: paths)
-        let decoder = try VideoDecoder(container: chapters.chapters[0].container)
-        var start: CaptureTime?
-        var notes: [String] = []
-        let reading =
-            paths.contains(where: EmbeddedTelemetry.hasTelemetry)
-            ? try EmbeddedTelemetry.read(chapters: paths) : try? EmbeddedTelemetry.read(chapters: paths)
-        if let reading {
-            start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
-            notes = reading.track.warnings
-        }
-        return FootageInfo(
-            path: paths[0], kind: .video, frameCount: chapters.frameCount,
-            framesPerSecond: decoder.frameRate.map { Double($0.numerator) / Double($0.denominator) },
-            width: decoder.width, height: decoder.height,
-            metadataStart: start ?? chapters.chapters[0].container.creationTime, notes: notes)
+        return try video(chapters.chapters[0].container, frameCount: chapters.frameCount, files: paths)
     }
 
+    /// A video file, from its container (nothing decoded): frames and rate as it states them, and
+    /// its start on the telemetry's clock when it has telemetry with one (GoPro's GPMF, a DJI
+    /// subtitle file beside it, what ExifTool reads), else its `creation_time`.
     private static func video(_ path: String) throws(InputFileError) -> FootageInfo {
         let container = try MediaContainer(path: path)
+        return try video(container, frameCount: nil, files: [path])
+    }
+
+    /// A video whose first (or only) file is `container`, with `frameCount` frames (nil: what the
+    /// container states), its telemetry read from `files`.
+    private static func video(_ container: MediaContainer, frameCount: Int?, files: [String]) throws(InputFileError)
+        -> FootageInfo
+    {
         let decoder = try VideoDecoder(container: container)
         var notes: [String] = []
         var start: CaptureTime?
         // Telemetry arcapture reads (damage in it is an error), else what ExifTool reads, if anything.
         let reading =
-            EmbeddedTelemetry.hasTelemetry(path) ? try EmbeddedTelemetry.read(path) : try? EmbeddedTelemetry.read(path)
+            files.contains(where: EmbeddedTelemetry.hasTelemetry)
+            ? try EmbeddedTelemetry.read(chapters: files) : try? EmbeddedTelemetry.read(chapters: files)
         if let reading {
             start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
             notes = reading.track.warnings
         }
         // Without a GPS clock, the container's creation time (which may be local time labelled
         // UTC: the report says where the start came from, and sync shows the overlap).
-        let created = container.creationTime
-        let info = FootageInfo(
-            path: path, kind: .video, frameCount: decoder.frameCount,
+        return FootageInfo(
+            path: files.first ?? container.path, kind: .video, frameCount: frameCount ?? decoder.frameCount,
             framesPerSecond: decoder.frameRate.map { Double($0.numerator) / Double($0.denominator) },
-            width: decoder.width, height: decoder.height, metadataStart: start ?? created, notes: notes)
-        return info
+            width: decoder.width, height: decoder.height, metadataStart: start ?? container.creationTime, notes: notes)
     }
 
     private static func y4m(_ data: Data, path: String) throws(InputFileError) -> FootageInfo {
