@@ -44,6 +44,12 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
     // .SRT, NMEA) to its parser.
     "track": { bytes in
         _ = try? RecordedTrack.read(Data(bytes), file: "fuzz.track")
+        // The first line as a column map (what --track-columns takes), the rest as the CSV it maps.
+        if let newline = bytes.firstIndex(of: 10),
+            let columns = try? CSVColumnMap(parsing: String(decoding: bytes[..<newline], as: UTF8.self))
+        {
+            _ = try? RecordedTrack.read(Data(bytes[(newline + 1)...]), file: "fuzz.csv", csvColumns: columns)
+        }
     },
     "gpx": { bytes in
         if let file = try? GPXFile(data: Data(bytes), file: "fuzz.gpx") { _ = try? file.recordedTrack() }

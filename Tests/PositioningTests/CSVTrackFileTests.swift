@@ -9,8 +9,8 @@ import Testing
 /// spreadsheets write.
 @Suite("CSV tracks")
 struct CSVTrackFileTests {
-    static func read(_ text: String) throws -> RecordedTrack {
-        try RecordedTrack.read(Data(text.utf8), file: "track.csv")
+    static func read(_ text: String, columns: CSVColumnMap? = nil) throws -> RecordedTrack {
+        try RecordedTrack.read(Data(text.utf8), file: "track.csv", csvColumns: columns)
     }
 
     @Test("a GPS Logger-style file: ISO times with Z, units in brackets, quoted cells, a heading column")
@@ -77,5 +77,103 @@ struct CSVTrackFileTests {
             "\(error)".hasPrefix("track.csv: no line gives a fix (1 lines; first: track.csv: line 2: no time")
         }
         #expect(!CSVTrackFile.isCSVTrack(head: Data("$GPGGA,1,2\n".utf8)))
+    }
+
+    @Test("a column map: roles and their other spellings, names and numbers; what is not one refused")
+    func columnMap() throws {
+        let map = try CSVColumnMap(parsing: "time=Zeit, Latitude=2,lng=Länge,ELE=Höhe (m),bearing=7,date=Datum")
+        #expect(map.time == .named("Zeit"))
+        #expect(map.latitude == .numbered(2))
+        #expect(map.longitude == .named("Länge"))
+        #expect(map.altitude == .named("Höhe (m)"))
+        #expect(map.heading == .numbered(7))
+        #expect(map.date == .named("Datum"))
+        #expect(map.description == "time=Zeit,date=Datum,lat=2,lon=Länge,alt=Höhe (m),heading=7")
+        let refused: [(String, String)] = [
+            (
+                "time",
+                "'time' is not ROLE=COLUMN (a role, time, date, lat, lon, alt, heading, and a header name or a column number from 1)"
+            ),
+            (
+                "time=a,,lat=b",
+                "'' is not ROLE=COLUMN (a role, time, date, lat, lon, alt, heading, and a header name or a column number from 1)"
+            ),
+            ("speed=3", "'speed' is not a role a track's column holds: time, date, lat, lon, alt, heading"),
+            ("lat=0", "'lat=0': columns are numbered from 1"),
+            ("lat=1,latitude=2", "the lat column is given twice"),
+        ]
+        for (text, problem) in refused {
+            #expect(throws: CSVColumnMap.ParseError(description: problem), "\(text)") {
+                try CSVColumnMap(parsing: text)
+            }
+        }
+    }
+
+    @Test("columns given by name: a header in German; those not given still found by their usual names")
+    func namedColumns() throws {
+        let text = """
+            Zeit;Breite;Länge;Höhe (m);Kurs;alt
+            2024-05-01T10:00:00Z;60.1699;24.9384;12.5;90;999
+            2024-05-01T10:00:01Z;60.1700;24.9386;12.7;91;999
+            """
+        // Without the map, its header says nothing arcapture knows: not read as a CSV track.
+        #expect(!CSVTrackFile.isCSVTrack(head: Data(text.utf8)))
+        let track = try Self.read(
+            text, columns: try CSVColumnMap(parsing: "time=zeit,lat=Breite,lon=LÄNGE,alt=Höhe,heading=Kurs"))
+        #expect(track.fixes.map(\.coordinate.latitude) == [60.1699, 60.1700])
+        #expect(track.fixes.map(\.coordinate.longitude) == [24.9384, 24.9386])
+        #expect(track.fixes.map(\.altitudeMeanSeaLevel) == [12.5, 12.7])
+        #expect(track.orientations.map(\.heading) == [90, 91])
+        #expect(
+            track.summary
+                == "2 fixes from 2 lines (CSV: time \"zeit\", latitude \"breite\", longitude \"länge\", altitude "
+                + "\"höhe\" above sea level, heading \"kurs\" from true north)")
+        // Only the time given: latitude and longitude found by their names, and "alt" as the altitude.
+        let partial = try Self.read(
+            "Uhrzeit,lat,lon,alt\n1714557600,60.1,24.9,5\n", columns: try CSVColumnMap(parsing: "time=Uhrzeit"))
+        #expect(partial.fixes.first?.time.timeIntervalSince1970 == 1_714_557_600)
+        #expect(partial.fixes.first?.altitudeMeanSeaLevel == 5)
+        #expect(
+            throws: InputFileError.malformed(
+                file: "track.csv", location: "line 1",
+                problem: "no column named \"Uhrzeit\" (the time column given); found \"Zeit\", \"Breite\", \"Länge\", "
+                    + "\"Höhe (m)\", \"Kurs\", \"alt\"")
+        ) {
+            try Self.read(text, columns: try CSVColumnMap(parsing: "time=Uhrzeit,lat=Breite,lon=Länge"))
+        }
+    }
+
+    @Test("columns given by number: a file without a header, its date and time in two columns")
+    func numberedColumns() throws {
+        let columns = try CSVColumnMap(parsing: "date=1,time=2,lat=4,lon=3")
+        let track = try Self.read(
+            "2024-05-01,10:00:00Z,24.9384,60.1699\n2024-05-01,10:00:01.5Z,24.9386,60.1700\n", columns: columns)
+        #expect(track.fixes.count == 2)
+        #expect(
+            track.fixes.map { UTCTime.format($0.time) } == ["2024-05-01T10:00:00.000Z", "2024-05-01T10:00:01.500Z"])
+        #expect(track.fixes.map(\.coordinate.latitude) == [60.1699, 60.1700])
+        #expect(
+            track.summary
+                == "2 fixes from 2 lines (CSV without a header: time column 1 and column 2, latitude column 4, "
+                + "longitude column 3)")
+        // With a header line (words where the numbers are), its names are kept for the summary.
+        let headed = try Self.read("d,t,x,y\n2024-05-01,10:00:00Z,24.9384,60.1699\n", columns: columns)
+        #expect(headed.fixes.count == 1)
+        #expect(headed.summary.hasPrefix("1 fixes from 1 lines (CSV: time \"d\" and \"t\", latitude \"y\""))
+        #expect(
+            throws: InputFileError.malformed(
+                file: "track.csv", location: "line 1",
+                problem: "no column 7 (the time column given): the line has 4")
+        ) {
+            try Self.read(
+                "2024-05-01,10:00:00Z,24.9384,60.1699\n", columns: try CSVColumnMap(parsing: "time=7,lat=4,lon=3"))
+        }
+        #expect(
+            throws: InputFileError.malformed(
+                file: "track.csv", location: "line 1",
+                problem: "no latitude and longitude columns (give them by name or number: lat=NAME,lon=NAME)")
+        ) {
+            try Self.read("a,b,c\n1,2,3\n", columns: try CSVColumnMap(parsing: "time=a"))
+        }
     }
 }

@@ -13,7 +13,8 @@ enum LocationArgument: Sendable, Equatable {
     case file(String)
 
     /// The forms `--help` lists.
-    static let forms = "LAT,LON[,ALT] | gpsd://HOST:PORT | /dev/ttyX[@BAUD] | FILE.gpx|.nmea|.mp4"
+    static let forms =
+        "LAT,LON[,ALT] | gpsd://HOST:PORT | /dev/ttyX[@BAUD] | FILE (.gpx .kml .fit .csv .nmea .srt .mp4…)"
 
     /// Parses `text`.
     init(parsing text: String, option: String) throws(UsageError) {
@@ -45,16 +46,19 @@ enum LocationArgument: Sendable, Equatable {
         return false
     }
 
-    /// The source: files are read now (and may throw) and replayed at `pace`, a track with the
-    /// orientations of the pose sidecar at `poseSidecar` when one is given.
-    func makeSource(pace: ReplayPace, poseSidecar: String? = nil) throws(InputFileError) -> any LocationSource {
+    /// The source: files are read now (and may throw; a CSV one with its columns where
+    /// `csvColumns` says) and replayed at `pace`, a track with the orientations of the pose sidecar
+    /// at `poseSidecar` when one is given.
+    func makeSource(pace: ReplayPace, poseSidecar: String? = nil, csvColumns: CSVColumnMap? = nil)
+        throws(InputFileError) -> any LocationSource
+    {
         switch self {
         case .fixed(let coordinate): return FixedLocationSource(coordinate)
         case .gpsd(let url): return GPSDLocationSource(url: url) ?? GPSDLocationSource()
         case .serial(let path, let baudRate):
             return NMEASerialLocationSource(path: path, baudRate: baudRate) ?? NoPositionSource()
         case .file(let path):
-            var track = try TrackFile.load(path)
+            var track = try TrackFile.load(path, csvColumns: csvColumns)
             for warning in track.warnings { Terminal.warning(warning) }
             if let heightWarning = track.heightWarning { Terminal.warning(heightWarning) }
             if let poseSidecar {

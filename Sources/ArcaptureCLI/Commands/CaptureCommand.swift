@@ -79,7 +79,8 @@ enum CaptureCommand {
         do throws(InputFileError) {
             mapData = try overlay.mapData()
             source =
-                try options.location?.makeSource(pace: .realTime(speed: 1), poseSidecar: overlay.poseSidecar)
+                try options.location?.makeSource(
+                    pace: .realTime(speed: 1), poseSidecar: overlay.poseSidecar, csvColumns: options.trackColumns)
                 ?? NoPositionSource()
         } catch {
             Terminal.error(error.description)

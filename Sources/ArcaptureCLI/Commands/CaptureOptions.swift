@@ -1,6 +1,7 @@
 import CaptureKit
 import Foundation
 import GeoAR
+import Positioning
 
 /// `arcapture capture`'s options, parsed and validated.
 struct CaptureOptions: Sendable {
@@ -17,6 +18,8 @@ struct CaptureOptions: Sendable {
     var reconnect = false
     var jsonLog: String?
     var location: LocationArgument?
+    /// Where a CSV `--location` file's columns are (`--track-columns`).
+    var trackColumns: CSVColumnMap?
     var bufferCount: UInt32
     var timeoutSeconds: Double
     var waitSeconds: Double
@@ -83,6 +86,10 @@ struct CaptureOptions: Sendable {
             CameraOptions.buffers.spec,
             CameraOptions.timeout.described("How long a camera may send nothing before it counts as gone.").spec,
             CameraOptions.wait.described("Wait this long for an absent camera at the start.").spec, location.spec,
+            TrackColumnsOption.option.described(
+                "A CSV --location file's columns, by header name or number from 1 (time=Zeit,lat=Breite,lon=Länge; "
+                    + "roles: \(CSVColumnMap.roles))."
+            ).spec,
         ]
 
     /// The options `serve` takes of `capture`'s: all but which frames to write and the warm-up.
@@ -114,6 +121,10 @@ struct CaptureOptions: Sendable {
         reconnect = parsed.isSet(Self.reconnect)
         jsonLog = parsed.textIfDeclared(Self.jsonLog)
         location = try parsed.value(Self.location)
+        trackColumns = try parsed.value(TrackColumnsOption.option)
+        if trackColumns != nil, location?.isRecorded != true {
+            throw UsageError("--track-columns says where a CSV --location file's columns are; give the file")
+        }
         bufferCount = UInt32(try parsed.value(CameraOptions.buffers))
         timeoutSeconds = try parsed.value(CameraOptions.timeout)
         waitSeconds = try parsed.value(CameraOptions.wait)

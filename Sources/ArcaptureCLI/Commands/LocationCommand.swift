@@ -21,12 +21,13 @@ enum LocationCommand {
         name: "location",
         overview: """
             Watch a GPS or a recorded track. It prints what a location source (gpsd, a serial NMEA \
-            receiver, or a GPX or NMEA file) reports as it comes: status changes, fixes, headings, warnings.
+            receiver, or a track file: GPX, KML, FIT, CSV, NMEA, a DJI .SRT, a video's telemetry) reports as \
+            it comes: status changes, fixes, headings, warnings.
             """,
         usage:
             "SOURCE [--count N] [--duration SECONDS] [--speed X] [--json]\n  or: arcapture location CHAPTER.mp4 CHAPTER.mp4… [options]",
         arguments: [("SOURCE", LocationArgument.forms)],
-        options: [count.spec, duration.spec, speed.spec, json.spec],
+        options: [count.spec, duration.spec, speed.spec, TrackColumnsOption.option.spec, json.spec],
         discussion: """
             Status changes say what is wrong: 'unavailable: cannot connect to gpsd at 127.0.0.1:2947: \
             Connection refused' means no gpsd is running there; 'no-fix' means the receiver answers \
@@ -54,6 +55,7 @@ enum LocationCommand {
         let duration: Double?
         let speed: Double?
         let json: Bool
+        let trackColumns: CSVColumnMap?
         do throws(UsageError) {
             // Several video files are one recording's chapters, read as one track.
             let parsed = try ArgumentParser.parse(arguments, spec: spec, maxPositionals: .max)
@@ -71,6 +73,10 @@ enum LocationCommand {
             duration = try parsed.value(Self.duration)
             speed = try parsed.value(Self.speed)
             json = parsed.isSet(Self.json)
+            trackColumns = try parsed.value(TrackColumnsOption.option)
+            if trackColumns != nil, !argument.isRecorded {
+                throw UsageError("--track-columns says where a CSV file's columns are; the SOURCE is not a file")
+            }
         } catch {
             Terminal.error(error.message)
             return .usage
@@ -81,7 +87,7 @@ enum LocationCommand {
             source =
                 chapters.count > 1
                 ? RecordedLocationSource(track: try TrackFile.load(chapters: chapters), pace: pace)
-                : try argument.makeSource(pace: pace)
+                : try argument.makeSource(pace: pace, csvColumns: trackColumns)
         } catch {
             Terminal.error(error.description)
             if error.cannotBeOpened { return .noInput }

@@ -11,7 +11,8 @@ enum SyncCommand {
     static let track = Option.text(
         "track", "FILE",
         help:
-            "A GPX track, an NMEA log or a video with GoPro telemetry (chosen by content); by default the --footage video's own."
+            "A track: GPX, KML/KMZ, FIT, CSV, NMEA, a DJI .SRT or a video's telemetry (chosen by content; "
+            + "gzip-compressed too); by default the --footage video's own."
     )
     static let footage = Option.text(
         "footage", "PATH",
@@ -31,7 +32,8 @@ enum SyncCommand {
         usage:
             "[--track FILE] (--footage PATH… | --frames N) [--fps N] [--start TIME] [--offset S|auto] [--speed X] [--json]",
         arguments: [],
-        options: [track.spec, footage.spec, frames.spec] + FootageTimeOptions.specs + PoseOptions.specs + [json.spec],
+        options: [track.spec, TrackColumnsOption.option.spec, footage.spec, frames.spec] + FootageTimeOptions.specs
+            + PoseOptions.specs + [json.spec],
         discussion: """
             Frame i is taken at start + i / fps × speed + offset. The pose for a frame is interpolated \
             from the fixes around that time (linearly in ENU; headings along the shorter arc); a frame \
@@ -61,6 +63,7 @@ enum SyncCommand {
         let pose: PoseOptions
         let trackPath: String?
         let footagePaths: [String]
+        let trackColumns: CSVColumnMap?
         do throws(UsageError) {
             parsed = try ArgumentParser.parse(arguments, spec: spec)
             time = try FootageTimeOptions(parsed)
@@ -77,6 +80,10 @@ enum SyncCommand {
             guard trackPath != nil else {
                 throw UsageError("--track FILE is required (unless --footage is a video with its own GPS)")
             }
+            trackColumns = try parsed.value(TrackColumnsOption.option)
+            if trackColumns != nil, !parsed.isGiven(Self.track) {
+                throw UsageError("--track-columns says where a CSV --track's columns are; give the --track")
+            }
         } catch {
             Terminal.error(error.message)
             return .usage
@@ -88,7 +95,7 @@ enum SyncCommand {
                 track =
                     try ownTrack
                     ? TrackFile.load(chapters: footagePaths, start: time.timing.givenStart)
-                    : TrackFile.load(trackPath ?? "")
+                    : TrackFile.load(trackPath ?? "", csvColumns: trackColumns)
             } catch .malformed(let file, _, let problem)
                 where ownTrack && !parsed.isGiven(Self.track) && problem.hasSuffix(EmbeddedTelemetry.noGPS)
             {

@@ -17,7 +17,10 @@ enum AnnotateFootage {
     }()
 
     static let track = Option.text(
-        "track", "FILE", help: "Footage: a GPX track or NMEA log giving each frame's position.")
+        "track", "FILE",
+        help:
+            "Footage: a track giving each frame's position (GPX, KML/KMZ, FIT, CSV, NMEA, a DJI .SRT or a video's "
+            + "telemetry; gzip-compressed too).")
     static let format = Option.text(
         "format", "mjpeg|y4m|jpeg|mp4|mov|mkv|yuyv",
         help: "Footage: the output's kind (else from --output's name); yuyv or mjpeg for a virtual camera.")
@@ -67,7 +70,8 @@ enum AnnotateFootage {
     /// The options footage adds to `annotate`'s.
     static let specs: [OptionSpec] =
         [
-            track.spec, format.spec, codec.spec, overlayOnly.spec, crf.spec, preset.spec, x264Parameters.spec,
+            track.spec, TrackColumnsOption.option.spec, format.spec, codec.spec, overlayOnly.spec, crf.spec,
+            preset.spec, x264Parameters.spec,
             workers.spec, minimap.spec,
             sidecar.spec, batch.spec, shard.spec, report.spec, passThrough.spec, strict.spec,
         ] + FootageTimeOptions.specs + PoseOptions.specs.filter { $0.name != PoseOptions.orientation.name }
@@ -80,6 +84,7 @@ enum AnnotateFootage {
         let workers: Int
         let output: String
         let cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double, fromPhotos: Bool)
+        let trackColumns: CSVColumnMap?
         do throws(UsageError) {
             guard let given = parsed.text(AnnotateSettings.output) else {
                 throw UsageError(
@@ -90,6 +95,10 @@ enum AnnotateFootage {
             settingsOptions = try AnnotateSettings(parsed, input: input)
             time = try FootageTimeOptions(parsed)
             poseOptions = try PoseOptions(parsed)
+            trackColumns = try parsed.value(TrackColumnsOption.option)
+            if trackColumns != nil, !parsed.isGiven(Self.track) {
+                throw UsageError("--track-columns says where a CSV --track's columns are; give the --track")
+            }
             let overlayOnly = parsed.isSet(Self.overlayOnly)
             let encoding = try videoEncoding(parsed, quality: settingsOptions.quality, overlayOnly: overlayOnly)
             do {
@@ -152,7 +161,7 @@ enum AnnotateFootage {
                 do throws(InputFileError) {
                     return try annotate(
                         parsed, input: input, chapters: chapters, settingsOptions: settingsOptions, time: time,
-                        poseOptions: poseOptions,
+                        poseOptions: poseOptions, trackColumns: trackColumns,
                         destination: destination, workers: workers, output: output, cameraSetup: cameraSetup,
                         interrupted: { stop.isRequested })
                 } catch {
@@ -165,7 +174,8 @@ enum AnnotateFootage {
     private static func annotate(
         _ parsed: ParsedArguments, input: String, chapters: [String], settingsOptions: AnnotateSettings,
         time: FootageTimeOptions,
-        poseOptions: PoseOptions, destination: FootageDestination, workers: Int, output: String,
+        poseOptions: PoseOptions, trackColumns: CSVColumnMap?, destination: FootageDestination, workers: Int,
+        output: String,
         cameraSetup: (horizontalFieldOfView: Double, heightAboveGround: Double, fromPhotos: Bool),
         interrupted: @escaping @Sendable () -> Bool
     ) throws(InputFileError) -> ExitStatus {
@@ -192,7 +202,7 @@ enum AnnotateFootage {
             }
             positions = .fixed(position)
         } else if let trackPath = parsed.text(Self.track) {
-            positions = .track(try TrackFile.load(trackPath))
+            positions = .track(try TrackFile.load(trackPath, csvColumns: trackColumns))
         } else {
             positions = .footage
         }

@@ -89,28 +89,78 @@ enum CSVTrackFile {
         return ZonedTimeText.parse(cell)
     }
 
-    /// Reads `data`, the contents of `file`.
+    /// Reads `data`, the contents of `file`, its columns found by their names, or where `columns`
+    /// says (its roles given; the rest by their names).
     ///
-    /// - Throws: `InputFileError` when the header lacks a time column, or no line gives a fix.
-    static func read(_ data: Data, file: String) throws(InputFileError) -> RecordedTrack {
+    /// - Throws: `InputFileError` when the header lacks a time, latitude or longitude column (or
+    ///   one `columns` names), or no line gives a fix.
+    static func read(_ data: Data, file: String, columns: CSVColumnMap? = nil) throws(InputFileError)
+        -> RecordedTrack
+    {
         var text = String(decoding: data, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
-        guard let header = lines.first else { throw .malformed(file: file, location: nil, problem: "empty") }
-        let separator = separator(of: header)
-        let names = cells(header, separator: separator).map { normalised($0[...]) }
-        func column(_ wanted: Set<String>) -> Int? { names.firstIndex { wanted.contains($0) } }
-        guard let latitudeColumn = column(latitudeNames), let longitudeColumn = column(longitudeNames) else {
-            throw .malformed(file: file, location: "line 1", problem: "no latitude and longitude columns")
+        guard let header = lines.first, !header.allSatisfy(\.isWhitespace) else {
+            throw .malformed(file: file, location: nil, problem: "empty")
         }
-        guard let timeColumn = column(timeNames) else {
+        let separator = separator(of: header)
+        let firstCells = cells(header, separator: separator)
+        // A file whose columns are all given by number, with numbers where its first line's latitude
+        // and longitude are, has no header: its first line is a fix.
+        let hasHeader: Bool
+        if let columns, columns.isNumbersOnly, case .numbered(let latitude)? = columns.latitude,
+            case .numbered(let longitude)? = columns.longitude, latitude <= firstCells.count,
+            longitude <= firstCells.count, Double(firstCells[latitude - 1]) != nil,
+            Double(firstCells[longitude - 1]) != nil
+        {
+            hasHeader = false
+        } else {
+            hasHeader = true
+        }
+        let names = hasHeader ? firstCells.map { normalised($0[...]) } : []
+        func found(_ given: CSVColumnMap.Column?, _ usual: Set<String>, role: String) throws(InputFileError)
+            -> Int?
+        {
+            switch given {
+            case .numbered(let number)?:
+                guard number <= firstCells.count else {
+                    throw .malformed(
+                        file: file, location: "line 1",
+                        problem: "no column \(number) (the \(role) column given): the line has \(firstCells.count)")
+                }
+                return number - 1
+            case .named(let name)?:
+                guard let index = names.firstIndex(of: normalised(name[...])) else {
+                    throw .malformed(
+                        file: file, location: "line 1",
+                        problem: "no column named \"\(name)\" (the \(role) column given); found "
+                            + firstCells.map { "\"\($0)\"" }.joined(separator: ", "))
+                }
+                return index
+            case nil:
+                return names.firstIndex { usual.contains($0) }
+            }
+        }
+        guard let latitudeColumn = try found(columns?.latitude, latitudeNames, role: "latitude"),
+            let longitudeColumn = try found(columns?.longitude, longitudeNames, role: "longitude")
+        else {
+            throw .malformed(
+                file: file, location: "line 1",
+                problem: hasHeader
+                    ? "no latitude and longitude columns (give them by name or number: lat=NAME,lon=NAME)"
+                    : "no header line: give every column by number, the latitude and longitude among them")
+        }
+        guard let timeColumn = try found(columns?.time, timeNames, role: "time") else {
             throw .malformed(
                 file: file, location: "line 1",
                 problem: "no time column (one named time, timestamp, datetime or utc): a track's fixes need their "
                     + "times; found \(names.joined(separator: ", "))")
         }
-        let altitudeColumn = column(altitudeNames)
-        let headingColumn = column(headingNames)
+        let dateColumn = try found(columns?.date, [], role: "date")
+        let altitudeColumn = try found(columns?.altitude, altitudeNames, role: "altitude")
+        let headingColumn = try found(columns?.heading, headingNames, role: "heading")
+        /// How the summary names a column: its header's name, or its number.
+        func label(_ column: Int) -> String { hasHeader ? "\"\(names[column])\"" : "column \(column + 1)" }
         var warnings: [String] = []
         var warningCount = 0
         func warn(_ text: String) {
@@ -119,17 +169,20 @@ enum CSVTrackFile {
         }
         var fixes: [LocationFix] = []
         var orientations: [OrientationSample] = []
-        let rows = lines.dropFirst().filter { !$0.allSatisfy(\.isWhitespace) }.count
+        let body = lines.enumerated().dropFirst(hasHeader ? 1 : 0)
+        let rows = body.filter { !$0.element.allSatisfy(\.isWhitespace) }.count
         var localTimes = 0
         var localZone: (name: String, offset: Int, example: String)?
-        for (offset, line) in lines.enumerated().dropFirst() where !line.allSatisfy(\.isWhitespace) {
+        for (offset, line) in body where !line.allSatisfy(\.isWhitespace) {
             let number = offset + 1
             let row = cells(line, separator: separator)
             func cell(_ column: Int?) -> String? {
                 guard let column, column < row.count, !row[column].isEmpty else { return nil }
                 return row[column]
             }
-            guard let timeText = cell(timeColumn), let time = Self.time(timeText) else {
+            // A date in a column of its own goes before the time of day, as ISO 8601 writes them.
+            let timeText = cell(timeColumn).map { time in cell(dateColumn).map { "\($0)T\(time)" } ?? time }
+            guard let timeText, let time = Self.time(timeText) else {
                 warn(
                     "line \(number): no time it can read (\(cell(timeColumn).map { "\"\($0)\"" } ?? "empty")); skipped")
                 continue
@@ -165,10 +218,11 @@ enum CSVTrackFile {
                 problem: "no line gives a fix (\(rows) lines\(warnings.first.map { "; first: \($0)" } ?? ""))")
         }
         var summary =
-            "\(fixes.count) fixes from \(rows) lines (CSV: time \"\(names[timeColumn])\", "
-            + "latitude \"\(names[latitudeColumn])\", longitude \"\(names[longitudeColumn])\""
-        if let altitudeColumn { summary += ", altitude \"\(names[altitudeColumn])\" above sea level" }
-        if let headingColumn { summary += ", heading \"\(names[headingColumn])\" from true north" }
+            "\(fixes.count) fixes from \(rows) lines (CSV\(hasHeader ? "" : " without a header"): "
+            + "time \(dateColumn.map { "\(label($0)) and " } ?? "")\(label(timeColumn)), "
+            + "latitude \(label(latitudeColumn)), longitude \(label(longitudeColumn))"
+        if let altitudeColumn { summary += ", altitude \(label(altitudeColumn)) above sea level" }
+        if let headingColumn { summary += ", heading \(label(headingColumn)) from true north" }
         summary += ")"
         if warningCount > 0 { summary += "; lines skipped: \(warningCount)" }
         if let localZone {

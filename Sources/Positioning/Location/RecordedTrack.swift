@@ -47,7 +47,7 @@ public struct RecordedTrack: Sendable {
     /// message.
     public static let formatsRead =
         "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), CSV with a "
-        + "header naming time, lat and lon columns, KML and KMZ (gx:Track, timed placemarks), any of "
+        + "header naming time, lat and lon columns (any other CSV with its columns given by name or number), KML and KMZ (gx:Track, timed placemarks), any of "
         + "them gzip-compressed (.gz), and a video's own telemetry (GoPro's GPMF, Google's CAMM, the DJI .SRT beside the video, "
         + "or what ExifTool reads: dashcams, Insta360, Yuneec)"
 
@@ -64,19 +64,26 @@ public struct RecordedTrack: Sendable {
     /// inflated first. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
     /// any of the three).
     ///
+    /// - Parameter csvColumns: where a CSV track's columns are, for a file whose header arcapture
+    ///   cannot read by itself: any file that is not GPX, KML, a subtitle file or FIT is then read
+    ///   as CSV.
     /// - Throws: `InputFileError` when the file is missing, unreadable, a video, or neither.
-    public static func load(_ path: String) throws(InputFileError) -> RecordedTrack {
+    public static func load(_ path: String, csvColumns: CSVColumnMap? = nil) throws(InputFileError)
+        -> RecordedTrack
+    {
         // A video can be gigabytes: look at its first bytes before reading anything whole.
         if MediaFileSignature.isVideoFile(path) {
             throw .malformed(
                 file: path, location: nil,
                 problem: "a video file: its positions are in its telemetry track, which the footage reader reads")
         }
-        return try read(InputFile.read(path), file: path)
+        return try read(InputFile.read(path), file: path, csvColumns: csvColumns)
     }
 
-    /// Reads `data`, the contents of `file`, by what it holds (as ``load(_:)`` does).
-    static func read(_ contents: Data, file path: String) throws(InputFileError) -> RecordedTrack {
+    /// Reads `data`, the contents of `file`, by what it holds (as ``load(_:csvColumns:)`` does).
+    static func read(_ contents: Data, file path: String, csvColumns: CSVColumnMap? = nil) throws(InputFileError)
+        -> RecordedTrack
+    {
         var data = contents
         // Strava's exports and rotated logs come gzip-compressed: whatever is inside is read the same.
         if GzipFile.isCompressed(data) { data = try GzipFile.inflate(data, file: path) }
@@ -88,7 +95,9 @@ public struct RecordedTrack: Sendable {
         if KMLFile.isKMZ(data) { return try KMLFile.readKMZ(data, file: path) }
         if DJISubtitleTrack.isSubtitleFile(head: data) { return try DJISubtitleTrack.read(data, file: path) }
         if FITActivity.isFITFile(head: data) { return try FITActivity.read(data, file: path) }
-        if CSVTrackFile.isCSVTrack(head: data) { return try CSVTrackFile.read(data, file: path) }
+        if csvColumns != nil || CSVTrackFile.isCSVTrack(head: data) {
+            return try CSVTrackFile.read(data, file: path, columns: csvColumns)
+        }
         return try NMEALog.read(data, file: path)
     }
 }

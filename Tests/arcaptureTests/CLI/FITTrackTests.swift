@@ -13,14 +13,7 @@ struct FITTrackTests {
     func annotate() async throws {
         let directory = try PackagePaths.temporaryDirectory("fit")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let clip = directory.appendingPathComponent("clip.mjpeg").path
-        let made = try await ProcessRunner.run(
-            tool: "ffmpeg",
-            [
-                "-v", "error", "-loop", "1", "-i", PackagePaths.sample("frames/lund-640x480.jpg"), "-frames:v", "10",
-                "-f", "mjpeg", clip,
-            ], install: "apt-get install ffmpeg")
-        #expect(made.status == 0, "\(made.stderr)")
+        let clip = try await StillFootage.mjpeg(frames: 10, in: directory)
         // A place 500 m north of the run's first fix (38.2297873, -122.6337039).
         let pois = directory.appendingPathComponent("pois.geojson").path
         try
@@ -35,9 +28,7 @@ struct FITTrackTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("10 frames in, 10 out (10 annotated"), "\(result.stderr)")
         let first = try #require(
-            try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").first.flatMap {
-                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            })
+            try StillFootage.firstRecord(ofSidecar: sidecar))
         let pose = try #require(first["pose"] as? [String: Any])
         // fitdecode: the first record at 456099128, -1463077077 semicircles, the last at 14:35:06
         // (Tests/PositioningTests/Fixtures/fit-expected/garmin-fenix-5-run.csv).

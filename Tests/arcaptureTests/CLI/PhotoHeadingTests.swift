@@ -153,10 +153,7 @@ struct PhotoHeadingTests {
         ])
         #expect(many.status == 0, "\(many.stderr)")
         let record = try #require(
-            try String(contentsOf: directory.appendingPathComponent("frames.jsonl"), encoding: .utf8)
-                .split(separator: "\n").first.flatMap {
-                    try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-                })
+            try StillFootage.firstRecord(ofSidecar: directory.appendingPathComponent("frames.jsonl").path))
         let pose = try #require(record["pose"] as? [String: Any])
         #expect(abs((pose["heading_deg"] as? Double ?? 0) - 324.8) < 1e-9)
         #expect(abs((pose["pitch_deg"] as? Double ?? 0) + 30.5) < 1e-9)
