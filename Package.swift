@@ -3,6 +3,7 @@
 // arcapture: a geo-AR camera pipeline for Linux. No outside Swift packages:
 // everything below is the toolchain plus C libraries from Debian
 // (libv4l-dev, libturbojpeg0-dev, libjpeg62-turbo-dev, libyaml-dev, libfreetype-dev, libfontconfig-dev, libmicrohttpd-dev,
+// libprotobuf-c-dev,
 // libavformat-dev, libavcodec-dev, libavutil-dev), reached through small C targets.
 import PackageDescription
 
@@ -40,6 +41,10 @@ let package = Package(
         // zlib: gzip-compressed tracks (`.gpx.gz`, `.nmea.gz`, `.kml.gz`).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // protobuf-c: DJI's djmd metadata track (Osmo Action 4/5, Avata 2, Osmo 360), decoded by the
+        // code protoc-c wrote from the published schemas in its proto/ (scripts/generate-dji-metadata).
+        .target(name: "CDJIMetadata", exclude: ["proto"], linkerSettings: [.linkedLibrary("protobuf-c")]),
+
         // GNU libmicrohttpd: the HTTP server of `arcapture serve`.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -53,9 +58,9 @@ let package = Package(
         // frame sizes and planes, JPEG markers. No C library but libc.
         .target(name: "ArcaptureCore"),
         // Location and pose: fixes and their sources (gpsd, NMEA, GPX, a fixed place, a replayed
-        // track), GPMF payloads, DJI subtitles, FIT activities, gzip-compressed tracks (zlib), heading
+        // track), GPMF payloads, DJI subtitles and djmd metadata (protobuf-c), FIT activities, gzip-compressed tracks (zlib), heading
         // estimation, IIO sensors.
-        .target(name: "Positioning", dependencies: ["ArcaptureCore", "CZlib"]),
+        .target(name: "Positioning", dependencies: ["ArcaptureCore", "CZlib", "CDJIMetadata"]),
         // JPEG: libjpeg-turbo's codec, the splicer and restart scans (libjpeg), EXIF.
         .target(name: "JPEGKit", dependencies: ["ArcaptureCore", "CTurboJPEG", "CLibJPEG"]),
         // Footage and media: the readers (MJPEG, Y4M, folders, pipes, video through FFmpeg), the video

@@ -102,6 +102,22 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             _ = PhotoMetadata(inJPEG: photo.metadataHeader)?.upright()
         }
     },
+    "djmd": { bytes in
+        // The bytes as a sample of its own (a clip header, or nothing), then after each product's
+        // clip header (decoded with that product's schema), and as the messages of a clip split in two.
+        var alone = DJIMetadataTrackBuilder(path: "fuzz.mp4")
+        alone.add(time: 0, bytes: bytes)
+        _ = try? alone.finish()
+        for file in ["dvtm_ac203.proto", "dvtm_wa530.proto", "dvtm_oq101.proto"] {
+            var builder = DJIMetadataTrackBuilder(path: "fuzz.mp4")
+            builder.add(time: 0, bytes: FuzzFiles.djiClipHeader(file))
+            builder.add(time: 0.5, bytes: bytes)
+            let half = bytes.count / 2
+            builder.add(time: 1, bytes: Array(bytes[..<half]))
+            builder.add(time: nil, bytes: Array(bytes[half...]))
+            _ = try? builder.finish()
+        }
+    },
     "camm": { bytes in
         // One sample as it comes, and the same bytes as two samples (records cut across them),
         // finished with and without a creation time (the epoch decision).
@@ -338,6 +354,15 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
 /// Scratch files for harnesses whose parser reads a path, and shared codec handles. libFuzzer
 /// runs one input at a time on one thread, so the unchecked globals are safe.
 enum FuzzFiles {
+    /// A DJI metadata message holding only a clip header naming the product schema `file`
+    /// (ProductMeta field 1, ClipMeta field 1, ClipMetaHeader field 1: the proto file's name).
+    static func djiClipHeader(_ file: String) -> [UInt8] {
+        let name = Array(file.utf8)
+        let header = [0x0A, UInt8(name.count)] + name
+        let clip = [0x0A, UInt8(header.count)] + header
+        return [0x0A, UInt8(clip.count)] + clip
+    }
+
     nonisolated(unsafe) static var counter = 0
     nonisolated(unsafe) static let decoder = try? JPEGDecoder()
     nonisolated(unsafe) static let splicer = try? JPEGSplicer()

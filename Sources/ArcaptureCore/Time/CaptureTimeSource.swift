@@ -17,6 +17,9 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     case gpsClock
     /// A video's GPS clock in its CAMM track (Google's Camera Motion Metadata): UTC.
     case cammGPSClock
+    /// The GPS time stamps of a video's DJI metadata track (`djmd`: Osmo Action, Avata 2), whole
+    /// seconds read as UTC, as GPS gives it.
+    case djiGPSTime
     /// A video's GPS clock as ExifTool reads it from metadata arcapture does not read itself (a
     /// dashcam's): UTC.
     case exifToolGPSClock
@@ -32,7 +35,9 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     /// Whether the source stated the time's zone (or is a UTC clock) rather than it being assumed.
     public var statesZone: Bool {
         switch self {
-        case .exifOffset, .exifZoneFromGPS, .gpsClock, .cammGPSClock, .exifToolGPSClock, .appleCreationDate: true
+        case .exifOffset, .exifZoneFromGPS, .gpsClock, .cammGPSClock, .djiGPSTime, .exifToolGPSClock,
+            .appleCreationDate:
+            true
         case .exifInLocalZone, .subtitleClockInLocalZone, .containerTime: false
         }
     }
@@ -44,7 +49,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .exifOffset(let text), .appleCreationDate(let text): Self.offsetSeconds(text)
         case .exifZoneFromGPS(let offset): offset
-        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .cammGPSClock, .exifToolGPSClock, .containerTime:
+        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .cammGPSClock, .djiGPSTime, .exifToolGPSClock,
+            .containerTime:
             nil
         }
     }
@@ -81,6 +87,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
             "the video's GPS clock (its GPMF telemetry)"
         case .cammGPSClock:
             "the video's GPS clock (its CAMM track)"
+        case .djiGPSTime:
+            "the GPS time stamps in the video's DJI metadata track, read as UTC"
         case .exifToolGPSClock:
             "the video's GPS clock, as ExifTool reads its metadata"
         case .appleCreationDate(let offset):

@@ -3,7 +3,8 @@ import Foundation
 import Positioning
 
 /// Reads the GPS that comes with a video: inside it (GoPro's GPMF telemetry track, `gpmd`, in MP4s
-/// since the Hero5; Google's CAMM track), or beside it (the DJI subtitle file, `DJI_0001.SRT` beside `DJI_0001.MP4`),
+/// since the Hero5; Google's CAMM track; DJI's `djmd` metadata track, decoded by Positioning's
+/// `DJIMetadataTrackBuilder`), or beside it (the DJI subtitle file, `DJI_0001.SRT` beside `DJI_0001.MP4`),
 /// into a `RecordedTrack` with the video's own timing. GPMF packets are taken out of the container
 /// here and decoded by Positioning's `GPMFTrackBuilder`; subtitles are read by its
 /// `DJISubtitleTrack` (each says what real files get wrong and what is done about it).
@@ -69,7 +70,7 @@ public enum EmbeddedTelemetry {
     /// read), or a DJI subtitle file beside it.
     public static func hasTelemetry(_ path: String) -> Bool {
         if subtitleFile(forVideo: path) != nil { return true }
-        return ((try? MediaContainer(path: path))?.streams.contains { $0.codecTag == "gpmd" || $0.codecTag == "camm" })
+        return ((try? MediaContainer(path: path))?.streams.contains { ["gpmd", "camm", "djmd"].contains($0.codecTag) })
             ?? false
     }
 
@@ -237,6 +238,23 @@ public enum EmbeddedTelemetry {
                 track: track, videoStart: videoStart, startSource: .cammGPSClock, origin: "\(path)'s own GPS (CAMM)",
                 isRelative: isRelative)
         }
+        // DJI's metadata track (Osmo Action 4/5, Avata 2, Osmo 360): a protobuf message a frame. When
+        // it holds no GPS, an .SRT beside the video or ExifTool may still have some.
+        var metadataProblem: String?
+        if !container.streams.contains(where: { $0.codecTag == "gpmd" }),
+            let djmd = container.streams.first(where: { $0.codecTag == "djmd" })
+        {
+            var builder = DJIMetadataTrackBuilder(path: path)
+            try container.readPackets(of: djmd.index) { packet in builder.add(time: packet.time, bytes: packet.bytes) }
+            do throws(InputFileError) {
+                let (track, videoStart, isRelative) = try builder.finish()
+                return Reading(
+                    track: track, videoStart: videoStart, startSource: .djiGPSTime,
+                    origin: "\(path)'s own GPS (DJI metadata)", isRelative: isRelative)
+            } catch .malformed(_, _, let problem) {
+                metadataProblem = problem
+            }
+        }
         guard let stream = container.streams.first(where: { $0.codecTag == "gpmd" }) else {
             if let subtitles = subtitleFile(forVideo: path) {
                 let reading = try DJISubtitleTrack(data: InputFile.read(subtitles), file: subtitles)
@@ -257,7 +275,8 @@ public enum EmbeddedTelemetry {
                 .joined(separator: ", ")
             throw .malformed(
                 file: path, location: nil,
-                problem: "no GPMF telemetry track (gpmd) among its streams (\(kinds)), no DJI subtitle file "
+                problem: "no GPMF telemetry track (gpmd) among its streams (\(kinds))"
+                    + (metadataProblem.map { ", \($0)" } ?? "") + ", no DJI subtitle file "
                     + "(.SRT) beside it, and \(exifTool)" + noGPS)
         }
         var builder = GPMFTrackBuilder(path: path)

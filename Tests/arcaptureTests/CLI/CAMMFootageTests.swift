@@ -11,12 +11,8 @@ struct CAMMFootageTests {
         let directory = try PackagePaths.temporaryDirectory("camm")
         defer { try? FileManager.default.removeItem(at: directory) }
         let video = try await CAMMTelemetryVideo(from: PackagePaths.sample("video/max-heromode.mp4"), in: directory)
-        let sidecar = directory.appendingPathComponent("frames.jsonl").path
-        let result = try await Binary.run([
-            "annotate", video.path.path, "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"),
-            "--hfov", "118", "--heading-from-course", "--max-distance", "40000", "--output",
-            directory.appendingPathComponent("out.y4m").path, "--sidecar", sidecar,
-        ])
+        let annotation = try await CourseAnnotation(video.path.path, in: directory)
+        let result = annotation.result
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -27,12 +23,9 @@ struct CAMMFootageTests {
                 "time: the first frame at 2019-11-18T23:45:15.000Z from the video's GPS clock (its CAMM track)"),
             "\(result.stderr)")
         #expect(result.stderr.contains("315 frames in, 315 out (315 annotated"))
-        let records = try String(contentsOfFile: sidecar, encoding: .utf8).split(separator: "\n").map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
-        #expect(records.count == 315)
+        #expect(annotation.records.count == 315)
         // Frame 0 is where the first record is; heading south-south-east, the velocity's direction.
-        let pose = try #require(records.first?["pose"] as? [String: Any])
+        let pose = try annotation.firstPose()
         #expect(
             abs((pose["lat"] as? Double ?? 0) - 33.12677) < 1e-6
                 && abs((pose["lon"] as? Double ?? 0) + 117.3273436) < 1e-6)

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A DJI video with its metadata track (`djmd`) annotated, synced and watched with no `--track`
+/// (issue 40, item 2), as a user runs the built binary: an Osmo Action 4 clip written from the
+/// schema (`DJIMetadataVideo`; synthetic, as no real one may be used).
+@Suite("arcapture with a DJI metadata track")
+struct DJIMetadataFootageTests {
+    @Test("annotate, location and sync read an Osmo Action's own GPS: poses at its fixes, the start from its stamps")
+    func osmoAction() async throws {
+        let directory = try PackagePaths.temporaryDirectory("djmd-cli")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let times = try await DJIMetadataVideo.packetTimes(of: clip)
+        // Carlsbad, where the clip was filmed, heading south 10 m a second; the GPS stamps say the
+        // video began at 2024-05-01T10:00:00Z (a stamp is its whole second).
+        let frames: [DJIMetadataVideo.Frame] = times.enumerated().map { index, time in
+            var frame: DJIMetadataVideo.Frame = [
+                "lat": 33.12677 - Double(index) * 0.00009, "lon": -117.3273436, "alt_mm": 15_000, "alt_type": 1,
+                "time": String(format: "2024-05-01 10:00:%02d", Int(time)),
+            ]
+            if index == 0 { frame["clip"] = ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"] }
+            return frame
+        }
+        let video = try await DJIMetadataVideo(
+            from: clip, product: "ac203", frames: frames, name: "DJI_20240501100000_0001_D.MP4", in: directory)
+        let annotation = try await CourseAnnotation(video.path.path, in: directory)
+        let result = annotation.result
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "note: poses from \(video.path.path)'s own GPS (DJI metadata): 11 fixes from 11 DJI metadata samples "
+                    + "(Osmo Action 4, schema Osmo Action 4/5 (dvtm_ac203, ac204); GPS time stamps read as UTC)"),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "time: the first frame at 2024-05-01T10:00:00.000Z from the GPS time stamps in the video's DJI "
+                    + "metadata track, read as UTC"), "\(result.stderr)")
+        #expect(result.stderr.contains("315 frames in, 315 out (315 annotated"), "\(result.stderr)")
+        #expect(annotation.records.count == 315)
+        // Frame 0 at the first fix, heading south along the track.
+        let pose = try annotation.firstPose()
+        #expect(abs((pose["lat"] as? Double ?? 0) - 33.12677) < 1e-6, "\(pose)")
+        #expect(abs((pose["lon"] as? Double ?? 0) + 117.3273436) < 1e-6, "\(pose)")
+        #expect(abs((pose["heading_deg"] as? Double ?? 0) - 180) < 2, "\(pose)")
+
+        let location = try await Binary.run(["location", video.path.path, "--count", "2"])
+        #expect(location.status == 0, "\(location.stderr)")
+        #expect(
+            location.stdout.contains("fix      2024-05-01T10:00:00.000Z  3D  33.1267700, -117.3273436"),
+            "\(location.stdout)")
+
+        let sync = try await Binary.run(["sync", "--footage", video.path.path, "--json"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)) as? [String: Any])
+        let track = try #require(report["track"] as? [String: Any], "\(report)")
+        #expect(track["fixes"] as? Int == 11, "\(track)")
+    }
+}
