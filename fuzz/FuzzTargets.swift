@@ -118,6 +118,15 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
             _ = try? builder.finish()
         }
     },
+    "insta360": { bytes in
+        // The bytes as a whole trailer (their own footer, or none), and as records before a footer
+        // that claims them.
+        _ = try? Insta360Trailer.track(trailer: bytes, path: "fuzz.insv")
+        _ = Insta360Trailer.size(footer: Array(bytes.suffix(Insta360Trailer.footerSize)))
+        let size = withUnsafeBytes(of: UInt32(bytes.count + Insta360Trailer.footerSize).littleEndian, Array.init)
+        let footer = [UInt8](repeating: 0, count: 32) + size + [3, 0, 0, 0] + Insta360Trailer.signature
+        _ = try? Insta360Trailer.track(trailer: bytes + footer, path: "fuzz.insv")
+    },
     "camm": { bytes in
         // One sample as it comes, and the same bytes as two samples (records cut across them),
         // finished with and without a creation time (the epoch decision).

@@ -52,18 +52,6 @@ struct ExifToolTrackTests {
         #expect(read.track.summary.hasPrefix("8 fixes from its metadata (exiftool -ee); timed by their place"))
     }
 
-    @Test("the Insta360 sample's GPS records are all at 0°, 0° (no fix): refused, saying so")
-    func insta360WithoutFix() {
-        let sample = PackagePaths.sample("action-cam/insta360-one-r.insv")
-        #expect {
-            try EmbeddedTelemetry.read(sample)
-        } throws: { error in
-            let text = (error as? InputFileError)?.description ?? ""
-            return text.hasPrefix("\(sample): no GPMF telemetry track (gpmd) among its streams")
-                && text.contains("finds 2 GPS records in it, all at 0°, 0°: its receiver had no fix")
-        }
-    }
-
     @Test("ExifTool's JSON: documents in order, speeds from their unit, a magnetic course left out, repeats dropped")
     func json() throws {
         let text = """

@@ -60,6 +60,39 @@ package enum FileSystem {
         return String(decoding: bytes.prefix(total), as: UTF8.self)
     }
 
+    /// The last `count` bytes of the regular file at `path` (all of it when it is shorter), read
+    /// at its end: a video's trailer without reading the video.
+    package static func readTail(of path: String, count: Int) -> Result<[UInt8], SystemCallError> {
+        let opened = SystemCall.retryingInterrupts("open") { open(path, O_RDONLY | O_CLOEXEC) }
+        guard case .success(let descriptor) = opened else {
+            if case .failure(let error) = opened { return .failure(error) }
+            return .success([])
+        }
+        defer { _ = SystemCall.once("close") { close(descriptor) } }
+        var info = stat()
+        if case .failure(let error) = SystemCall.once("fstat", { fstat(descriptor, &info) }) { return .failure(error) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(SystemCallError(call: "fstat", errno: Errno(rawValue: EINVAL)))
+        }
+        let size = Int(info.st_size)
+        let wanted = max(0, min(count, size))
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        var total = 0
+        while total < wanted {
+            let result = bytes.withUnsafeMutableBytes { raw in
+                SystemCall.retryingInterrupts("pread") {
+                    pread(descriptor, raw.baseAddress.map { $0 + total }, wanted - total, off_t(size - wanted + total))
+                }
+            }
+            switch result {
+            case .success(let read) where read > 0: total += read
+            case .success: return .success(Array(bytes.prefix(total)))  // the file shrank
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(bytes)
+    }
+
     /// The `rwx` string of a mode, as `ls -l` prints it after the type letter: `rw-rw----`.
     package static func permissionString(_ mode: UInt32) -> String {
         let letters: [(UInt32, Character)] = [

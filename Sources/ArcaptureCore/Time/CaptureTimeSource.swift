@@ -20,6 +20,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     /// The GPS time stamps of a video's DJI metadata track (`djmd`: Osmo Action, Avata 2), whole
     /// seconds read as UTC, as GPS gives it.
     case djiGPSTime
+    /// The GPS records of a video's Insta360 trailer: UTC, not tied to the frames.
+    case insta360GPSClock
     /// A video's GPS clock as ExifTool reads it from metadata arcapture does not read itself (a
     /// dashcam's): UTC.
     case exifToolGPSClock
@@ -35,8 +37,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     /// Whether the source stated the time's zone (or is a UTC clock) rather than it being assumed.
     public var statesZone: Bool {
         switch self {
-        case .exifOffset, .exifZoneFromGPS, .gpsClock, .cammGPSClock, .djiGPSTime, .exifToolGPSClock,
-            .appleCreationDate:
+        case .exifOffset, .exifZoneFromGPS, .gpsClock, .cammGPSClock, .djiGPSTime, .insta360GPSClock,
+            .exifToolGPSClock, .appleCreationDate:
             true
         case .exifInLocalZone, .subtitleClockInLocalZone, .containerTime: false
         }
@@ -49,8 +51,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .exifOffset(let text), .appleCreationDate(let text): Self.offsetSeconds(text)
         case .exifZoneFromGPS(let offset): offset
-        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .cammGPSClock, .djiGPSTime, .exifToolGPSClock,
-            .containerTime:
+        case .exifInLocalZone, .subtitleClockInLocalZone, .gpsClock, .cammGPSClock, .djiGPSTime, .insta360GPSClock,
+            .exifToolGPSClock, .containerTime:
             nil
         }
     }
@@ -89,6 +91,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
             "the video's GPS clock (its CAMM track)"
         case .djiGPSTime:
             "the GPS time stamps in the video's DJI metadata track, read as UTC"
+        case .insta360GPSClock:
+            "the GPS clock of the video's Insta360 trailer"
         case .exifToolGPSClock:
             "the video's GPS clock, as ExifTool reads its metadata"
         case .appleCreationDate(let offset):

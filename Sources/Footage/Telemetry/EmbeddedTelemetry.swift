@@ -4,7 +4,7 @@ import Positioning
 
 /// Reads the GPS that comes with a video: inside it (GoPro's GPMF telemetry track, `gpmd`, in MP4s
 /// since the Hero5; Google's CAMM track; DJI's `djmd` metadata track, decoded by Positioning's
-/// `DJIMetadataTrackBuilder`), or beside it (the DJI subtitle file, `DJI_0001.SRT` beside `DJI_0001.MP4`),
+/// `DJIMetadataTrackBuilder`; an Insta360's trailer, `Insta360Trailer`), or beside it (the DJI subtitle file, `DJI_0001.SRT` beside `DJI_0001.MP4`),
 /// into a `RecordedTrack` with the video's own timing. GPMF packets are taken out of the container
 /// here and decoded by Positioning's `GPMFTrackBuilder`; subtitles are read by its
 /// `DJISubtitleTrack` (each says what real files get wrong and what is done about it).
@@ -70,8 +70,23 @@ public enum EmbeddedTelemetry {
     /// read), or a DJI subtitle file beside it.
     public static func hasTelemetry(_ path: String) -> Bool {
         if subtitleFile(forVideo: path) != nil { return true }
+        // An Insta360 trailer counts when it holds a fix: most of its records are motion data.
+        if let trailer = insta360Trailer(path) {
+            return (try? Insta360Trailer.track(trailer: trailer, path: path)) != nil
+        }
         return ((try? MediaContainer(path: path))?.streams.contains { ["gpmd", "camm", "djmd"].contains($0.codecTag) })
             ?? false
+    }
+
+    /// The Insta360 trailer at the end of the video at `path` (``Insta360Trailer``), nil when it
+    /// has none or it cannot be read.
+    static func insta360Trailer(_ path: String) -> [UInt8]? {
+        guard case .success(let footer) = FileSystem.readTail(of: path, count: Insta360Trailer.footerSize),
+            let size = Insta360Trailer.size(footer: footer), size >= Insta360Trailer.footerSize,
+            size <= 256 << 20,  // a trailer is kilobytes to megabytes (gyro at 1 kHz); more is not one
+            case .success(let trailer) = FileSystem.readTail(of: path, count: size), trailer.count == size
+        else { return nil }
+        return trailer
     }
 
     /// The DJI subtitle file beside the video at `path`: the same name with `.SRT` in any case
@@ -263,7 +278,20 @@ public enum EmbeddedTelemetry {
                     startSource: reading.videoStart?.source ?? .containerTime, origin: subtitles,
                     isRelative: reading.isRelative)
             }
-            // The long tail (dashcams, Sony, Insta360): what ExifTool reads.
+            // An Insta360's trailer, after the file's last box: its verdict stands (ExifTool reads
+            // the same records).
+            if let trailer = insta360Trailer(path) {
+                do throws(InputFileError) {
+                    return Reading(
+                        track: try Insta360Trailer.track(trailer: trailer, path: path), videoStart: nil,
+                        startSource: .insta360GPSClock, origin: "\(path)'s Insta360 trailer", isRelative: false)
+                } catch .malformed(_, let location, let problem) {
+                    throw .malformed(
+                        file: path, location: location,
+                        problem: "no GPMF telemetry track (gpmd), and \(problem)" + noGPS)
+                }
+            }
+            // The long tail (dashcams, Sony): what ExifTool reads.
             let exifTool: String
             do {
                 return try ExifToolTrack.read(path)
