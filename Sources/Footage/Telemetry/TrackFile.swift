@@ -9,8 +9,10 @@ public enum TrackFile {
     /// bytes, never read whole), else `RecordedTrack.load(_:csvColumns:)`'s GPX, KML, FIT, CSV or
     /// NMEA.
     ///
-    /// - Parameter csvColumns: where a CSV track's columns are, when its header does not say in
-    ///   words arcapture knows (a video's telemetry ignores it).
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - csvColumns: where a CSV track's columns are, when its header does not say in words
+    ///     arcapture knows (a video's telemetry ignores it).
     /// - Throws: `InputFileError` when the file is missing, unreadable, or none of these.
     public static func load(_ path: String, csvColumns: CSVColumnMap? = nil) throws(InputFileError) -> RecordedTrack {
         if MediaFileSignature.isVideoFile(path) { return try EmbeddedTelemetry.load(path) }

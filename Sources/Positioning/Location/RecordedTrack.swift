@@ -64,9 +64,10 @@ public struct RecordedTrack: Sendable {
     /// inflated first. A video's own GPS is read by the Footage module (`TrackFile.load(_:)` takes
     /// any of the three).
     ///
-    /// - Parameter csvColumns: where a CSV track's columns are, for a file whose header arcapture
-    ///   cannot read by itself: any file that is not GPX, KML, a subtitle file or FIT is then read
-    ///   as CSV.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - csvColumns: where a CSV track's columns are, for a file whose header arcapture cannot
+    ///     read by itself: any file that is not GPX, KML, a subtitle file or FIT is then read as CSV.
     /// - Throws: `InputFileError` when the file is missing, unreadable, a video, or neither.
     public static func load(_ path: String, csvColumns: CSVColumnMap? = nil) throws(InputFileError)
         -> RecordedTrack
