@@ -71,7 +71,6 @@ public struct DJIMetadataTrackBuilder {
     private var samples = 0
     private var undecodable = 0
     private var withoutFix = 0
-    private var repeated = 0
     private var barometric = 0
     private var fixes: [(video: Double, stamp: Date?, fix: LocationFix)] = []
     private var attitudes: [(video: Double, yaw: Double, pitch: Double, roll: Double)] = []
@@ -116,8 +115,8 @@ public struct DJIMetadataTrackBuilder {
             withoutFix += 1
             return
         }
+        // A frame repeating the fix before (GPS at 10 Hz, frames at 30 and more) adds nothing.
         if let last = fixes.last?.fix, last.coordinate.latitude == latitude, last.coordinate.longitude == longitude {
-            repeated += 1
             return
         }
         if !frame.altitudeIsEllipsoidal { barometric += 1 }
@@ -190,7 +189,6 @@ public struct DJIMetadataTrackBuilder {
         if barometric > 0 { summary += "; \(barometric) altitudes from the barometer, read as above sea level" }
         if withoutFix > 0 { summary += "; \(withoutFix) frames without a valid fix left out" }
         if undecodable > 0 { summary += "; \(undecodable) messages that could not be decoded skipped" }
-        _ = repeated  // frames repeating the fix before: not a track's business to report
         return (
             RecordedTrack(file: path, fixes: track, orientations: orientations, warnings: warnings, summary: summary),
             videoStart, videoStart == nil
