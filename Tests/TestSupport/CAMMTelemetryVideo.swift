@@ -76,21 +76,7 @@ public struct CAMMTelemetryVideo {
             bytes.replaceSubrange(packet.position..<packet.position + packet.size, with: payload)
         }
         // The sample entry: `gpmd` inside the `stsd` box becomes `camm`.
-        let stsd = Array("stsd".utf8)
-        let gpmd = Array("gpmd".utf8)
-        var renamed = false
-        var index = 0
-        while index + 4 <= bytes.count {
-            if Array(bytes[index..<index + 4]) == stsd {
-                let end = min(bytes.count - 4, index + 64)
-                if let at = (index..<end).first(where: { Array(bytes[$0..<$0 + 4]) == gpmd }) {
-                    bytes.replaceSubrange(at..<at + 4, with: Array("camm".utf8))
-                    renamed = true
-                }
-            }
-            index += 1
-        }
-        guard renamed else { throw FixtureToolFailed("no gpmd sample entry in \(copy)") }
+        try DJIMetadataVideo.rename(&bytes, from: "gpmd", to: "camm", after: "stsd", within: 64)
         try Data(bytes).write(to: path)
     }
 
