@@ -107,10 +107,18 @@ public struct FootageInfo: Sendable {
         let decoder = try VideoDecoder(container: container)
         var notes: [String] = []
         var start: CaptureTime?
-        // Telemetry arcapture reads (damage in it is an error), else what ExifTool reads, if anything.
-        let reading =
-            files.contains(where: EmbeddedTelemetry.hasTelemetry)
-            ? try EmbeddedTelemetry.read(chapters: files) : try? EmbeddedTelemetry.read(chapters: files)
+        // Telemetry arcapture reads (damage in it is an error; telemetry with no GPS is none),
+        // else what ExifTool reads, if anything.
+        var reading: EmbeddedTelemetry.Reading?
+        if files.contains(where: EmbeddedTelemetry.hasTelemetry) {
+            do {
+                reading = try EmbeddedTelemetry.read(chapters: files)
+            } catch {
+                guard EmbeddedTelemetry.noGPSReason(error) != nil else { throw error }
+            }
+        } else {
+            reading = try? EmbeddedTelemetry.read(chapters: files)
+        }
         if let reading {
             start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }
             notes = reading.track.warnings

@@ -66,16 +66,30 @@ public enum EmbeddedTelemetry {
         return reading.anchored(at: created.date)
     }
 
-    /// Whether the video at `path` has telemetry: a GPMF track (false for files FFmpeg cannot
-    /// read), or a DJI subtitle file beside it.
+    /// Whether the video at `path` has telemetry arcapture reads itself: a GPMF, CAMM or DJI
+    /// metadata track (false for files FFmpeg cannot read), an Insta360 trailer, or a DJI subtitle
+    /// file beside it. A cheap look, not a reading: telemetry found here may still hold no GPS
+    /// (``noGPSReason(_:)`` tells that from damage).
     public static func hasTelemetry(_ path: String) -> Bool {
+        // An Insta360 trailer by its footer alone (the trailer itself can be megabytes).
         if subtitleFile(forVideo: path) != nil { return true }
-        // An Insta360 trailer counts when it holds a fix: most of its records are motion data.
-        if let trailer = insta360Trailer(path) {
-            return (try? Insta360Trailer.track(trailer: trailer, path: path)) != nil
+        if case .success(let footer) = FileSystem.readTail(of: path, count: Insta360Trailer.footerSize),
+            Insta360Trailer.size(footer: footer) != nil
+        {
+            return true
         }
         return ((try? MediaContainer(path: path))?.streams.contains { ["gpmd", "camm", "djmd"].contains($0.codecTag) })
             ?? false
+    }
+
+    /// Why the videos behind `error` (thrown by ``read(_:)`` or ``read(chapters:)``) carry no GPS
+    /// arcapture reads: what was searched and found (a DJI metadata track of a product whose layout
+    /// is not read, an Insta360 trailer or a track whose receiver never had a fix), nil when
+    /// `error` is another (damage, a file that cannot be opened). A video without GPS is not a
+    /// damaged one: it needs a track given, where damage is a data error.
+    public static func noGPSReason(_ error: InputFileError) -> String? {
+        guard case .malformed(_, _, let problem) = error, problem.hasSuffix(noGPS) else { return nil }
+        return String(problem.dropLast(noGPS.count))
     }
 
     /// The Insta360 trailer at the end of the video at `path` (``Insta360Trailer``), nil when it
@@ -170,10 +184,11 @@ public enum EmbeddedTelemetry {
             do {
                 readings.append((try read(path), chapter.presentationStart))
             } catch {
-                // Telemetry that cannot be read is an error; a file with none is said.
-                guard !hasTelemetry(path), case .malformed(_, _, let problem) = error else { throw error }
+                // Telemetry that cannot be read is an error; a file with no GPS is said.
+                guard let reason = noGPSReason(error) else { throw error }
                 firstFailure = firstFailure ?? error
-                warnings.append("\(path): \(problem); its frames are posed only where the telemetry around it reaches")
+                warnings.append(
+                    "\(path): \(reason)\(noGPS); its frames are posed only where the telemetry around it reaches")
             }
         }
         guard let clocked = readings.first(where: { !$0.reading.isRelative }) ?? readings.first else {

@@ -22,6 +22,12 @@ public struct FootagePosePlan: Sendable {
             if case .track = self { return true }
             return false
         }
+
+        /// Whether positions are the footage's own.
+        public var isFootage: Bool {
+            if case .footage = self { return true }
+            return false
+        }
     }
 
     /// Where the orientation comes from.

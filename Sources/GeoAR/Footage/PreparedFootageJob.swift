@@ -107,25 +107,23 @@ public final class PreparedFootageJob: @unchecked Sendable {
         // A video's own GPS (GoPro's GPMF, a DJI subtitle file beside it) times it: its start on
         // the telemetry's clock is its metadata.
         var embedded: EmbeddedTelemetry.Reading?
-        do {
-            let files = [input] + job.chapters
-            embedded =
-                reader.kind == .video && files.contains(where: EmbeddedTelemetry.hasTelemetry)
-                ? try EmbeddedTelemetry.read(chapters: files) : nil
-        } catch {
-            throw .input(error)
-        }
-        // A video whose own GPS is asked for, with none arcapture reads itself: what ExifTool reads
-        // (a dashcam's), else why there is none.
+        // Why the video carries no GPS arcapture reads, once it was looked for.
         var searched: String?
-        if embedded == nil, reader.kind == .video, case .footage = job.poses.positions {
+        let files = [input] + job.chapters
+        let hasTelemetry = reader.kind == .video && files.contains(where: EmbeddedTelemetry.hasTelemetry)
+        // Telemetry that is there is read; a video whose own GPS is asked for, with none arcapture
+        // reads itself, gets what ExifTool reads (a dashcam's), else why there is none.
+        if hasTelemetry || (reader.kind == .video && job.poses.positions.isFootage) {
             do {
-                embedded = try EmbeddedTelemetry.read(chapters: [input] + job.chapters)
+                embedded = try EmbeddedTelemetry.read(chapters: files)
             } catch {
-                guard case .malformed(_, _, let problem) = error, problem.hasSuffix(EmbeddedTelemetry.noGPS) else {
-                    throw .input(error)
+                // Telemetry with no GPS (a product whose layout is not read, a receiver that never
+                // had a fix) is not damage: the video needs a track, or has one given.
+                guard let reason = EmbeddedTelemetry.noGPSReason(error) else { throw .input(error) }
+                searched = reason
+                if hasTelemetry, !job.poses.positions.isFootage {
+                    messages.warning("\(input): its own telemetry is not used: \(reason)")
                 }
-                searched = String(problem.dropLast(EmbeddedTelemetry.noGPS.count))
             }
         }
         var info = FootageInfo(describing: reader, path: input, first: first)

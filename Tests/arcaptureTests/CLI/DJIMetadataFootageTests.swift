@@ -57,4 +57,50 @@ struct DJIMetadataFootageTests {
         let track = try #require(report["track"] as? [String: Any], "\(report)")
         #expect(track["fixes"] as? Int == 11, "\(track)")
     }
+
+    @Test("a product whose layout is not read, or a clip that never had a fix: no GPS, so a track is asked for (64)")
+    func noGPS() async throws {
+        let directory = try PackagePaths.temporaryDirectory("djmd-cli-nogps")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let avata = try await DJIMetadataVideo(
+            from: clip, product: "ac203",
+            frames: [["clip": ["proto_file_name": "dvtm_wm169.proto", "product_name": "DJI Avata"]]],
+            name: "DJI_0001.MP4", in: directory)
+        let indoors = try await DJIMetadataVideo(
+            from: clip, product: "oq101",
+            frames: [["clip": ["proto_file_name": "dvtm_oq101.proto", "product_name": "Osmo 360"]], [:], [:]],
+            name: "DJI_0002.MP4", in: directory)
+        let pois = PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson")
+        for (video, found) in [
+            (
+                avata,
+                "its DJI metadata track (djmd) is DJI Avata's (dvtm_wm169.proto), a layout arcapture does not read"
+            ),
+            (indoors, "its DJI metadata track (Osmo 360, 11 samples) holds no GPS"),
+        ] {
+            let result = try await Binary.run([
+                "annotate", video.path.path, "--pois", pois, "--hfov", "118", "--output",
+                directory.appendingPathComponent("out.y4m").path,
+            ])
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("error: give --track FILE: \(video.path.path) carries no GPS of its own ("),
+                "\(result.stderr)")
+            #expect(result.stderr.contains(found), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.y4m").path))
+        }
+        // With the place given, the clip annotates and says why its own telemetry is not used.
+        let placed = try await Binary.run([
+            "annotate", avata.path.path, "--pois", pois, "--hfov", "118", "--position", "33.12677,-117.3273436,15",
+            "--orientation", "180", "--start", "2024-05-01T10:00:00Z", "--output",
+            directory.appendingPathComponent("placed.y4m").path,
+        ])
+        #expect(placed.status == 0, "\(placed.stderr)")
+        #expect(
+            placed.stderr.contains(
+                "warning: \(avata.path.path): its own telemetry is not used: no GPMF telemetry track (gpmd) among its "
+                    + "streams"), "\(placed.stderr)")
+        #expect(placed.stderr.contains("a layout arcapture does not read"), "\(placed.stderr)")
+    }
 }

@@ -76,6 +76,38 @@ struct SplitRecordingTests {
         #expect(written.filter { $0.stream == 1 }.count == 493 && written.filter { $0.stream == 2 }.count == 11)
     }
 
+    @Test("annotate GX01 GX02 --overlay-only: the clip's overlay track, frame for frame, timed across the join")
+    func overlayOnlyChapters() async throws {
+        let directory = try PackagePaths.temporaryDirectory("split")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chapters = try await SplitRecording.chapters(in: directory)
+        func overlay(_ inputs: [String], _ name: String) async throws -> (ProcessRunner.Result, String) {
+            let path = directory.appendingPathComponent("\(name).mov").path
+            return (
+                try await Binary.run(
+                    ["annotate"] + inputs + Self.options + [
+                        "--overlay-only", "--codec", "qtrle", "--output", path, "--sidecar",
+                        directory.appendingPathComponent("\(name).jsonl").path,
+                    ]), path
+            )
+        }
+        let (whole, wholePath) = try await overlay([SplitRecording.goProClip], "whole")
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let (joined, joinedPath) = try await overlay(chapters, "joined")
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stderr.contains("315 frames in, 315 out (315 annotated"), "\(joined.stderr)")
+        let sidecars = try ["whole", "joined"].map {
+            try Data(contentsOf: directory.appendingPathComponent("\($0).jsonl"))
+        }
+        #expect(sidecars[0].count > 0 && sidecars[0] == sidecars[1])
+        // The drawing alone (no audio, no telemetry): each frame's packet the clip's, at its time.
+        let (ours, theirs) = (try await packets(joinedPath), try await packets(wholePath))
+        #expect(Set(ours.map(\.stream)) == Set(theirs.map(\.stream)), "the same streams")
+        let video = (ours.filter { $0.stream == 0 }, theirs.filter { $0.stream == 0 })
+        #expect(video.0.count == 315 && video.1.count == 315)
+        #expect(zip(video.0, video.1).allSatisfy { abs($0.time - $1.time) < 0.001 && $0.hash == $1.hash })
+    }
+
     @Test("sync with each chapter's --footage: the clip's span and poses, the files named")
     func syncChapters() async throws {
         let directory = try PackagePaths.temporaryDirectory("split")

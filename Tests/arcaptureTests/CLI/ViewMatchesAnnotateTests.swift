@@ -91,6 +91,28 @@ struct ViewMatchesAnnotateTests {
             handlerQueue: DispatchQueue(label: "view-matches-annotate"), messages: .silent)
     }
 
+    /// `annotate INPUT` to Y4M and a course-headed view over `source` (its track from `track`),
+    /// both with their sidecars, in `directory`: what the CLI printed, the two outputs, and how the
+    /// view ended.
+    static func annotateAndView(
+        _ input: String, source: GeoARConfiguration.Source, in directory: URL,
+        track: @escaping @Sendable () throws -> RecordedTrack
+    ) async throws -> (run: Binary.Result, cli: String, view: String, summary: GeoARView.Summary) {
+        let cli = directory.appendingPathComponent("cli.y4m").path
+        let run = try await Binary.run([
+            "annotate", input, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
+            "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
+        ])
+        let viewOutput = directory.appendingPathComponent("view.y4m").path
+        let summary = try await Self.runView(
+            session: try Self.carlsbadSession(),
+            configuration: Self.configuration(
+                source: source, output: .y4mFile(viewOutput), sidecar: viewOutput + ".jsonl",
+                camera: CameraGeometry(horizontalFieldOfView: 118), orientation: .course),
+            source: { RecordedLocationSource(track: try track(), pace: .frameDriven) })
+        return (run, cli, viewOutput, summary)
+    }
+
     @Test("a GoPro MP4 from its own GPS: the same packets (audio, GPMF copied), sidecar and (a known issue) bytes")
     func goProVideo() async throws {
         let directory = try PackagePaths.temporaryDirectory("one-job")
@@ -141,22 +163,42 @@ struct ViewMatchesAnnotateTests {
         let directory = try PackagePaths.temporaryDirectory("one-job")
         defer { try? FileManager.default.removeItem(at: directory) }
         let chapters = try await SplitRecording.chapters(in: directory)
-        let cli = directory.appendingPathComponent("cli.y4m").path
-        let run = try await Binary.run([
-            "annotate", SplitRecording.goProClip, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
-            "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
-        ])
+        let (run, cli, viewOutput, summary) = try await Self.annotateAndView(
+            SplitRecording.goProClip, source: .recording(paths: chapters, timing: FootageTiming()), in: directory,
+            track: { try TrackFile.load(chapters: chapters) })
         #expect(run.status == 0, "\(run.stderr)")
-        let session = try Self.carlsbadSession()
-        let viewOutput = directory.appendingPathComponent("view.y4m").path
-        let summary = try await Self.runView(
-            session: session,
-            configuration: Self.configuration(
-                source: .recording(paths: chapters, timing: FootageTiming()), output: .y4mFile(viewOutput),
-                sidecar: viewOutput + ".jsonl", camera: CameraGeometry(horizontalFieldOfView: 118),
-                orientation: .course),
-            source: { RecordedLocationSource(track: try TrackFile.load(chapters: chapters), pace: .frameDriven) })
         #expect(summary.footage?.progress.annotated == 315, "\(summary.ending)")
+        try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+    }
+
+    @Test("a DJI clip with its metadata track (djmd): the view times and poses every frame from it as annotate does")
+    func djiMetadata() async throws {
+        let directory = try PackagePaths.temporaryDirectory("one-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        // An Osmo Action 4's track (synthetic: `DJIMetadataVideo`), heading east 10 m a second,
+        // its GPS stamps putting the start at 2024-05-01T10:00:00Z.
+        let frames: [DJIMetadataVideo.Frame] = try await DJIMetadataVideo.packetTimes(of: clip).enumerated().map {
+            index, time in
+            var frame: DJIMetadataVideo.Frame = [
+                "lat": 33.12677, "lon": -117.3273436 + Double(index) * 0.000107, "alt_mm": 15_000, "alt_type": 1,
+                "time": String(format: "2024-05-01 10:00:%02d", Int(time)),
+            ]
+            if index == 0 { frame["clip"] = ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"] }
+            return frame
+        }
+        let video = try await DJIMetadataVideo(
+            from: clip, product: "ac203", frames: frames, name: "DJI_0001.MP4", in: directory
+        ).path.path
+        let (run, cli, viewOutput, summary) = try await Self.annotateAndView(
+            video, source: .footage(path: video, timing: FootageTiming()), in: directory,
+            track: { try TrackFile.load(video) })
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("(DJI metadata)"), "\(run.stderr)")
+        #expect(summary.footage?.progress.annotated == 315, "\(summary.ending)")
+        let first = try #require(
+            String(contentsOfFile: viewOutput + ".jsonl", encoding: .utf8).split(separator: "\n").first)
+        #expect(first.contains("\"time\":\"2024-05-01T10:00:00.000Z\""), "\(first)")
         try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
     }
 
