@@ -107,21 +107,33 @@ struct DJIMetadataTelemetryTests {
     func refused() async throws {
         let directory = try PackagePaths.temporaryDirectory("djmd-refused")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let other = try await DJIMetadataVideo(
-            from: Self.clip, product: "ac203",
-            frames: [["clip": ["proto_file_name": "dvtm_wm169.proto", "product_name": "DJI Avata"]]],
-            name: "avata1.mp4", in: directory)
-        #expect(EmbeddedTelemetry.hasTelemetry(other.path.path))
-        // A layout not read is no GPS, not damage (the video needs a track given).
-        #expect {
-            try EmbeddedTelemetry.read(other.path.path)
-        } throws: { error in
-            guard let error = error as? InputFileError, let reason = EmbeddedTelemetry.noGPSReason(error) else {
-                return false
+        // A product no published schema describes (the Mini 4 Pro's; its file name made up here),
+        // and the Avata's, whose schema has no GPS at all.
+        for (product, file, name, expected) in [
+            (
+                "DJI Mini 4 Pro", "dvtm_mini4pro.proto", "mini4pro.mp4",
+                "its DJI metadata track (djmd) is DJI Mini 4 Pro's (dvtm_mini4pro.proto), a layout arcapture does not "
+                    + "read: it reads Osmo Action 4/5 (dvtm_ac203, ac204), Avata 2 (dvtm_wa530), Osmo 360 (dvtm_oq101)"
+            ),
+            (
+                "DJI Avata", "dvtm_wm169.proto", "avata1.mp4",
+                "its DJI metadata track (djmd) is DJI Avata's (dvtm_wm169.proto), whose layout holds no GPS"
+            ),
+        ] {
+            let other = try await DJIMetadataVideo(
+                from: Self.clip, product: "ac203",
+                frames: [["clip": ["proto_file_name": file, "product_name": product]]],
+                name: name, in: directory)
+            #expect(EmbeddedTelemetry.hasTelemetry(other.path.path))
+            // No GPS, not damage (the video needs a track given).
+            #expect {
+                try EmbeddedTelemetry.read(other.path.path)
+            } throws: { error in
+                guard let error = error as? InputFileError, let reason = EmbeddedTelemetry.noGPSReason(error) else {
+                    return false
+                }
+                return reason.contains(expected)
             }
-            return reason.contains(
-                "its DJI metadata track (djmd) is DJI Avata's (dvtm_wm169.proto), a layout arcapture does not read: "
-                    + "it reads Osmo Action 4/5 (dvtm_ac203, ac204), Avata 2 (dvtm_wa530), Osmo 360 (dvtm_oq101)")
         }
         let indoors = try await DJIMetadataVideo(
             from: Self.clip, product: "oq101",

@@ -143,6 +143,17 @@ public struct DJIMetadataTrackBuilder {
     ///   no message holds a fix.
     public func finish() throws(InputFileError) -> (track: RecordedTrack, videoStart: Date?, isRelative: Bool) {
         guard let schema else {
+            // The Avata and the O3 Air Unit (wm169): their published schema has the camera's
+            // settings and the IMU's attitude, and no GPS at all.
+            if let product, [product.file, product.name].contains(where: { $0.lowercased().contains("wm169") }) {
+                throw .malformed(
+                    file: path, location: nil,
+                    problem:
+                        "its DJI metadata track (djmd) is \(product.name.isEmpty ? "an Avata's" : product.name + "'s") "
+                        + "(\(product.file.isEmpty ? "wm169" : product.file)), whose layout holds no GPS (the camera's "
+                        + "settings and its attitude only; the drone writes its GPS to the .SRT beside the video when "
+                        + "subtitles are on)")
+            }
             throw .malformed(
                 file: path, location: nil,
                 problem: product.map {

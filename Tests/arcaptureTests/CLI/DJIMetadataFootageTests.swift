@@ -58,7 +58,7 @@ struct DJIMetadataFootageTests {
         #expect(track["fixes"] as? Int == 11, "\(track)")
     }
 
-    @Test("a product whose layout is not read, or a clip that never had a fix: no GPS, so a track is asked for (64)")
+    @Test("an Avata's track (no GPS in its layout), or a clip that never had a fix: a track is asked for (64)")
     func noGPS() async throws {
         let directory = try PackagePaths.temporaryDirectory("djmd-cli-nogps")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -75,7 +75,7 @@ struct DJIMetadataFootageTests {
         for (video, found) in [
             (
                 avata,
-                "its DJI metadata track (djmd) is DJI Avata's (dvtm_wm169.proto), a layout arcapture does not read"
+                "its DJI metadata track (djmd) is DJI Avata's (dvtm_wm169.proto), whose layout holds no GPS"
             ),
             (indoors, "its DJI metadata track (Osmo 360, 11 samples) holds no GPS"),
         ] {
@@ -101,6 +101,6 @@ struct DJIMetadataFootageTests {
             placed.stderr.contains(
                 "warning: \(avata.path.path): its own telemetry is not used: no GPMF telemetry track (gpmd) among its "
                     + "streams"), "\(placed.stderr)")
-        #expect(placed.stderr.contains("a layout arcapture does not read"), "\(placed.stderr)")
+        #expect(placed.stderr.contains("whose layout holds no GPS"), "\(placed.stderr)")
     }
 }
