@@ -7,14 +7,11 @@ import Testing
 /// schema (`DJIMetadataVideo`; synthetic, as no real one may be used).
 @Suite("arcapture with a DJI metadata track")
 struct DJIMetadataFootageTests {
-    @Test("annotate, location and sync read an Osmo Action's own GPS: poses at its fixes, the start from its stamps")
-    func osmoAction() async throws {
-        let directory = try PackagePaths.temporaryDirectory("djmd-cli")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let clip = PackagePaths.sample("video/max-heromode.mp4")
+    /// An Osmo Action 4 clip from `clip` in `directory` (`DJI_20240501100000_0001_D.MP4`): Carlsbad,
+    /// where the clip was filmed, heading south 10 m a second; the GPS stamps say the video began at
+    /// 2024-05-01T10:00:00Z (a stamp is its whole second).
+    static func osmoAction(from clip: String, in directory: URL) async throws -> DJIMetadataVideo {
         let times = try await DJIMetadataVideo.packetTimes(of: clip)
-        // Carlsbad, where the clip was filmed, heading south 10 m a second; the GPS stamps say the
-        // video began at 2024-05-01T10:00:00Z (a stamp is its whole second).
         let frames: [DJIMetadataVideo.Frame] = times.enumerated().map { index, time in
             var frame: DJIMetadataVideo.Frame = [
                 "lat": 33.12677 - Double(index) * 0.00009, "lon": -117.3273436, "alt_mm": 15_000, "alt_type": 1,
@@ -23,8 +20,16 @@ struct DJIMetadataFootageTests {
             if index == 0 { frame["clip"] = ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"] }
             return frame
         }
-        let video = try await DJIMetadataVideo(
+        return try await DJIMetadataVideo(
             from: clip, product: "ac203", frames: frames, name: "DJI_20240501100000_0001_D.MP4", in: directory)
+    }
+
+    @Test("annotate, location and sync read an Osmo Action's own GPS: poses at its fixes, the start from its stamps")
+    func osmoAction() async throws {
+        let directory = try PackagePaths.temporaryDirectory("djmd-cli")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = PackagePaths.sample("video/max-heromode.mp4")
+        let video = try await Self.osmoAction(from: clip, in: directory)
         let annotation = try await CourseAnnotation(video.path.path, in: directory)
         let result = annotation.result
         #expect(result.status == 0, "\(result.stderr)")

@@ -176,20 +176,9 @@ struct ViewMatchesAnnotateTests {
         let directory = try PackagePaths.temporaryDirectory("one-job")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = PackagePaths.sample("video/max-heromode.mp4")
-        // An Osmo Action 4's track (synthetic: `DJIMetadataVideo`), heading east 10 m a second,
-        // its GPS stamps putting the start at 2024-05-01T10:00:00Z.
-        let frames: [DJIMetadataVideo.Frame] = try await DJIMetadataVideo.packetTimes(of: clip).enumerated().map {
-            index, time in
-            var frame: DJIMetadataVideo.Frame = [
-                "lat": 33.12677, "lon": -117.3273436 + Double(index) * 0.000107, "alt_mm": 15_000, "alt_type": 1,
-                "time": String(format: "2024-05-01 10:00:%02d", Int(time)),
-            ]
-            if index == 0 { frame["clip"] = ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"] }
-            return frame
-        }
-        let video = try await DJIMetadataVideo(
-            from: clip, product: "ac203", frames: frames, name: "DJI_0001.MP4", in: directory
-        ).path.path
+        // An Osmo Action 4's track (synthetic: `DJIMetadataVideo`), its GPS stamps putting the
+        // start at 2024-05-01T10:00:00Z.
+        let video = try await DJIMetadataFootageTests.osmoAction(from: clip, in: directory).path.path
         let (run, cli, viewOutput, summary) = try await Self.annotateAndView(
             video, source: .footage(path: video, timing: FootageTiming()), in: directory,
             track: { try TrackFile.load(video) })
