@@ -72,13 +72,13 @@ struct ViewMatchesAnnotateTests {
         ).stdout.split(separator: "\n").map(String.init)
     }
 
-    /// A session with the places near Carlsbad within 40 km, as `annotate --max-distance 40000` draws them.
-    static func carlsbadSession() throws -> ARSession {
+    /// A session with the places near Carlsbad (or those in `pois`) within 40 km, as `annotate
+    /// --max-distance 40000` draws them.
+    static func carlsbadSession(pois: String = carlsbad) throws -> ARSession {
         var style = OverlayStyleFile()
         style.layout.maximumDistance = 40000
         return ARSession(
-            mapData: MapData(
-                pointsOfInterest: try GeoJSONFile(contentsOf: Self.carlsbad).pointsOfInterest, style: style))
+            mapData: MapData(pointsOfInterest: try GeoJSONFile(contentsOf: pois).pointsOfInterest, style: style))
     }
 
     static func configuration(
@@ -91,24 +91,27 @@ struct ViewMatchesAnnotateTests {
             handlerQueue: DispatchQueue(label: "view-matches-annotate"), messages: .silent)
     }
 
-    /// `annotate INPUT` to Y4M and a course-headed view over `source` (its track from `track`),
-    /// both with their sidecars, in `directory`: what the CLI printed, the two outputs, and how the
-    /// view ended.
+    /// `annotate INPUT` to Y4M and a view over `source` (its track from `track`), both with their
+    /// sidecars, in `directory`: headed by the course, or by the telemetry's own headings when
+    /// `orientation` is `.automatic`, at `hfov`, drawing `pois` (the places near Carlsbad); what
+    /// the CLI printed, the two outputs, and how the view ended.
     static func annotateAndView(
-        _ input: String, source: GeoARConfiguration.Source, in directory: URL,
+        _ input: String, source: GeoARConfiguration.Source, in directory: URL, pois: String = carlsbad,
+        hfov: Double = 118, orientation: LivePoseTracker.OrientationChoice = .course,
         track: @escaping @Sendable () throws -> RecordedTrack
     ) async throws -> (run: Binary.Result, cli: String, view: String, summary: GeoARView.Summary) {
         let cli = directory.appendingPathComponent("cli.y4m").path
-        let run = try await Binary.run([
-            "annotate", input, "--pois", Self.carlsbad, "--hfov", "118", "--heading-from-course",
-            "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
-        ])
+        let run = try await Binary.run(
+            ["annotate", input, "--pois", pois, "--hfov", String(hfov)]
+                + (orientation == .course ? ["--heading-from-course"] : []) + [
+                    "--max-distance", "40000", "--workers", "2", "--output", cli, "--sidecar", cli + ".jsonl",
+                ])
         let viewOutput = directory.appendingPathComponent("view.y4m").path
         let summary = try await Self.runView(
-            session: try Self.carlsbadSession(),
+            session: try Self.carlsbadSession(pois: pois),
             configuration: Self.configuration(
                 source: source, output: .y4mFile(viewOutput), sidecar: viewOutput + ".jsonl",
-                camera: CameraGeometry(horizontalFieldOfView: 118), orientation: .course),
+                camera: CameraGeometry(horizontalFieldOfView: hfov), orientation: orientation),
             source: { RecordedLocationSource(track: try track(), pace: .frameDriven) })
         return (run, cli, viewOutput, summary)
     }
@@ -188,6 +191,31 @@ struct ViewMatchesAnnotateTests {
         let first = try #require(
             String(contentsOfFile: viewOutput + ".jsonl", encoding: .utf8).split(separator: "\n").first)
         #expect(first.contains("\"time\":\"2024-05-01T10:00:00.000Z\""), "\(first)")
+        try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+    }
+
+    @Test("a DJI clip with its .SRT beside it: the view poses every frame by the gimbal as annotate does")
+    func djiSubtitles() async throws {
+        let directory = try PackagePaths.temporaryDirectory("one-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The Mavic 3T's 12 cues (DJIFootageTests): 12 frames at 29.97 fps, a place straight ahead.
+        let video = directory.appendingPathComponent("DJI_0001.MP4").path
+        try await DJIFootageTests.clip(video, frames: 12, rate: "30000/1001")
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("dji-srt/ruz76/DJI_MAVIC_3T.SRT"),
+            toPath: directory.appendingPathComponent("DJI_0001.SRT").path)
+        let pois = directory.appendingPathComponent("pois.geojson").path
+        try DJIFootageTests.pointsOfInterest(from: (50.106373, 14.495168), bearings: [("Ahead", 252.7)])
+            .write(toFile: pois, atomically: true, encoding: .utf8)
+        let (run, cli, viewOutput, summary) = try await Self.annotateAndView(
+            video, source: .footage(path: video, timing: FootageTiming()), in: directory, pois: pois, hfov: 60,
+            orientation: .automatic, track: { try TrackFile.load(video) })
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("from the gimbal (12 samples)"), "\(run.stderr)")
+        #expect(summary.footage?.progress.annotated == 12, "\(summary.ending)")
+        let first = try #require(try StillFootage.firstRecord(ofSidecar: viewOutput + ".jsonl"))
+        #expect((first["pose"] as? [String: Any])?["heading_deg"] as? Double == 252.7, "\(first)")
+        #expect((first["pois"] as? [[String: Any]])?.first?["name"] as? String == "Ahead", "\(first)")
         try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
     }
 
