@@ -103,7 +103,7 @@ struct DJIMetadataTelemetryTests {
                 "\(read.track.fixes.count) altitudes from the barometer, read as above sea level"))
     }
 
-    @Test("a product whose layout is not read, or frames without GPS: refused, saying what was found")
+    @Test("a product whose layout is not read, frames without GPS, or damaged messages: refused, saying what was found")
     func refused() async throws {
         let directory = try PackagePaths.temporaryDirectory("djmd-refused")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -143,6 +143,21 @@ struct DJIMetadataTelemetryTests {
             try EmbeddedTelemetry.read(indoors.path.path)
         } throws: { error in
             "\(error)".contains("its DJI metadata track (Osmo 360, 11 samples) holds no GPS")
+        }
+        // Messages that are not the schema's: damage (a data error), not a video without GPS.
+        let damaged = try await DJIMetadataVideo(
+            from: Self.clip, product: "ac203",
+            frames: [["clip": ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"]]],
+            name: "damaged.mp4", in: directory, damagedAfterFirst: true)
+        #expect {
+            try EmbeddedTelemetry.read(damaged.path.path)
+        } throws: { error in
+            guard let error = error as? InputFileError, EmbeddedTelemetry.noGPSReason(error) == nil else {
+                return false
+            }
+            return "\(error)".contains(
+                "its DJI metadata track (Osmo Action 4) is damaged: 10 of its 11 messages are not the Osmo Action 4/5 "
+                    + "(dvtm_ac203, ac204) schema's, and none gave a fix")
         }
     }
 }

@@ -27,8 +27,12 @@ public struct DJIMetadataVideo {
 
     /// Writes `name` in `directory` from `clip` with one message of `product`'s schema (`ac203`,
     /// `wa530`, `oq101`) a telemetry packet: `frames[i]` in packet `i` (the clip's packets beyond
-    /// `frames` hold an empty message).
-    public init(from clip: String, product: String, frames: [Frame], name: String, in directory: URL) async throws {
+    /// `frames` hold an empty message). With `damagedAfterFirst`, every packet after the first is
+    /// overwritten with 0xFF bytes instead (no protobuf message: a track damaged on the card).
+    public init(
+        from clip: String, product: String, frames: [Frame], name: String, in directory: URL,
+        damagedAfterFirst: Bool = false
+    ) async throws {
         path = directory.appendingPathComponent(name)
         let copy = directory.appendingPathComponent("copy-\(name)").path
         defer { try? FileManager.default.removeItem(atPath: copy) }
@@ -43,7 +47,9 @@ public struct DJIMetadataVideo {
         for (index, packet) in packets.enumerated() {
             times.append(packet.time)
             let message = index < messages.count ? messages[index] : []
-            let payload = try Self.padded(message, to: packet.size)
+            let payload =
+                damagedAfterFirst && index > 0
+                ? [UInt8](repeating: 0xFF, count: packet.size) : try Self.padded(message, to: packet.size)
             bytes.replaceSubrange(packet.position..<packet.position + packet.size, with: payload)
         }
         try Self.rename(&bytes, from: "gpmd", to: "djmd", after: "stsd", within: 64)

@@ -271,6 +271,7 @@ public enum EmbeddedTelemetry {
         // DJI's metadata track (Osmo Action 4/5, Avata 2, Osmo 360): a protobuf message a frame. When
         // it holds no GPS, an .SRT beside the video or ExifTool may still have some.
         var metadataProblem: String?
+        var metadataDamaged = false
         if !container.streams.contains(where: { $0.codecTag == "gpmd" }),
             let djmd = container.streams.first(where: { $0.codecTag == "djmd" })
         {
@@ -283,6 +284,7 @@ public enum EmbeddedTelemetry {
                     origin: "\(path)'s own GPS (DJI metadata)", isRelative: isRelative)
             } catch .malformed(_, _, let problem) {
                 metadataProblem = problem
+                metadataDamaged = builder.isDamaged
             }
         }
         guard let stream = container.streams.first(where: { $0.codecTag == "gpmd" }) else {
@@ -305,6 +307,11 @@ public enum EmbeddedTelemetry {
                         file: path, location: location,
                         problem: "no GPMF telemetry track (gpmd), and \(problem)" + noGPS)
                 }
+            }
+            // A damaged DJI metadata track, with no subtitle file beside it: damage, not a video
+            // without GPS (what the track held cannot be known).
+            if metadataDamaged, let metadataProblem {
+                throw .malformed(file: path, location: nil, problem: metadataProblem)
             }
             // The long tail (dashcams, Sony): what ExifTool reads.
             let exifTool: String

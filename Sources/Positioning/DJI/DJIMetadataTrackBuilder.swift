@@ -76,6 +76,10 @@ public struct DJIMetadataTrackBuilder {
     private var attitudes: [(video: Double, yaw: Double, pitch: Double, roll: Double)] = []
     private var warnings: [String] = []
 
+    /// Whether the track is damaged rather than without GPS: its product's schema is read, some
+    /// messages are not that schema's, and none gave a fix (what they held cannot be known).
+    public var isDamaged: Bool { schema != nil && fixes.isEmpty && undecodable > 0 }
+
     /// Starts a track for the video at `path` (named in warnings).
     public init(path: String) {
         self.path = path
@@ -163,6 +167,13 @@ public struct DJIMetadataTrackBuilder {
                 } ?? "its DJI metadata track (djmd, \(samples) samples) has no clip header naming its product")
         }
         let productName = product.map { $0.name.isEmpty ? schema.rawValue : $0.name } ?? schema.rawValue
+        if isDamaged {
+            throw .malformed(
+                file: path, location: nil,
+                problem: "its DJI metadata track (\(productName)) is damaged: \(undecodable) of its \(samples) "
+                    + "messages are not the \(schema.rawValue) schema's, and none gave a fix"
+                    + (warnings.first.map { " (first: \($0))" } ?? ""))
+        }
         guard !fixes.isEmpty else {
             throw .malformed(
                 file: path, location: nil,

@@ -63,7 +63,9 @@ struct DJIMetadataFootageTests {
         #expect(track["fixes"] as? Int == 11, "\(track)")
     }
 
-    @Test("an Avata's track (no GPS in its layout), or a clip that never had a fix: a track is asked for (64)")
+    @Test(
+        "an Avata's track (no GPS in its layout), or a clip that never had a fix: a track is asked for (64); damage is 65"
+    )
     func noGPS() async throws {
         let directory = try PackagePaths.temporaryDirectory("djmd-cli-nogps")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -95,6 +97,19 @@ struct DJIMetadataFootageTests {
             #expect(result.stderr.contains(found), "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.y4m").path))
         }
+        // A damaged track is a data error (65), named, not a video to give a track for.
+        let damaged = try await DJIMetadataVideo(
+            from: clip, product: "ac203",
+            frames: [["clip": ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"]]],
+            name: "DJI_0003.MP4", in: directory, damagedAfterFirst: true)
+        let broken = try await Binary.run([
+            "annotate", damaged.path.path, "--pois", pois, "--hfov", "118", "--output",
+            directory.appendingPathComponent("out.y4m").path,
+        ])
+        #expect(broken.status == 65, "\(broken.stderr)")
+        #expect(
+            broken.stderr.contains("\(damaged.path.path): its DJI metadata track (Osmo Action 4) is damaged"),
+            "\(broken.stderr)")
         // With the place given, the clip annotates and says why its own telemetry is not used.
         let placed = try await Binary.run([
             "annotate", avata.path.path, "--pois", pois, "--hfov", "118", "--position", "33.12677,-117.3273436,15",
