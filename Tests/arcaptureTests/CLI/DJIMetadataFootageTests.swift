@@ -79,6 +79,10 @@ struct DJIMetadataFootageTests {
             frames: [["clip": ["proto_file_name": "dvtm_oq101.proto", "product_name": "Osmo 360"]], [:], [:]],
             name: "DJI_0002.MP4", in: directory)
         let pois = PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson")
+        let output = directory.appendingPathComponent("out.y4m").path
+        func annotate(_ video: DJIMetadataVideo, _ extra: [String] = []) async throws -> Binary.Result {
+            try await Binary.run(["annotate", video.path.path, "--pois", pois, "--hfov", "118"] + extra)
+        }
         for (video, found) in [
             (
                 avata,
@@ -86,36 +90,31 @@ struct DJIMetadataFootageTests {
             ),
             (indoors, "its DJI metadata track (Osmo 360, 11 samples) holds no GPS"),
         ] {
-            let result = try await Binary.run([
-                "annotate", video.path.path, "--pois", pois, "--hfov", "118", "--output",
-                directory.appendingPathComponent("out.y4m").path,
-            ])
+            let result = try await annotate(video, ["--output", output])
             #expect(result.status == 64, "\(result.stderr)")
             #expect(
                 result.stderr.contains("error: give --track FILE: \(video.path.path) carries no GPS of its own ("),
                 "\(result.stderr)")
             #expect(result.stderr.contains(found), "\(result.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.y4m").path))
+            #expect(!FileManager.default.fileExists(atPath: output))
         }
         // A damaged track is a data error (65), named, not a video to give a track for.
         let damaged = try await DJIMetadataVideo(
             from: clip, product: "ac203",
             frames: [["clip": ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"]]],
             name: "DJI_0003.MP4", in: directory, damagedAfterFirst: true)
-        let broken = try await Binary.run([
-            "annotate", damaged.path.path, "--pois", pois, "--hfov", "118", "--output",
-            directory.appendingPathComponent("out.y4m").path,
-        ])
+        let broken = try await annotate(damaged, ["--output", output])
         #expect(broken.status == 65, "\(broken.stderr)")
         #expect(
             broken.stderr.contains("\(damaged.path.path): its DJI metadata track (Osmo Action 4) is damaged"),
             "\(broken.stderr)")
         // With the place given, the clip annotates and says why its own telemetry is not used.
-        let placed = try await Binary.run([
-            "annotate", avata.path.path, "--pois", pois, "--hfov", "118", "--position", "33.12677,-117.3273436,15",
-            "--orientation", "180", "--start", "2024-05-01T10:00:00Z", "--output",
-            directory.appendingPathComponent("placed.y4m").path,
-        ])
+        let placed = try await annotate(
+            avata,
+            [
+                "--position", "33.12677,-117.3273436,15", "--orientation", "180", "--start", "2024-05-01T10:00:00Z",
+                "--output", directory.appendingPathComponent("placed.y4m").path,
+            ])
         #expect(placed.status == 0, "\(placed.stderr)")
         #expect(
             placed.stderr.contains(
