@@ -110,14 +110,12 @@ public struct FootageInfo: Sendable {
         // Telemetry arcapture reads (damage in it is an error; telemetry with no GPS is none),
         // else what ExifTool reads, if anything.
         var reading: EmbeddedTelemetry.Reading?
-        if files.contains(where: EmbeddedTelemetry.hasTelemetry) {
-            do {
-                reading = try EmbeddedTelemetry.read(chapters: files)
-            } catch {
-                guard EmbeddedTelemetry.noGPSReason(error) != nil else { throw error }
-            }
-        } else {
-            reading = try? EmbeddedTelemetry.read(chapters: files)
+        do throws(InputFileError) {
+            reading = try EmbeddedTelemetry.read(chapters: files)
+        } catch let error
+            where EmbeddedTelemetry.noGPSReason(error) != nil || !files.contains(where: EmbeddedTelemetry.hasTelemetry)
+        {
+            // No GPS in them, or no telemetry arcapture reads: none (nothing ExifTool reads either).
         }
         if let reading {
             start = reading.videoStart.map { CaptureTime(date: $0, source: reading.startSource) }

@@ -72,12 +72,7 @@ public enum EmbeddedTelemetry {
     /// (``noGPSReason(_:)`` tells that from damage).
     public static func hasTelemetry(_ path: String) -> Bool {
         // An Insta360 trailer by its footer alone (the trailer itself can be megabytes).
-        if subtitleFile(forVideo: path) != nil { return true }
-        if case .success(let footer) = FileSystem.readTail(of: path, count: Insta360Trailer.footerSize),
-            Insta360Trailer.size(footer: footer) != nil
-        {
-            return true
-        }
+        if subtitleFile(forVideo: path) != nil || insta360TrailerSize(path) != nil { return true }
         return ((try? MediaContainer(path: path))?.streams.contains { ["gpmd", "camm", "djmd"].contains($0.codecTag) })
             ?? false
     }
@@ -95,12 +90,20 @@ public enum EmbeddedTelemetry {
     /// The Insta360 trailer at the end of the video at `path` (``Insta360Trailer``), nil when it
     /// has none or it cannot be read.
     static func insta360Trailer(_ path: String) -> [UInt8]? {
-        guard case .success(let footer) = FileSystem.readTail(of: path, count: Insta360Trailer.footerSize),
-            let size = Insta360Trailer.size(footer: footer), size >= Insta360Trailer.footerSize,
-            size <= 256 << 20,  // a trailer is kilobytes to megabytes (gyro at 1 kHz); more is not one
+        guard let size = insta360TrailerSize(path),
             case .success(let trailer) = FileSystem.readTail(of: path, count: size), trailer.count == size
         else { return nil }
         return trailer
+    }
+
+    /// The size of the Insta360 trailer at the end of the video at `path`, as its footer gives it,
+    /// nil when the file has no such footer or the size is not a trailer's.
+    private static func insta360TrailerSize(_ path: String) -> Int? {
+        guard case .success(let footer) = FileSystem.readTail(of: path, count: Insta360Trailer.footerSize),
+            let size = Insta360Trailer.size(footer: footer), size >= Insta360Trailer.footerSize,
+            size <= 256 << 20  // a trailer is kilobytes to megabytes (gyro at 1 kHz); more is not one
+        else { return nil }
+        return size
     }
 
     /// The DJI subtitle file beside the video at `path`: the same name with `.SRT` in any case

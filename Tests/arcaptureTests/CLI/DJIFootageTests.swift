@@ -38,21 +38,33 @@ struct DJIFootageTests {
         return #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
     }
 
+    /// A clip for the Mavic 3T's real subtitles in `directory`: `DJI_0001.MP4`, ffmpeg's pattern in
+    /// 12 frames at 29.97 fps (the file's 12 cues are 1/30 s apart: 00:00:00,000, 00:00:00,033, …),
+    /// the subtitles beside it as `subtitles`, and places 2 km away at `bearings` from its first fix
+    /// (50.106373, 14.495168; the gimbal points at 252.7°, gb_yaw -107.3, 10.7° down) in
+    /// `pois.geojson`. Returns the clip's and the places' paths.
+    static func mavic3TClip(
+        in directory: URL, subtitles: String = "DJI_0001.SRT", bearings: [(String, Double)] = [("Ahead", 252.7)]
+    ) async throws -> (video: String, pois: String) {
+        let video = directory.appendingPathComponent("DJI_0001.MP4").path
+        try await clip(video, frames: 12, rate: "30000/1001")
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.sample("dji-srt/ruz76/DJI_MAVIC_3T.SRT"),
+            toPath: directory.appendingPathComponent(subtitles).path)
+        let pois = directory.appendingPathComponent("pois.geojson").path
+        try pointsOfInterest(from: (50.106373, 14.495168), bearings: bearings)
+            .write(toFile: pois, atomically: true, encoding: .utf8)
+        return (video, pois)
+    }
+
     @Test("a Mavic 3T clip: its .srt found beside it, posed by the gimbal, timed by the drone's clock in TZ")
     func mavic3T() async throws {
         let directory = try PackagePaths.temporaryDirectory("dji")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // The file's 12 cues are 1/30 s apart (00:00:00,000, 00:00:00,033, …): 12 frames at 29.97 fps.
-        let video = directory.appendingPathComponent("DJI_0001.MP4").path
-        try await Self.clip(video, frames: 12, rate: "30000/1001")
         // Any case: a card copied by a tool that lowercases extensions.
         let subtitles = directory.appendingPathComponent("DJI_0001.srt").path
-        try FileManager.default.copyItem(
-            atPath: PackagePaths.sample("dji-srt/ruz76/DJI_MAVIC_3T.SRT"), toPath: subtitles)
-        // The gimbal points at 252.7° (gb_yaw -107.3), 10.7° down, from 50.106373, 14.495168.
-        let pois = directory.appendingPathComponent("pois.geojson").path
-        try Self.pointsOfInterest(from: (50.106373, 14.495168), bearings: [("Ahead", 252.7), ("Right", 272.7)])
-            .write(toFile: pois, atomically: true, encoding: .utf8)
+        let (video, pois) = try await Self.mavic3TClip(
+            in: directory, subtitles: "DJI_0001.srt", bearings: [("Ahead", 252.7), ("Right", 272.7)])
         let sidecar = directory.appendingPathComponent("frames.jsonl").path
         let result = try await Binary.run(
             [

@@ -12,15 +12,8 @@ struct TelemetryBatchTests {
     func rowsMatchHandRuns() async throws {
         let directory = try PackagePaths.temporaryDirectory("telemetry-batch")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // The DJI clip: 12 frames at 29.97 fps, a real Mavic 3T .SRT beside it (DJIFootageTests).
-        let dji = directory.appendingPathComponent("DJI_0001.MP4").path
-        try await DJIFootageTests.clip(dji, frames: 12, rate: "30000/1001")
-        try FileManager.default.copyItem(
-            atPath: PackagePaths.sample("dji-srt/ruz76/DJI_MAVIC_3T.SRT"),
-            toPath: directory.appendingPathComponent("DJI_0001.SRT").path)
-        let prague = directory.appendingPathComponent("prague.geojson").path
-        try DJIFootageTests.pointsOfInterest(from: (50.106373, 14.495168), bearings: [("Ahead", 252.7)])
-            .write(toFile: prague, atomically: true, encoding: .utf8)
+        // The DJI clip: 12 frames at 29.97 fps, a real Mavic 3T .SRT beside it, a place ahead.
+        let (dji, prague) = try await DJIFootageTests.mavic3TClip(in: directory)
         // Still footage along the fenix 5 run (FITTrackTests) and along a German logger's CSV
         // (TrackColumnsTests).
         let still = try await StillFootage.mjpeg(frames: 5, in: directory)

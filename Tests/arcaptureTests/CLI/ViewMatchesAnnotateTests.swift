@@ -199,14 +199,7 @@ struct ViewMatchesAnnotateTests {
         let directory = try PackagePaths.temporaryDirectory("one-job")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The Mavic 3T's 12 cues (DJIFootageTests): 12 frames at 29.97 fps, a place straight ahead.
-        let video = directory.appendingPathComponent("DJI_0001.MP4").path
-        try await DJIFootageTests.clip(video, frames: 12, rate: "30000/1001")
-        try FileManager.default.copyItem(
-            atPath: PackagePaths.sample("dji-srt/ruz76/DJI_MAVIC_3T.SRT"),
-            toPath: directory.appendingPathComponent("DJI_0001.SRT").path)
-        let pois = directory.appendingPathComponent("pois.geojson").path
-        try DJIFootageTests.pointsOfInterest(from: (50.106373, 14.495168), bearings: [("Ahead", 252.7)])
-            .write(toFile: pois, atomically: true, encoding: .utf8)
+        let (video, pois) = try await DJIFootageTests.mavic3TClip(in: directory)
         let (run, cli, viewOutput, summary) = try await Self.annotateAndView(
             video, source: .footage(path: video, timing: FootageTiming()), in: directory, pois: pois, hfov: 60,
             orientation: .automatic, track: { try TrackFile.load(video) })
