@@ -8,7 +8,7 @@ import Testing
 /// MJPEG capture from a real driver: v4l2loopback in the VM (Tests/VM/guest-loopback.sh), fed by
 /// an independent writer with the kinds of frame USB webcams send. Files and streams are checked
 /// with ffprobe and djpeg, and against the very bytes the writer sent.
-@Suite("MJPEG from v4l2loopback in a VM", .serialized, .timeLimit(.minutes(30)))
+@Suite("MJPEG from v4l2loopback in a VM", .serialized, .timeLimit(.minutes(30)), .bootsLoopbackVM)
 struct VividLoopbackTests {
     func vm() async throws -> LoopbackVM { try await LoopbackVM.shared.value }
 

@@ -7,7 +7,8 @@ import Testing
 /// camera is open to the end of the stream. Each run ends with the documented status and leaves
 /// only whole files: every frame decodes with ffmpeg, every log line parses and names a frame that
 /// is there, and no temporary file is left.
-@Suite("signals at random moments of live capture on vivid in a VM", .serialized, .timeLimit(.minutes(20)))
+@Suite(
+    "signals at random moments of live capture on vivid in a VM", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
 struct VividSignalStressTests {
     /// One line of runs.txt.
     struct Run {

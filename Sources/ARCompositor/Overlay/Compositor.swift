@@ -77,8 +77,7 @@ public final class Compositor {
 
     /// A label's size for ``MarkerLayout`` (text plus the plate's padding), on frames `height` tall.
     public func labelSize(_ text: String, frameHeight height: Int) -> (width: Int, height: Int) {
-        guard let rendered = textRenderer(frameHeight: height)?.render(text) else { return (text.count * 10, 24) }
-        return (rendered.mask.width, rendered.mask.height)
+        textRenderer(frameHeight: height)?.size(of: text) ?? (text.count * 10, 24)
     }
 
     /// Draws `layout` on `image`: markers, labels and edge arrows, as the style's layers allow,

@@ -34,6 +34,8 @@ public final class TextRenderer {
     private var fallbackFaces: [UInt64: FontLibrary.SizedFace?] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: RenderedLineCache
+    /// Sizes measured by ``size(of:)``.
+    private var sizes: [String: (width: Int, height: Int)] = [:]
     /// HarfBuzz's buffer, reused by every run shaped.
     private let shapingBuffer = ShapingBuffer()
     private let ascender: Int
@@ -51,6 +53,16 @@ public final class TextRenderer {
         let left: Int
         let top: Int
         let color: ColorBitmap?
+    }
+
+    /// A line's glyphs placed, before they are drawn into its masks.
+    private struct ArrangedLine {
+        let drawn: [(glyph: Glyph, x: Int, top: Int)]
+        let missing: Int
+        let inkLeft: Int
+        let width: Int
+        let height: Int
+        let baseline: Int
     }
 
     /// A glyph as shaped and placed on the line: its face and index, its pen position (26.6
@@ -98,6 +110,25 @@ public final class TextRenderer {
         lines.insert(rendered, for: text)
         return rendered
     }
+
+    /// The width and height of the masks ``render(_:)`` gives `text`, without drawing them.
+    ///
+    /// A layout sizes far more labels than it draws (every place it tries, most of them hidden by
+    /// nearer ones or too close to an arrow already placed: hundreds a frame with a city's POIs),
+    /// and drawing one costs its masks and its halo's dilation; the glyphs are kept either way. The
+    /// sizes are kept in a table emptied when it reaches ``sizeTableLimit`` entries (the distance
+    /// in a moving camera's labels makes new texts every frame).
+    public func size(of text: String) -> (width: Int, height: Int) {
+        if let size = sizes[text] { return size }
+        let arranged = arrange(text)
+        let size = (arranged.width, arranged.height)
+        if sizes.count >= Self.sizeTableLimit { sizes.removeAll(keepingCapacity: true) }
+        sizes[text] = size
+        return size
+    }
+
+    /// The texts whose sizes ``size(of:)`` keeps at most (some 100 bytes each).
+    static let sizeTableLimit = 4096
 
     /// The characters of `text` that no installed font draws (each once, in order).
     func uncoveredScalars(in text: String) -> [Unicode.Scalar] {
@@ -299,7 +330,9 @@ public final class TextRenderer {
         return character.properties.isEmojiPresentation
     }
 
-    private func layOut(_ text: String) -> RenderedText {
+    /// `text`'s glyphs placed on the line, and the size and baseline of the masks ``render(_:)``
+    /// gives it.
+    private func arrange(_ text: String) -> ArrangedLine {
         let line = shape(text.unicodeScalars.map(\.value))
         var drawn: [(glyph: Glyph, x: Int, top: Int)] = []
         drawn.reserveCapacity(line.glyphs.count)
@@ -319,9 +352,16 @@ public final class TextRenderer {
             below = max(below, glyph.mask.height - top)
         }
         let pad = haloRadius + 1
-        let width = max(1, inkRight - inkLeft + 2 * pad + 2)
-        let height = above + below + 2 * pad
-        let baseline = pad + above
+        return ArrangedLine(
+            drawn: drawn, missing: missing, inkLeft: inkLeft, width: max(1, inkRight - inkLeft + 2 * pad + 2),
+            height: above + below + 2 * pad, baseline: pad + above)
+    }
+
+    private func layOut(_ text: String) -> RenderedText {
+        let arranged = arrange(text)
+        let (drawn, missing, inkLeft) = (arranged.drawn, arranged.missing, arranged.inkLeft)
+        let (width, height, baseline) = (arranged.width, arranged.height, arranged.baseline)
+        let pad = haloRadius + 1
         var values = [UInt8](repeating: 0, count: width * height)
         var colors: [UInt8]? =
             drawn.contains { $0.glyph.color != nil } ? [UInt8](repeating: 0, count: width * height * 4) : nil

@@ -47,6 +47,28 @@ struct TextRendererTests {
         }
     }
 
+    @Test(
+        "a text measured without drawing has the size its rendering has: Latin, right to left, joined, marks, emoji, empty"
+    )
+    func measured() throws {
+        let texts = [
+            "Helsingin tuomiokirkko · 176 m", "תל אביב 12 km", "القاهرة", "नई दिल्ली", "Tokyo 🗼", "", "A\u{10FFFD}",
+        ]
+        // Measured first, by a renderer that has drawn nothing (its glyphs are not yet kept), and
+        // again after drawing: both equal the rendering's masks.
+        let measuring = try TextRenderer(pixelSize: 22)
+        let drawing = try TextRenderer(pixelSize: 22)
+        for text in texts {
+            let size = measuring.size(of: text)
+            let rendered = drawing.render(text)
+            #expect(size == (rendered.mask.width, rendered.mask.height), "\(text)")
+            #expect(drawing.size(of: text) == size, "\(text)")
+        }
+        // A different size measures differently (the table is per renderer, as sizes are).
+        let larger = try TextRenderer(pixelSize: 40)
+        #expect(larger.size(of: texts[0]).width > measuring.size(of: texts[0]).width)
+    }
+
     @Test("rendered lines are kept: the same text returns the same masks")
     func cached() throws {
         let renderer = try TextRenderer(pixelSize: 18)

@@ -11,8 +11,9 @@ struct LoopbackVM: GuestResults {
     /// frame's kind and bytes, in the order the writer wrote them (and again, pass after pass).
     let feeds: [String: [(kind: String, bytes: [UInt8])]]
 
-    /// The run, started by the first test that needs it (one VM at a time: ``VMSlot``).
-    static let shared = Task<LoopbackVM, any Error> { try await VMSlot.shared.run { try LoopbackVM.boot() } }
+    /// The run, started when the test run is planned (``VMBootTrait``) or by the first test that
+    /// reads it, on a thread of its own, beside the vivid VM's (see ``VividVM/shared``).
+    static let shared = Task<LoopbackVM, any Error> { try await OffPool.run { try LoopbackVM.boot() } }
 
     private static func boot() throws -> LoopbackVM {
         let fileManager = FileManager.default
