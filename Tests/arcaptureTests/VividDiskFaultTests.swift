@@ -30,6 +30,8 @@ struct VividDiskFaultTests {
         Case(name: "locked-folder", status: 73, message: "cannot create the file (Permission denied)"),
         Case(name: "locked-footage", status: 73, message: "cannot create the file (Permission denied)"),
         Case(name: "read-only", status: 73, message: "cannot create the file (Read-only file system)"),
+        // Whichever call meets the failing disk first (a write, or a flush before or after the
+        // rename: it depends on the guest's speed), the fault is named the same way.
         Case(name: "io-error", status: 74, message: "an I/O error (EIO): the disk or card failed to store it"),
         Case(name: "full-disk", status: 74, message: ".jpg': the disk is full (no partial file is left)"),
         Case(name: "reader-gone", status: 0, message: "the program reading the stream closed it"),

@@ -328,9 +328,12 @@ public final class AtomicFileWriter {
             // The file is whole and under its name, but the disk said it could not keep it (EIO
             // from a failing card, ENOSPC from delayed allocation): reported, never dropped, since
             // what a power cut would leave is unknown. The file is left: it may be all there is.
+            // The fault is named as a failed write's is: which call reports a dying card (the
+            // write, the flush before the rename, or this one) depends on when it starts failing.
             throw OutputError(
                 path: destination,
-                reason: "flushing it to the disk under its name failed (\(flushFailure)): "
+                reason: "flushing it to the disk under its name failed: "
+                    + "\(OutputError.reason(writing: flushFailure.errno.rawValue)) (\(flushFailure.call)); "
                     + "the file is there, but may not survive a power cut",
                 kind: .write)
         }
@@ -354,7 +357,8 @@ public final class AtomicFileWriter {
         if let error = syncFolder(of: destination) {
             throw OutputError(
                 path: destination,
-                reason: "flushing its folder failed (\(error)): the file is there, but may not survive a power cut",
+                reason: "flushing its folder failed: \(OutputError.reason(writing: error.errno.rawValue)) "
+                    + "(\(error.call)); the file is there, but may not survive a power cut",
                 kind: .write)
         }
     }

@@ -48,14 +48,17 @@ struct TextRendererTests {
     }
 
     @Test(
-        "a text measured without drawing has the size its rendering has: Latin, right to left, joined, marks, emoji, empty"
+        "rendered lines are kept: the same text returns the same masks; a text measured without drawing has their size"
     )
-    func measured() throws {
+    func cached() throws {
+        let renderer = try TextRenderer(pixelSize: 18)
+        #expect(renderer.render("Senaatintori").mask == renderer.render("Senaatintori").mask)
+        // Measured (size(of:), what a layout asks of every label it tries) by a renderer that has
+        // drawn nothing, so its glyphs are not yet kept, and again after drawing: both equal the
+        // rendering's masks, in every script and for an emoji, an empty text and a missing glyph.
         let texts = [
             "Helsingin tuomiokirkko · 176 m", "תל אביב 12 km", "القاهرة", "नई दिल्ली", "Tokyo 🗼", "", "A\u{10FFFD}",
         ]
-        // Measured first, by a renderer that has drawn nothing (its glyphs are not yet kept), and
-        // again after drawing: both equal the rendering's masks.
         let measuring = try TextRenderer(pixelSize: 22)
         let drawing = try TextRenderer(pixelSize: 22)
         for text in texts {
@@ -64,15 +67,8 @@ struct TextRendererTests {
             #expect(size == (rendered.mask.width, rendered.mask.height), "\(text)")
             #expect(drawing.size(of: text) == size, "\(text)")
         }
-        // A different size measures differently (the table is per renderer, as sizes are).
-        let larger = try TextRenderer(pixelSize: 40)
-        #expect(larger.size(of: texts[0]).width > measuring.size(of: texts[0]).width)
-    }
-
-    @Test("rendered lines are kept: the same text returns the same masks")
-    func cached() throws {
-        let renderer = try TextRenderer(pixelSize: 18)
-        #expect(renderer.render("Senaatintori").mask == renderer.render("Senaatintori").mask)
+        // Sizes are the renderer's own: larger text measures larger.
+        #expect(try TextRenderer(pixelSize: 40).size(of: texts[0]).width > measuring.size(of: texts[0]).width)
     }
 }
 

@@ -53,8 +53,8 @@ struct FlushAfterRenameTests {
         #expect(run.status == 74, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "cannot write '\(output)': flushing it to the disk under its name failed "
-                    + "(fsync failed: Input/output error): the file is there, but may not survive a power cut"),
+                "cannot write '\(output)': flushing it to the disk under its name failed: an I/O error (EIO): "
+                    + "the disk or card failed to store it (fsync); the file is there, but may not survive a power cut"),
             "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: output), "the output is left: it may be all there is")
 
