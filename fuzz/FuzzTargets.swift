@@ -108,8 +108,8 @@ let fuzzTargets: [String: @Sendable ([UInt8]) -> Void] = [
         var alone = DJIMetadataTrackBuilder(path: "fuzz.mp4")
         alone.add(time: 0, bytes: bytes)
         _ = try? alone.finish()
-        for file in ["dvtm_ac203.proto", "dvtm_wa530.proto", "dvtm_oq101.proto"] {
-            var builder = DJIMetadataTrackBuilder(path: "fuzz.mp4")
+        for file in ["dvtm_ac203.proto", "dvtm_wa530.proto", "dvtm_oq101.proto", "dvtm_ae2504.proto"] {
+            var builder = DJIMetadataTrackBuilder(path: "fuzz.mp4", tag: file.contains("ae25") ? "xtmd" : "djmd")
             builder.add(time: 0, bytes: FuzzFiles.djiClipHeader(file))
             builder.add(time: 0.5, bytes: bytes)
             let half = bytes.count / 2

@@ -6,9 +6,10 @@ import Testing
 @testable import ArcaptureCore
 @testable import Footage
 
-/// A video's DJI metadata track (issue 40, item 2): clips written from the schemas by Google's
-/// protobuf for Python (`DJIMetadataVideo`; no real clip with the track is available under a
-/// licence the project may use), read by arcapture through libprotobuf-c.
+/// A video's DJI metadata track (issue 40, item 2), and an XTRA camera's of the same kind: clips
+/// written from the schemas by Google's protobuf for Python (`DJIMetadataVideo`; no real clip with
+/// the track is available under a licence the project may use), read by arcapture through
+/// libprotobuf-c.
 @Suite("A video's DJI metadata track (djmd)")
 struct DJIMetadataTelemetryTests {
     static let clip = PackagePaths.sample("video/max-heromode.mp4")
@@ -103,6 +104,50 @@ struct DJIMetadataTelemetryTests {
                 "\(read.track.fixes.count) altitudes from the barometer, read as above sea level"))
     }
 
+    @Test(
+        "XTRA Edge and Edge Pro: an xtmd track's GPS remote fixes and velocity, the GPS stamps giving the start",
+        arguments: [("ae2503", "XTRA Edge"), ("ae2504", "XTRA Edge Pro")])
+    func xtra(product: String, name: String) async throws {
+        let directory = try PackagePaths.temporaryDirectory("xtmd-\(product)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let times = try await DJIMetadataVideo.packetTimes(of: Self.clip)
+        let start = 1_714_557_600.5
+        // Written from XTRA's own schemas and library (proto/xtra/), with the camera's ISO and the
+        // IMU's attitude in every frame: arcapture reads them with its GPS path alone.
+        let frames: [DJIMetadataVideo.Frame] = times.enumerated().map { index, time in
+            var frame: DJIMetadataVideo.Frame = [
+                "lat": Self.position(index).latitude, "lon": Self.position(index).longitude, "alt_mm": 12_250,
+                "alt_type": 1, "north": -2.0, "east": 0.0,
+                "time": UTCTime.format(Date(timeIntervalSince1970: (start + time).rounded(.down)))
+                    .prefix(19).replacingOccurrences(of: "T", with: " "),
+            ]
+            if index == 0 { frame["clip"] = ["proto_file_name": "dvtm_\(product).proto", "product_name": name] }
+            return frame
+        }
+        let video = try await DJIMetadataVideo(
+            from: Self.clip, product: product, frames: frames, name: "\(product).mp4", in: directory)
+        #expect(EmbeddedTelemetry.hasTelemetry(video.path.path))
+        let read = try EmbeddedTelemetry.read(video.path.path)
+        #expect(read.origin == "\(video.path.path)'s own GPS (XTRA metadata)")
+        #expect(!read.isRelative && read.startSource == .djiGPSTime)
+        let videoStart = try #require(read.videoStart).timeIntervalSince1970
+        #expect(videoStart <= start + 1e-6 && videoStart > start - 1, "\(videoStart - start)")
+        #expect(read.track.fixes.count == times.count)
+        for (index, fix) in read.track.fixes.enumerated() {
+            #expect(fix.coordinate.latitude == Self.position(index).latitude)
+            #expect(fix.coordinate.longitude == Self.position(index).longitude)
+            #expect(fix.coordinate.altitude == 12.25)
+            #expect(abs(fix.time.timeIntervalSince1970 - (videoStart + times[index])) < 1e-6)
+            // 2 m/s south: the remote's velocity gives the speed and the course.
+            #expect(fix.speed == 2 && fix.course == 180)
+        }
+        #expect(read.track.orientations.isEmpty, "the remote records no heading: the course gives it")
+        #expect(
+            read.track.summary
+                == "\(times.count) fixes from \(times.count) XTRA metadata samples (\(name), schema XTRA Edge / Edge Pro "
+                + "(dvtm_ae2503, ae2504); GPS time stamps read as UTC)")
+    }
+
     @Test("a product whose layout is not read, frames without GPS, or damaged messages: refused, saying what was found")
     func refused() async throws {
         let directory = try PackagePaths.temporaryDirectory("djmd-refused")
@@ -113,7 +158,8 @@ struct DJIMetadataTelemetryTests {
             (
                 "DJI Mini 4 Pro", "dvtm_mini4pro.proto", "mini4pro.mp4",
                 "its DJI metadata track (djmd) is DJI Mini 4 Pro's (dvtm_mini4pro.proto), a layout arcapture does not "
-                    + "read: it reads Osmo Action 4/5 (dvtm_ac203, ac204), Avata 2 (dvtm_wa530), Osmo 360 (dvtm_oq101)"
+                    + "read: it reads Osmo Action 4/5 (dvtm_ac203, ac204), Avata 2 (dvtm_wa530), Osmo 360 (dvtm_oq101), "
+                    + "XTRA Edge / Edge Pro (dvtm_ae2503, ae2504)"
             ),
             (
                 "DJI Avata", "dvtm_wm169.proto", "avata1.mp4",

@@ -79,7 +79,7 @@ struct DJIMetadataTrackBuilderTests {
             .map { $0 }
             + FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("include").path)
             .map { "include/\($0)" }
-        #expect(files.count == 10, "\(files)")
+        #expect(files.count == 12, "\(files)")
         for file in files {
             let written = try Data(contentsOf: directory.appendingPathComponent(file))
             let kept = try Data(contentsOf: committed.appendingPathComponent(file))

@@ -4,7 +4,8 @@ import Foundation
 /// (`djmd`, as the Osmo Action 4/5, the Avata 2 and the Osmo 360 write): each packet written over
 /// with one protobuf message of a DJI product schema, written by Google's protobuf for Python from
 /// the schemas arcapture vendors (`Tests/TestSupport/Fixtures/write-dji-metadata.py`), and the
-/// track's sample entry renamed `djmd` and its handler `DJI meta`.
+/// track's sample entry renamed `djmd` and its handler `DJI meta` (or, for an XTRA camera's,
+/// `xtmd` and `CAM meta`).
 ///
 /// No DJI clip with this track is available under a licence the project may use (see
 /// `samples/action-cam/SOURCES.md`), and ffmpeg cannot write one: the clip is synthetic, laid out as
@@ -26,9 +27,10 @@ public struct DJIMetadataVideo {
     }
 
     /// Writes `name` in `directory` from `clip` with one message of `product`'s schema (`ac203`,
-    /// `wa530`, `oq101`) a telemetry packet: `frames[i]` in packet `i` (the clip's packets beyond
-    /// `frames` hold an empty message). With `damagedAfterFirst`, every packet after the first is
-    /// overwritten with 0xFF bytes instead (no protobuf message: a track damaged on the card).
+    /// `wa530`, `oq101`, `ae2503`, `ae2504`) a telemetry packet: `frames[i]` in packet `i` (the
+    /// clip's packets beyond `frames` hold an empty message). With `damagedAfterFirst`, every
+    /// packet after the first is overwritten with 0xFF bytes instead (no protobuf message: a track
+    /// damaged on the card). XTRA's products (`ae…`) get an `xtmd` track, as their cameras write.
     public init(
         from clip: String, product: String, frames: [Frame], name: String, in directory: URL,
         damagedAfterFirst: Bool = false
@@ -52,8 +54,9 @@ public struct DJIMetadataVideo {
                 ? [UInt8](repeating: 0xFF, count: packet.size) : try Self.padded(message, to: packet.size)
             bytes.replaceSubrange(packet.position..<packet.position + packet.size, with: payload)
         }
-        try Self.rename(&bytes, from: "gpmd", to: "djmd", after: "stsd", within: 64)
-        try Self.rename(&bytes, from: "GoPro MET", to: "DJI meta\0", after: "hdlr", within: 64)
+        let isXTRA = product.hasPrefix("ae")
+        try Self.rename(&bytes, from: "gpmd", to: isXTRA ? "xtmd" : "djmd", after: "stsd", within: 64)
+        try Self.rename(&bytes, from: "GoPro MET", to: isXTRA ? "CAM meta\0" : "DJI meta\0", after: "hdlr", within: 64)
         try Data(bytes).write(to: path)
     }
 

@@ -17,8 +17,8 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
     case gpsClock
     /// A video's GPS clock in its CAMM track (Google's Camera Motion Metadata): UTC.
     case cammGPSClock
-    /// The GPS time stamps of a video's DJI metadata track (`djmd`: Osmo Action, Avata 2), whole
-    /// seconds read as UTC, as GPS gives it.
+    /// The GPS time stamps of a video's DJI metadata track (`djmd`: Osmo Action, Avata 2, or an
+    /// XTRA camera's `xtmd`), whole seconds read as UTC, as GPS gives it.
     case djiGPSTime
     /// The GPS records of a video's Insta360 trailer: UTC, not tied to the frames.
     case insta360GPSClock
@@ -90,7 +90,7 @@ public enum CaptureTimeSource: Hashable, Sendable, CustomStringConvertible {
         case .cammGPSClock:
             "the video's GPS clock (its CAMM track)"
         case .djiGPSTime:
-            "the GPS time stamps in the video's DJI metadata track, read as UTC"
+            "the GPS time stamps in the video's DJI (or XTRA) metadata track, read as UTC"
         case .insta360GPSClock:
             "the GPS clock of the video's Insta360 trailer"
         case .exifToolGPSClock:

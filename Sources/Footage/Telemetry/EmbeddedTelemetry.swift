@@ -66,15 +66,15 @@ public enum EmbeddedTelemetry {
         return reading.anchored(at: created.date)
     }
 
-    /// Whether the video at `path` has telemetry arcapture reads itself: a GPMF, CAMM or DJI
+    /// Whether the video at `path` has telemetry arcapture reads itself: a GPMF, CAMM, DJI or XTRA
     /// metadata track (false for files FFmpeg cannot read), an Insta360 trailer, or a DJI subtitle
     /// file beside it. A cheap look, not a reading: telemetry found here may still hold no GPS
     /// (``noGPSReason(_:)`` tells that from damage).
     public static func hasTelemetry(_ path: String) -> Bool {
         // An Insta360 trailer by its footer alone (the trailer itself can be megabytes).
         if subtitleFile(forVideo: path) != nil || insta360TrailerSize(path) != nil { return true }
-        return ((try? MediaContainer(path: path))?.streams.contains { ["gpmd", "camm", "djmd"].contains($0.codecTag) })
-            ?? false
+        guard let container = try? MediaContainer(path: path) else { return false }
+        return container.streams.contains { ["gpmd", "camm", "djmd", "xtmd"].contains($0.codecTag) }
     }
 
     /// Why the videos behind `error` (thrown by ``read(_:)`` or ``read(chapters:)``) carry no GPS
@@ -271,20 +271,21 @@ public enum EmbeddedTelemetry {
                 track: track, videoStart: videoStart, startSource: .cammGPSClock, origin: "\(path)'s own GPS (CAMM)",
                 isRelative: isRelative)
         }
-        // DJI's metadata track (Osmo Action 4/5, Avata 2, Osmo 360): a protobuf message a frame. When
-        // it holds no GPS, an .SRT beside the video or ExifTool may still have some.
+        // DJI's metadata track (Osmo Action 4/5, Avata 2, Osmo 360), or XTRA's (Edge, Edge Pro): a
+        // protobuf message a frame. When it holds no GPS, an .SRT beside the video or ExifTool may
+        // still have some.
         var metadataProblem: String?
         var metadataDamaged = false
         if !container.streams.contains(where: { $0.codecTag == "gpmd" }),
-            let djmd = container.streams.first(where: { $0.codecTag == "djmd" })
+            let djmd = container.streams.first(where: { ["djmd", "xtmd"].contains($0.codecTag) })
         {
-            var builder = DJIMetadataTrackBuilder(path: path)
+            var builder = DJIMetadataTrackBuilder(path: path, tag: djmd.codecTag)
             try container.readPackets(of: djmd.index) { packet in builder.add(time: packet.time, bytes: packet.bytes) }
             do throws(InputFileError) {
                 let (track, videoStart, isRelative) = try builder.finish()
                 return Reading(
                     track: track, videoStart: videoStart, startSource: .djiGPSTime,
-                    origin: "\(path)'s own GPS (DJI metadata)", isRelative: isRelative)
+                    origin: "\(path)'s own GPS (\(builder.trackName))", isRelative: isRelative)
             } catch .malformed(_, _, let problem) {
                 metadataProblem = problem
                 metadataDamaged = builder.isDamaged

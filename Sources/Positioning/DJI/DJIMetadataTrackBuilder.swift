@@ -3,8 +3,9 @@ internal import CDJIMetadata
 import Foundation
 
 /// Turns a video's DJI metadata track (`djmd`: the Osmo Action 4 and 5, the Avata 2, the Osmo 360
-/// write one protobuf message per frame) into a ``RecordedTrack``: the decoding half of reading it
-/// (the Footage module's `EmbeddedTelemetry` takes the packets out of the container).
+/// write one protobuf message per frame), or the same kind of track an XTRA camera writes (`xtmd`),
+/// into a ``RecordedTrack``: the decoding half of reading it (the Footage module's
+/// `EmbeddedTelemetry` takes the packets out of the container).
 ///
 /// The messages are decoded by libprotobuf-c with code protoc-c wrote from the schemas the
 /// telemetry-parser project published (`Sources/CDJIMetadata/proto/`, MIT OR Apache-2.0): DJI
@@ -16,6 +17,8 @@ import Foundation
 ///   from north: the flight controller's, which the camera's one-axis gimbal follows in yaw) and
 ///   its velocity (north, east, down).
 /// - Osmo 360 (`oq101`): the gimbal's GPS, else the e-bike kit's.
+/// - XTRA Edge and Edge Pro (`ae2503`, `ae2504`; telemetry-parser's `src/xtra` schemas, on the
+///   same library): the GPS remote's GPS and its velocity (north, east), no orientation.
 ///
 /// Each fix is placed at its sample's time in the video. A GPS time stamp
 /// (`YYYY-MM-DD HH:MM:SS`, whole seconds) is read as UTC, as GPS gives it, and ties the video's
@@ -31,6 +34,7 @@ public struct DJIMetadataTrackBuilder {
         case osmoAction = "Osmo Action 4/5 (dvtm_ac203, ac204)"
         case avata2 = "Avata 2 (dvtm_wa530)"
         case osmo360 = "Osmo 360 (dvtm_oq101)"
+        case xtraEdge = "XTRA Edge / Edge Pro (dvtm_ae2503, ae2504)"
 
         /// The schema of the product whose proto file or product name is `name`, nil for another.
         init?(name: String) {
@@ -41,6 +45,8 @@ public struct DJIMetadataTrackBuilder {
                 self = .avata2
             } else if name.contains("oq101") || name.contains("osmo 360") {
                 self = .osmo360
+            } else if ["ae2503", "ae2504", "xtra"].contains(where: { name.contains($0) }) {
+                self = .xtraEdge
             } else {
                 return nil
             }
@@ -62,7 +68,14 @@ public struct DJIMetadataTrackBuilder {
     }
 
     /// The schemas read, for messages.
-    public static let schemasRead = "Osmo Action 4/5 (dvtm_ac203, ac204), Avata 2 (dvtm_wa530), Osmo 360 (dvtm_oq101)"
+    public static let schemasRead =
+        "Osmo Action 4/5 (dvtm_ac203, ac204), Avata 2 (dvtm_wa530), Osmo 360 (dvtm_oq101), "
+        + "XTRA Edge / Edge Pro (dvtm_ae2503, ae2504)"
+
+    /// The track's name in messages: "DJI metadata", or "XTRA metadata" for an `xtmd` track.
+    public let trackName: String
+    /// The track's sample entry (`djmd`, `xtmd`), for messages.
+    private let tag: String
 
     private let path: String
     private var schema: Schema?
@@ -80,9 +93,12 @@ public struct DJIMetadataTrackBuilder {
     /// messages are not that schema's, and none gave a fix (what they held cannot be known).
     public var isDamaged: Bool { schema != nil && fixes.isEmpty && undecodable > 0 }
 
-    /// Starts a track for the video at `path` (named in warnings).
-    public init(path: String) {
+    /// Starts a track for the video at `path` (named in warnings), whose sample entry is `tag`:
+    /// `djmd` (DJI's) or `xtmd` (XTRA's, the same kind of track).
+    public init(path: String, tag: String = "djmd") {
         self.path = path
+        self.tag = tag
+        trackName = tag == "xtmd" ? "XTRA metadata" : "DJI metadata"
     }
 
     /// Decodes one sample of the `djmd` track, at `time` s in the video.
@@ -153,7 +169,7 @@ public struct DJIMetadataTrackBuilder {
                 throw .malformed(
                     file: path, location: nil,
                     problem:
-                        "its DJI metadata track (djmd) is \(product.name.isEmpty ? "an Avata's" : product.name + "'s") "
+                        "its \(trackName) track (\(tag)) is \(product.name.isEmpty ? "an Avata's" : product.name + "'s") "
                         + "(\(product.file.isEmpty ? "wm169" : product.file)), whose layout holds no GPS (the camera's "
                         + "settings and its attitude only; the drone writes its GPS to the .SRT beside the video when "
                         + "subtitles are on)")
@@ -161,16 +177,16 @@ public struct DJIMetadataTrackBuilder {
             throw .malformed(
                 file: path, location: nil,
                 problem: product.map {
-                    "its DJI metadata track (djmd) is \($0.name.isEmpty ? "a product" : $0.name)'s "
+                    "its \(trackName) track (\(tag)) is \($0.name.isEmpty ? "a product" : $0.name)'s "
                         + "(\($0.file.isEmpty ? "no schema named" : $0.file)), a layout arcapture does not read: it reads "
                         + Self.schemasRead
-                } ?? "its DJI metadata track (djmd, \(samples) samples) has no clip header naming its product")
+                } ?? "its \(trackName) track (\(tag), \(samples) samples) has no clip header naming its product")
         }
         let productName = product.map { $0.name.isEmpty ? schema.rawValue : $0.name } ?? schema.rawValue
         if isDamaged {
             throw .malformed(
                 file: path, location: nil,
-                problem: "its DJI metadata track (\(productName)) is damaged: \(undecodable) of its \(samples) "
+                problem: "its \(trackName) track (\(productName)) is damaged: \(undecodable) of its \(samples) "
                     + "messages are not the \(schema.rawValue) schema's, and none gave a fix"
                     + (warnings.first.map { " (first: \($0))" } ?? ""))
         }
@@ -178,8 +194,8 @@ public struct DJIMetadataTrackBuilder {
             throw .malformed(
                 file: path, location: nil,
                 problem: withoutFix > 0
-                    ? "its DJI metadata track (\(productName)) has no GPS fix: \(withoutFix) frames' GPS invalid or at 0°, 0°"
-                    : "its DJI metadata track (\(productName), \(samples) samples) holds no GPS"
+                    ? "its \(trackName) track (\(productName)) has no GPS fix: \(withoutFix) frames' GPS invalid or at 0°, 0°"
+                    : "its \(trackName) track (\(productName), \(samples) samples) holds no GPS"
                         + (warnings.first.map { " (\($0))" } ?? ""))
         }
         // The video's start: each stamp is the start of its second, so stamp − sample time is a
@@ -203,7 +219,7 @@ public struct DJIMetadataTrackBuilder {
                 origin: .flightController)
         }
         var summary =
-            "\(track.count) fixes from \(samples) DJI metadata samples (\(productName), schema \(schema.rawValue); "
+            "\(track.count) fixes from \(samples) \(trackName) samples (\(productName), schema \(schema.rawValue); "
             + (videoStart == nil
                 ? "no GPS time stamps: timed by their place in the video only"
                 : "GPS time stamps read as UTC")
@@ -284,6 +300,16 @@ public struct DJIMetadataTrackBuilder {
                     frame?.gimbal_frame_meta?.pointee.gps_basic
                     ?? frame?.ebike_frame_meta?.pointee.ebike_gps?.pointee.gps_basic
                 return .some(gps.flatMap { reading($0.pointee) })
+            case .xtraEdge:
+                guard let message = arcapture__xtra__frame_gps_only__unpack(nil, buffer.count, base) else { return nil }
+                defer { arcapture__xtra__frame_gps_only__free_unpacked(message, nil) }
+                guard let remote = message.pointee.frame_meta?.pointee.bluetooth_rc_frame_meta?.pointee,
+                    var frame = remote.gps_basic.flatMap({ reading($0.pointee) })
+                else { return .some(nil) }
+                if let velocity = remote.velocity?.pointee, velocity.velocity_x.isFinite, velocity.velocity_y.isFinite {
+                    frame.velocity = (Double(velocity.velocity_x), Double(velocity.velocity_y))
+                }
+                return .some(frame)
             }
         }
     }

@@ -48,7 +48,7 @@ public struct RecordedTrack: Sendable {
     public static let formatsRead =
         "arcapture reads GPX, NMEA 0183 logs, FIT activities (.fit), DJI subtitle files (.SRT), CSV with a "
         + "header naming time, lat and lon columns (any other CSV with its columns given by name or number), KML and KMZ (gx:Track, timed placemarks), any of "
-        + "them gzip-compressed (.gz), and a video's own telemetry (GoPro's GPMF, Google's CAMM, DJI's djmd metadata, an Insta360's trailer, the DJI .SRT beside the video, "
+        + "them gzip-compressed (.gz), and a video's own telemetry (GoPro's GPMF, Google's CAMM, DJI's djmd and XTRA's xtmd metadata, an Insta360's trailer, the DJI .SRT beside the video, "
         + "or what ExifTool reads: dashcams, Sony, Yuneec)"
 
     /// The time span the fixes cover, nil without fixes.

@@ -5,12 +5,13 @@ against, independent of libprotobuf-c and of protoc-c's generated code.
 
     write-dji-metadata.py PRODUCT < frames.json > messages.hex
 
-PRODUCT is ac203 (Osmo Action 4/5), wa530 (Avata 2) or oq101 (Osmo 360). frames.json is a list
+PRODUCT is ac203 (Osmo Action 4/5), wa530 (Avata 2), oq101 (Osmo 360), or ae2503 or ae2504 (XTRA
+Edge and Edge Pro, from XTRA's own schemas and library in proto/xtra/). frames.json is a list
 of objects, one a message: "clip" (optional: {"proto_file_name", "product_name"}, the clip header
 a clip's first message carries), and the frame's GPS: "lat", "lon" (degrees, or radians with
 "unit": 0), "alt_mm", "alt_type" (0 barometer, 1 GPS fused, 2 RTK), "status" (0 normal,
 1 invalid), "time" (the GPS time text); wa530 also "yaw", "pitch", "roll" (tenths of a degree),
-"north", "east" (m/s). Each message is printed as one line of hex.
+and wa530, ae2503 and ae2504 "north", "east" (m/s). Each message is printed as one line of hex.
 """
 import json
 import os
@@ -20,7 +21,8 @@ import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 PROTO = os.path.join(ROOT, "Sources", "CDJIMetadata", "proto")
-SCHEMAS = {"ac203": "dvtm_ac203", "wa530": "dvtm_eagle4_wa530", "oq101": "dvtm_oq101"}
+SCHEMAS = {"ac203": "dvtm_ac203", "wa530": "dvtm_eagle4_wa530", "oq101": "dvtm_oq101", "ae2503": "xtra/dvtm_ae2503",
+           "ae2504": "xtra/dvtm_ae2504"}
 
 
 def gps(target, frame):
@@ -39,12 +41,13 @@ def gps(target, frame):
 def main():
     product = sys.argv[1]
     frames = json.load(sys.stdin)
+    folder, _, schema = SCHEMAS[product].rpartition("/")
     with tempfile.TemporaryDirectory() as work:
         subprocess.run(
-            ["protoc", f"--proto_path={PROTO}", f"--python_out={work}", "dvtm_library.proto",
-             f"{SCHEMAS[product]}.proto"], check=True)
+            ["protoc", f"--proto_path={os.path.join(PROTO, folder)}", f"--python_out={work}", "dvtm_library.proto",
+             f"{schema}.proto"], check=True)
         sys.path.insert(0, work)
-        module = __import__(f"{SCHEMAS[product]}_pb2")
+        module = __import__(f"{schema}_pb2")
     for number, frame in enumerate(frames):
         message = module.ProductMeta()
         if "clip" in frame:
@@ -67,6 +70,15 @@ def main():
                 drone.velocity.velocity_y = frame.get("east", 0)
                 drone.relative_altitude.relative_altitude_mm = 12_000
                 drone.relative_altitude.is_relative_altitude_valid = True
+            elif product in ("ae2503", "ae2504"):
+                remote = meta.bluetooth_rc_frame_meta
+                gps(remote.gps_basic, frame)
+                remote.velocity.velocity_x = frame.get("north", 0)
+                remote.velocity.velocity_y = frame.get("east", 0)
+                # What the rest of a frame holds, which the reader must skip: the camera's ISO and
+                # the IMU's attitude.
+                meta.camera_frame_meta.iso.iso = 400
+                meta.imu_frame_meta.IMU_attitude_after_fusion.timestamp = 1_000 + number
             else:
                 gps(meta.gimbal_frame_meta.gps_basic, frame)
         print(message.SerializeToString().hex())

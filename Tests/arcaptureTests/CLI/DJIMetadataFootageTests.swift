@@ -11,17 +11,32 @@ struct DJIMetadataFootageTests {
     /// where the clip was filmed, heading south 10 m a second; the GPS stamps say the video began at
     /// 2024-05-01T10:00:00Z (a stamp is its whole second).
     static func osmoAction(from clip: String, in directory: URL) async throws -> DJIMetadataVideo {
+        try await goingSouth(
+            product: "ac203", header: ("dvtm_ac203.proto", "Osmo Action 4"), name: "DJI_20240501100000_0001_D.MP4",
+            from: clip, in: directory)
+    }
+
+    /// The same ride filmed by an XTRA Edge Pro (its `xtmd` track, `XTRA_0001.MP4`), whose GPS
+    /// remote also gives its velocity: 10 m/s south.
+    static func xtraEdgePro(from clip: String, in directory: URL) async throws -> DJIMetadataVideo {
+        try await goingSouth(
+            product: "ae2504", header: ("dvtm_ae2504.proto", "XTRA Edge Pro"), name: "XTRA_0001.MP4", from: clip,
+            in: directory)
+    }
+
+    private static func goingSouth(
+        product: String, header: (file: String, name: String), name: String, from clip: String, in directory: URL
+    ) async throws -> DJIMetadataVideo {
         let times = try await DJIMetadataVideo.packetTimes(of: clip)
         let frames: [DJIMetadataVideo.Frame] = times.enumerated().map { index, time in
             var frame: DJIMetadataVideo.Frame = [
                 "lat": 33.12677 - Double(index) * 0.00009, "lon": -117.3273436, "alt_mm": 15_000, "alt_type": 1,
-                "time": String(format: "2024-05-01 10:00:%02d", Int(time)),
+                "time": String(format: "2024-05-01 10:00:%02d", Int(time)), "north": -10.0, "east": 0.0,
             ]
-            if index == 0 { frame["clip"] = ["proto_file_name": "dvtm_ac203.proto", "product_name": "Osmo Action 4"] }
+            if index == 0 { frame["clip"] = ["proto_file_name": header.file, "product_name": header.name] }
             return frame
         }
-        return try await DJIMetadataVideo(
-            from: clip, product: "ac203", frames: frames, name: "DJI_20240501100000_0001_D.MP4", in: directory)
+        return try await DJIMetadataVideo(from: clip, product: product, frames: frames, name: name, in: directory)
     }
 
     @Test("annotate, location and sync read an Osmo Action's own GPS: poses at its fixes, the start from its stamps")
@@ -40,8 +55,8 @@ struct DJIMetadataFootageTests {
             "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "time: the first frame at 2024-05-01T10:00:00.000Z from the GPS time stamps in the video's DJI "
-                    + "metadata track, read as UTC"), "\(result.stderr)")
+                "time: the first frame at 2024-05-01T10:00:00.000Z from the GPS time stamps in the video's DJI (or "
+                    + "XTRA) metadata track, read as UTC"), "\(result.stderr)")
         #expect(result.stderr.contains("315 frames in, 315 out (315 annotated"), "\(result.stderr)")
         #expect(annotation.records.count == 315)
         // Frame 0 at the first fix, heading south along the track.

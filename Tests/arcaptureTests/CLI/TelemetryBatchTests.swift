@@ -4,9 +4,10 @@ import Testing
 
 /// `annotate --batch` over footage whose poses come from the telemetry formats of issue 40: a DJI
 /// clip with its `.SRT` beside it, a clip along a Garmin FIT activity, one along a CSV whose columns
-/// `--track-columns` names, and an Osmo Action clip with its own DJI metadata track. Each row must
+/// `--track-columns` names, an Osmo Action clip with its own DJI metadata track, and an XTRA Edge
+/// Pro clip with its own of the same kind (`xtmd`). Each row must
 /// write what `annotate` run by hand on the same inputs writes, as a fleet's operator relies on.
-@Suite("arcapture annotate --batch with DJI, FIT, CSV and djmd telemetry")
+@Suite("arcapture annotate --batch with DJI, FIT, CSV, djmd and xtmd telemetry")
 struct TelemetryBatchTests {
     @Test("each row's sidecar is the one annotate writes by hand: the same times, poses and places drawn")
     func rowsMatchHandRuns() async throws {
@@ -25,6 +26,11 @@ struct TelemetryBatchTests {
         // An Osmo Action 4 clip with its own djmd track, going south near Carlsbad.
         let carlsbadClip = PackagePaths.sample("video/max-heromode.mp4")
         let osmo = try await DJIMetadataFootageTests.osmoAction(from: carlsbadClip, in: directory).path.path
+        let xtra = try await DJIMetadataFootageTests.xtraEdgePro(from: carlsbadClip, in: directory).path.path
+        let carlsbad = [
+            "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov", "118",
+            "--heading-from-course", "--max-distance", "40000",
+        ]
 
         let stillOptions = ["--fps", "1", "--orientation", "0", "--hfov", "70", "--pois", north]
         let rows: [(footage: String, track: String?, name: String, options: [String])] = [
@@ -37,13 +43,8 @@ struct TelemetryBatchTests {
                 still, csv, "csv",
                 ["--track-columns", TrackColumnsTests.columns, "--start", "2024-05-01T10:00:02Z"] + stillOptions
             ),
-            (
-                osmo, nil, "djmd",
-                [
-                    "--pois", PackagePaths.sample("pois/geonames_places_near_carlsbad.geojson"), "--hfov", "118",
-                    "--heading-from-course", "--max-distance", "40000",
-                ]
-            ),
+            (osmo, nil, "djmd", carlsbad),
+            (xtra, nil, "xtmd", carlsbad),
         ]
         let manifest = directory.appendingPathComponent("fleet.jsonl").path
         var lines: [String] = []
