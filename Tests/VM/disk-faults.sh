@@ -117,7 +117,7 @@ io_error() {
     cp $image $R/disk-io-error.img
 }
 
-# The full-disk case: a 6 MB ext4 file system (journal on, delayed allocation; made on the host,
+# The full-disk case: a 3 MB ext4 file system (journal on, delayed allocation; made on the host,
 # as busybox's mke2fs makes only ext2) on a loop device, a time-lapse of 640x480 stills until it is
 # full; the image is kept for the host's fsck.
 full_disk() {

@@ -24,7 +24,7 @@ unplug_stress() {
     runs=$1 dir=$2 WINDOW_MS=${3:-auto}
     mkdir -p "$dir" /tmp/unplug-stress && chmod 0777 /tmp/unplug-stress
     : > "$dir/runs.txt"
-    # Coverage counters of these runs are not kept: fifty more profiles to merge for code the
+    # Coverage counters of these runs are not kept: thirty more profiles to merge for code the
     # scenarios already cover.
     saved_profile=${LLVM_PROFILE_FILE:-}
     export LLVM_PROFILE_FILE=/tmp/unplug-stress/run/default.profraw
