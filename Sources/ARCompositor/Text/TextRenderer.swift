@@ -116,8 +116,8 @@ public final class TextRenderer {
     /// A layout sizes far more labels than it draws (every place it tries, most of them hidden by
     /// nearer ones or too close to an arrow already placed: hundreds a frame with a city's POIs),
     /// and drawing one costs its masks and its halo's dilation; the glyphs are kept either way. The
-    /// sizes are kept in a table emptied when it reaches ``sizeTableLimit`` entries (the distance
-    /// in a moving camera's labels makes new texts every frame).
+    /// sizes are kept in a table emptied when it reaches 4,096 entries (the distance in a moving
+    /// camera's labels makes new texts every frame).
     public func size(of text: String) -> (width: Int, height: Int) {
         if let size = sizes[text] { return size }
         let arranged = arrange(text)
