@@ -73,7 +73,7 @@ public struct DJIMetadataTrackBuilder {
         + "XTRA Edge / Edge Pro (dvtm_ae2503, ae2504)"
 
     /// The track's name in messages: "DJI metadata", or "XTRA metadata" for an `xtmd` track.
-    public let trackName: String
+    public var trackName: String { tag == "xtmd" ? "XTRA metadata" : "DJI metadata" }
     /// The track's sample entry (`djmd`, `xtmd`), for messages.
     private let tag: String
 
@@ -98,7 +98,6 @@ public struct DJIMetadataTrackBuilder {
     public init(path: String, tag: String = "djmd") {
         self.path = path
         self.tag = tag
-        trackName = tag == "xtmd" ? "XTRA metadata" : "DJI metadata"
     }
 
     /// Decodes one sample of the `djmd` track, at `time` s in the video.
@@ -288,9 +287,7 @@ public struct DJIMetadataTrackBuilder {
                         Double(attitude.roll_decidegree) / 10
                     )
                 }
-                if let velocity = drone.velocity?.pointee, velocity.velocity_x.isFinite, velocity.velocity_y.isFinite {
-                    frame.velocity = (Double(velocity.velocity_x), Double(velocity.velocity_y))
-                }
+                frame.velocity = drone.velocity.flatMap { northEast($0.pointee) }
                 return .some(frame)
             case .osmo360:
                 guard let message = oq101__product_meta__unpack(nil, buffer.count, base) else { return nil }
@@ -306,9 +303,7 @@ public struct DJIMetadataTrackBuilder {
                 guard let remote = message.pointee.frame_meta?.pointee.bluetooth_rc_frame_meta?.pointee,
                     var frame = remote.gps_basic.flatMap({ reading($0.pointee) })
                 else { return .some(nil) }
-                if let velocity = remote.velocity?.pointee, velocity.velocity_x.isFinite, velocity.velocity_y.isFinite {
-                    frame.velocity = (Double(velocity.velocity_x), Double(velocity.velocity_y))
-                }
+                frame.velocity = remote.velocity.flatMap { northEast($0.pointee) }
                 return .some(frame)
             }
         }
@@ -328,6 +323,13 @@ public struct DJIMetadataTrackBuilder {
             latitude: coordinates.latitude * scale, longitude: coordinates.longitude * scale,
             altitude: Double(gps.gps_altitude_mm) / 1000, altitudeIsEllipsoidal: ellipsoidal,
             isValid: gps.gps_status != GPS_BASIC__GPS_STATUS__GPS_INVALID, gpsTime: time)
+    }
+
+    /// A velocity message's north and east components (its x and y: the Avata 2's and the XTRA GPS
+    /// remote's are both north, east, down), nil when either is not a number.
+    private static func northEast(_ velocity: Velocity) -> (north: Double, east: Double)? {
+        guard velocity.velocity_x.isFinite, velocity.velocity_y.isFinite else { return nil }
+        return (Double(velocity.velocity_x), Double(velocity.velocity_y))
     }
 
     /// A protobuf-c string field (never null: an empty field is an empty string), as UTF-8.
