@@ -11,3 +11,15 @@ public func waitUntil(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+/// ``waitUntil(seconds:_:)`` for async tests: polls every 20 ms, suspending between polls rather
+/// than blocking, so a task the condition waits for can run on the cooperative pool meanwhile
+/// (blocking would hold one of its threads: two on this machine).
+public func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}

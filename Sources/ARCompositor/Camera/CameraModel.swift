@@ -68,6 +68,20 @@ public struct CameraModel: Hashable, Sendable {
         return CameraModel(width: newWidth, height: newHeight, intrinsics: scaled, distortion: distortion, name: name)
     }
 
+    /// The camera as a digital zoom by `factor` about the image's centre sees it (the middle
+    /// `1/factor` of each side scaled up to the same size, as `YCbCrImage.zoom(by:)` does): the
+    /// focal lengths times `factor`, the principal point moved away from the centre by it; the lens
+    /// distortion, in normalised coordinates, is the same. A factor of 1 or less is the camera.
+    public func zoomed(by factor: Double) -> CameraModel {
+        guard factor > 1, factor.isFinite else { return self }
+        let centreX = Double(width) / 2
+        let centreY = Double(height) / 2
+        let zoomed = CameraIntrinsics(
+            fx: intrinsics.fx * factor, fy: intrinsics.fy * factor, cx: (intrinsics.cx - centreX) * factor + centreX,
+            cy: (intrinsics.cy - centreY) * factor + centreY)
+        return CameraModel(width: width, height: height, intrinsics: zoomed, distortion: distortion, name: name)
+    }
+
     /// The pixel of a point in camera coordinates (x right, y down, z forward, metres), or nil when
     /// it is at or behind the near plane, or beyond the distortion's monotonic range.
     public func project(_ point: SIMD3<Double>) -> PixelPoint? {

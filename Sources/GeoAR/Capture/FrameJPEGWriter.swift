@@ -19,6 +19,13 @@ public final class FrameJPEGWriter {
         encoder = try JPEGEncoder()
     }
 
+    /// Encodes planes (a frame drawn on) as a JPEG without restart markers.
+    ///
+    /// - Throws: `JPEGError/encodingFailed(_:)`.
+    public func encode(_ image: YCbCrImage, quality: Int) throws(JPEGError) -> [UInt8] {
+        try encoder.encode(image, quality: quality)
+    }
+
     /// How thoroughly an MJPEG frame is checked before it passes through.
     public enum Validation: Sendable {
         /// Start and end markers and the header: cheap enough for every frame of a live stream.

@@ -63,14 +63,17 @@ final class LiveAnnotator {
     /// The distance units the style asks for (for instructions in the sidecar).
     var distanceUnits: DistanceUnits { units }
 
-    /// Decodes `frame` to planes and draws the overlay for `pose`.
+    /// Decodes `frame` to planes and draws the overlay for `pose`; an AR view's frame is first
+    /// zoomed by `zoom` about its centre (a digital zoom, drawn with the camera narrowed to match;
+    /// a map view's plan is not zoomed).
     ///
     /// - Throws: ``FrameConversionError`` for a damaged frame, or a configuration the annotator
     ///   cannot draw with (a font that cannot be opened, a calibration that does not fit).
     func draw(
         _ frame: VideoFrame, pose: LivePoseTracker.LivePose, map: MapDataSnapshot, selection: Set<String>,
-        frameNumber: Int
+        frameNumber: Int, zoom: Double = 1
     ) throws(LiveAnnotationError) -> Drawn {
+        let zoom = mapOnly ? 1 : zoom
         let annotator = try annotator(for: map)
         annotator.layoutOptions.selected = selectedByStyle.union(selection)
         track.append(SIMD2(pose.estimate.pose.latitude, pose.estimate.pose.longitude))
@@ -85,7 +88,9 @@ final class LiveAnnotator {
             : (route: map.data.route, navigation: nil)
         // (A frame of another size than the stream's goes the full way, which says so.)
         var notSpliced: String?
-        if let splicing, frame.format.pixelFormat == .mjpeg || frame.format.pixelFormat == .jpeg,
+        // A zoomed frame is scaled whole: there is nothing of the camera's picture to keep.
+        if zoom > 1, splicing != nil { notSpliced = "zoomed in: the whole frame is scaled" }
+        if let splicing, zoom <= 1, frame.format.pixelFormat == .mjpeg || frame.format.pixelFormat == .jpeg,
             JPEGStructure.problem(in: frame.data) == nil, JPEGStructure.imageSize(of: frame.data) == frame.format.size
         {
             // Only the MCUs drawn on are decoded and encoded again.
@@ -96,7 +101,7 @@ final class LiveAnnotator {
                 drawn = Result { () throws(LiveAnnotationError) in
                     try overlay(
                         on: &image, annotator: annotator, pose: pose, map: map, guidance: guidance,
-                        frameNumber: frameNumber)
+                        frameNumber: frameNumber, zoom: 1)
                 }
             }
             switch outcome {
@@ -113,10 +118,24 @@ final class LiveAnnotator {
         } catch {
             throw .frame(error)
         }
+        image.zoom(by: zoom)
         let annotation = try overlay(
-            on: &image, annotator: annotator, pose: pose, map: map, guidance: guidance, frameNumber: frameNumber)
+            on: &image, annotator: annotator, pose: pose, map: map, guidance: guidance, frameNumber: frameNumber,
+            zoom: zoom)
         return Drawn(
             image: image, notSpliced: notSpliced, size: (image.width, image.height), annotation: annotation)
+    }
+
+    /// `frame` decoded and zoomed by `zoom`, nothing drawn (it has no pose): a zoomed view's picture
+    /// stays zoomed while it waits for a position.
+    ///
+    /// - Throws: ``FrameConversionError`` for a damaged frame.
+    func zoomed(_ frame: VideoFrame, by zoom: Double) throws(FrameConversionError) -> YCbCrImage {
+        var image = spare
+        spare = Self.placeholder
+        try frames.convert(frame, into: &image)
+        image.zoom(by: zoom)
+        return image
     }
 
     private static let placeholder = YCbCrImage(width: 16, height: 16, subsampling: .s422)
@@ -124,9 +143,9 @@ final class LiveAnnotator {
     /// Draws the overlay (or a map view's plan) on `image`; the AR overlay drawn, nil for a map.
     private func overlay(
         on image: inout YCbCrImage, annotator: FrameAnnotator, pose: LivePoseTracker.LivePose, map: MapDataSnapshot,
-        guidance: (route: NavigationRoute?, navigation: NavigationInfo?), frameNumber: Int
+        guidance: (route: NavigationRoute?, navigation: NavigationInfo?), frameNumber: Int, zoom: Double
     ) throws(LiveAnnotationError) -> FrameAnnotation? {
-        guard let camera = cameras.camera(geometry, width: image.width, height: image.height) else {
+        guard let camera = cameras.camera(geometry, width: image.width, height: image.height)?.zoomed(by: zoom) else {
             throw .configuration(
                 "the calibration '\(geometry.calibrationFile ?? "")' does not fit \(image.width)x\(image.height) frames"
             )

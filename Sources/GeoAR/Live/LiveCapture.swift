@@ -341,7 +341,10 @@ public final class LiveCapture: @unchecked Sendable {
         switch selector.decide(
             timestampNanoseconds: frame.timestampNanoseconds, brightness: { writer.brightness(of: frame) })
         {
-        case .warmUp, .notDue:
+        case .warmUp:
+            return
+        case .notDue:
+            processUnwritten(frame)
             return
         case .finished:
             finish(.completed)
@@ -349,9 +352,13 @@ public final class LiveCapture: @unchecked Sendable {
         case .write:
             break
         }
-        if isSkippedUnwatched(frame) { return }
+        if isSkippedUnwatched(frame) {
+            processUnwritten(frame)
+            return
+        }
         let number = selector.written + 1
         var image: YCbCrImage?
+        var unposed = false
         var spliced: [UInt8]?
         var notSpliced: String?
         var sidecarRecord: SidecarRecord?
@@ -360,6 +367,10 @@ public final class LiveCapture: @unchecked Sendable {
             case .annotated(let drawn, let record, let why):
                 image = drawn
                 notSpliced = why
+                sidecarRecord = record
+            case .unposed(let zoomed, let record):
+                image = zoomed
+                unposed = true
                 sidecarRecord = record
             case .annotatedJPEG(let bytes, let record):
                 spliced = bytes
@@ -399,7 +410,11 @@ public final class LiveCapture: @unchecked Sendable {
             state.written += 1
             state.latency.add(milliseconds: latency)
             if stage != nil {
-                if image != nil || spliced != nil { state.annotated += 1 } else { state.withoutPose += 1 }
+                if (image != nil && !unposed) || spliced != nil {
+                    state.annotated += 1
+                } else {
+                    state.withoutPose += 1
+                }
                 state.splicing.record(spliced != nil ? .spliced : notSpliced.map { .whole($0) })
             }
         }
@@ -425,6 +440,20 @@ public final class LiveCapture: @unchecked Sendable {
         }
         dropsSinceRecord = 0
         if selector.isFinished { finish(.completed) }
+    }
+
+    /// Hands a frame the outputs do not write to the stage when it wants it (a photo is asked
+    /// for), and drops what it made.
+    ///
+    /// - Important: Must be called on `writerQueue`.
+    private func processUnwritten(_ frame: VideoFrame) {
+        dispatchPrecondition(condition: .onQueue(writerQueue))
+        guard let stage, stage.wantsEveryFrame else { return }
+        switch stage.process(frame, number: selector.written + 1) {
+        case .annotated(let image, _, _), .unposed(let image, _): stage.recycle(image)
+        case .failed(let why): finish(.streamFailed(why))
+        case .annotatedJPEG, .passThrough, .damaged: break
+        }
     }
 
     /// Whether `frame` is left unprocessed because no one watches the broadcast: one frame a

@@ -75,6 +75,10 @@ open class GeoARView: @unchecked Sendable {
     private let state = Locked(State())
     private let ending = OutcomeLatch<Summary>()
     private let tracker: LivePoseTracker
+    /// ``capturePhoto(quality:)``'s requests, answered by the frame stage.
+    let photos = PendingPhotos()
+    /// ``zoomFactor``: set from any thread, read by the frame stage for each frame.
+    let zoomSetting = Locked(1.0)
 
     private struct Handlers {
         var loaded: [@Sendable (GeoARView) -> Void] = []
@@ -231,6 +235,8 @@ open class GeoARView: @unchecked Sendable {
     /// outputs, calls ``onLoaded(_:)`` handlers and waits for a location source. Returns at once;
     /// idempotent.
     public func present() {
+        // Before the queue runs it: a photo asked for right after present() waits for a frame.
+        photos.open()
         control.async { [self] in presentNow() }
     }
 
@@ -615,6 +621,7 @@ open class GeoARView: @unchecked Sendable {
                 resetNavigation()
                 setPhase(finalPhase, final: true)
                 finishStreams()
+                photos.close()
                 state.withLock { $0.camera = nil }
                 session.releaseSlot(kind, for: self)
                 ending.set(summary)

@@ -58,9 +58,7 @@ struct ViewFixtures {
             source: .camera(
                 CaptureConfiguration(
                     devicePath: "/dev/video-scripted", frameTimeout: ScriptedDeviceFactory.patientFrameTimeout)),
-            output: .live(
-                .files(OutputTemplate(pattern: directory.appendingPathComponent("frame-%03n.jpg").path)),
-                LiveCaptureSettings(devices: ["/dev/video-scripted"]), jsonLog: nil),
+            output: liveOutput(),
             sidecar: directory.appendingPathComponent("frames.jsonl").path,
             camera: CameraGeometry(horizontalFieldOfView: 60, heightAboveGround: 1.5),
             pose: LivePoseTracker.Options(orientation: .fixed(DeviceOrientation(heading: 0, pitch: 0, roll: 0))),
@@ -77,6 +75,14 @@ struct ViewFixtures {
             },
             requestAccess: { _, _ in authorized })
         return configuration
+    }
+
+    /// JPEGs (`frame-%03n.jpg`) into the directory, from `devices` (switched between in order),
+    /// every `every` seconds for a time-lapse.
+    func liveOutput(devices: [String] = ["/dev/video-scripted"], every: Double? = nil) -> GeoARConfiguration.Output {
+        .live(
+            .files(OutputTemplate(pattern: directory.appendingPathComponent("frame-%03n.jpg").path)),
+            LiveCaptureSettings(devices: devices, every: every), jsonLog: nil)
     }
 
     /// A flat grey 640x480 YUYV frame (the scripted camera's default format).
