@@ -17,7 +17,17 @@ let package = Package(
                 .product(name: "Positioning", package: "arcapture"),
                 .product(name: "Footage", package: "arcapture"),
                 .product(name: "ArcaptureCore", package: "arcapture"),
-            ])
+            ]),
+        // The DocC article's first example, character for character (.ci/run checks, builds and
+        // runs it from samples/).
+        .executableTarget(
+            name: "geoar-overview",
+            dependencies: [
+                .product(name: "GeoAR", package: "arcapture"),
+                .product(name: "ARCompositor", package: "arcapture"),
+                .product(name: "Footage", package: "arcapture"),
+                .product(name: "Positioning", package: "arcapture"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -80,7 +80,9 @@ public struct GeoARConfiguration: Sendable {
     /// whole, without navigation.
     public var navigates: Bool
     /// Where handlers run and bindings are told of changes: the main queue unless said. None runs
-    /// on the capture session's queue.
+    /// on the capture session's queue. A Linux program runs its main queue while its top level
+    /// awaits (an `async` main) or after `dispatchMain()`; a program that blocks its main thread
+    /// gives the view a queue of its own, or follows ``GeoARView/phases`` and the other sequences.
     public var handlerQueue: DispatchQueue
     /// Where notes and warnings for people go.
     public var messages: PipelineMessages
