@@ -52,6 +52,9 @@ public struct FootageJob: Sendable {
     public var passesThroughUnposed = false
     /// Whether the plan view is drawn over each whole frame instead of the overlay (a map view).
     public var mapOnly = false
+    /// The part of each frame the plan view covers, with ``mapOnly`` (the rest is the footage's
+    /// picture).
+    public var mapFrame = ViewFrame.full
     /// Whether the route is followed (navigation) rather than drawn whole.
     public var followsRoute = true
     /// Whether each frame's marker nearest the centre is found (a view's select-centre).

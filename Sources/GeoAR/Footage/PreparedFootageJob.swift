@@ -280,6 +280,7 @@ public final class PreparedFootageJob: @unchecked Sendable {
         settings.restartRows = job.restartRows
         settings.splices = job.splices
         settings.mapOnly = job.mapOnly
+        settings.mapFrame = job.mapFrame
         settings.followsRoute = job.followsRoute && !job.mapOnly
         settings.selectsCenter = job.selectsCenter && !job.mapOnly
         settings.subsampling = job.subsampling

@@ -31,6 +31,8 @@ final class LiveAnnotator {
     private let mapOptions: MapRenderer.Options?
     private var mapRenderer: MapRenderer?
     private let mapOnly: Bool
+    /// The part of a map view's frames its plan is drawn into.
+    private let mapFrame: ViewFrame
     /// Recent positions, oldest first, for the map's trail.
     private var track: [SIMD2<Double>] = []
     private let frames: FrameJPEGWriter
@@ -49,8 +51,9 @@ final class LiveAnnotator {
     /// - Throws: `JPEGError` when libjpeg-turbo cannot allocate.
     init(
         geometry: CameraGeometry, navigates: Bool, map: MapRenderer.Options? = nil, mapOnly: Bool = false,
-        splices: Bool = false
+        mapFrame: ViewFrame = .full, splices: Bool = false
     ) throws(JPEGError) {
+        self.mapFrame = mapFrame
         // A map view covers the whole frame: nothing to gain.
         splicing = splices && !mapOnly ? SplicedDrawing() : nil
         self.geometry = geometry
@@ -153,9 +156,9 @@ final class LiveAnnotator {
         let estimate = pose.estimate
         let ground = estimate.pose.altitude - geometry.heightAboveGround
         if mapOnly, let mapRenderer {
-            // A map view: the plan view over the whole frame, nothing of the camera's picture (its
-            // navigation is the session's, as the AR view follows it).
-            let canvas = MapRect(x: 0, y: 0, width: image.width, height: image.height)
+            // A map view: the plan view over its part of the frame (the whole, or an inset over the
+            // camera's picture); its navigation is the session's, as the AR view follows it.
+            let canvas = mapFrame.rect(width: image.width, height: image.height)
             mapRenderer.draw(
                 into: &image, rect: canvas, latitude: estimate.pose.latitude, longitude: estimate.pose.longitude,
                 heading: estimate.pose.orientation.heading, pointsOfInterest: map.data.pointsOfInterest,

@@ -47,6 +47,8 @@ public struct AnnotationSettings: Sendable {
     /// Whether the plan view is drawn over each whole frame instead of the overlay (a map view),
     /// with ``minimap``'s options when given.
     public var mapOnly = false
+    /// The part of each frame the plan view covers, with ``mapOnly``.
+    public var mapFrame = ViewFrame.full
     /// Whether the navigator follows the route (the panel, remaining distance and time) rather
     /// than the route being drawn on the ground only. A pipeline told of map data that changes
     /// follows a new route from its start when this is true.

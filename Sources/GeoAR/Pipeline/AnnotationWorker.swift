@@ -235,9 +235,10 @@ final class AnnotationWorker {
         {
             annotator.layoutOptions.selected = map.style.layout.selected.union(job.selected ?? [])
             if settings.mapOnly, let minimap {
-                // A map view: the plan view over the whole frame, nothing of the camera's picture.
+                // A map view: the plan view over its part of the frame (the whole, or an inset over
+                // the picture).
                 minimap.draw(
-                    into: &image, rect: MapRect(x: 0, y: 0, width: image.width, height: image.height),
+                    into: &image, rect: settings.mapFrame.rect(width: image.width, height: image.height),
                     latitude: pose.latitude, longitude: pose.longitude, heading: pose.orientation.heading,
                     pointsOfInterest: map.pointsOfInterest, selected: annotator.layoutOptions.selected,
                     route: map.route, track: job.track)

@@ -62,6 +62,7 @@ final class FootageRun: @unchecked Sendable {
         job.minimap = configuration.minimap
         job.replacing = configuration.replacing
         job.mapOnly = isMap
+        job.mapFrame = view.frame
         job.followsRoute = configuration.navigates
         job.selectsCenter = configuration.selectsCenter
         // A view draws what its track allows: frames without a pose pass through, as a camera

@@ -75,6 +75,9 @@ open class GeoARView: @unchecked Sendable {
     private let state = Locked(State())
     private let ending = OutcomeLatch<Summary>()
     private let tracker: LivePoseTracker
+    /// Whether the view took its session's slot (a view failing at present never does). Its own
+    /// lock: read while `state`'s is held.
+    private let claimedSlot = Locked(false)
     /// ``capturePhoto(quality:)``'s requests, answered by the frame stage.
     let photos = PendingPhotos()
     /// ``zoomFactor``: set from any thread, read by the frame stage for each frame.
@@ -219,6 +222,22 @@ open class GeoARView: @unchecked Sendable {
         }
     }
 
+    /// What is wrong with the view's ``frame``: fractions outside the output frame, or an AR view
+    /// given less than the whole frame.
+    private var frameProblem: GeoARError? {
+        if let problem = frame.problem { return .configuration(problem) }
+        guard kind == .augmentedReality, frame != .full else { return nil }
+        return .configuration(
+            "an AR view draws over the whole frame (its overlay is projected through the camera's whole picture): "
+                + "build it with ViewFrame.full, and give a part of the frame to a map view (GeoMapView) instead")
+    }
+
+    /// Whether the view's handlers and sequences hear its events: while it holds its session's
+    /// slot, and, for a view that failed when presented (before taking one), its own failure.
+    private var hearsItsEvents: Bool {
+        !claimedSlot.withLock { $0 } || session.holdsSlot(kind, self)
+    }
+
     /// Whether a newer view of this kind took the session's slot: this one then keeps drawing but
     /// writes nothing to the session (selection, navigation), whose state is the newer view's.
     private var isDisplaced: Bool { session.isDisplaced(kind, self) }
@@ -312,11 +331,12 @@ open class GeoARView: @unchecked Sendable {
         }
         guard first else { return }
         PresentedViews.shared.keep(self)
-        if let problem = configuration.problem {
+        if let problem = configuration.problem ?? frameProblem {
             // Before the slot: a view that cannot run must not displace one that does.
             fail(problem)
             return
         }
+        claimedSlot.withLock { $0 = true }
         if session.claimSlot(kind, for: self) != nil {
             configuration.messages.error(
                 "a second \(kind) on one session took its renderer slot: the first keeps drawing frames but no "
@@ -401,7 +421,7 @@ open class GeoARView: @unchecked Sendable {
                 destination: destination, quality: configuration.quality, restartRows: configuration.restartRows)
             annotator = try LiveAnnotator(
                 geometry: configuration.camera, navigates: configuration.navigates, map: configuration.minimap,
-                mapOnly: kind == .map, splices: configuration.splices && writer.takesJPEG)
+                mapOnly: kind == .map, mapFrame: frame, splices: configuration.splices && writer.takesJPEG)
         } catch {
             throw .configuration("libjpeg-turbo could not be set up: \(error)")
         }
@@ -537,7 +557,7 @@ open class GeoARView: @unchecked Sendable {
             state.phase = phase
             // Queued while the state is locked, so handlers see phases in the order they happened.
             deliver { for handler in handlers { handler(phase) } }
-            if session.holdsSlot(kind, self) {
+            if hearsItsEvents {
                 for stream in self.handlers.withLock({ $0.phaseStreams }) { stream.yield(phase) }
             }
         }
@@ -561,7 +581,7 @@ open class GeoARView: @unchecked Sendable {
     private func deliverCoordinate(_ coordinate: GeodeticCoordinate) {
         let (coordinates, streams) = handlers.withLock { ($0.coordinates, $0.coordinateStreams) }
         deliver { for handler in coordinates { handler(coordinate) } }
-        if session.holdsSlot(kind, self) { for stream in streams { stream.yield(coordinate) } }
+        if hearsItsEvents { for stream in streams { stream.yield(coordinate) } }
     }
 
     // MARK: Ending (the view's queue)
@@ -716,7 +736,7 @@ open class GeoARView: @unchecked Sendable {
 
     /// Runs `body` on the handler queue, unless another view has taken this one's renderer slot.
     private func deliver(_ body: @escaping @Sendable () -> Void) {
-        guard session.holdsSlot(kind, self) else { return }
+        guard hearsItsEvents else { return }
         configuration.handlerQueue.async(execute: body)
     }
 

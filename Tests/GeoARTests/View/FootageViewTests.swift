@@ -95,9 +95,10 @@ struct FootageViewTests {
         let input = source.directory.appendingPathComponent("input.mjpeg")
         let frame = try Self.greyJPEG()
         try Data(frame + frame + frame).write(to: input)
+        let inputPicture = try JPEGDecoder().decode(frame)
         var outputs: [String: ViewFixtures] = [:]
         defer { for fixtures in outputs.values { fixtures.remove() } }
-        for name in ["plain", "minimap", "map"] {
+        for name in ["plain", "minimap", "map", "map inset"] {
             let fixtures = try ViewFixtures()
             outputs[name] = fixtures
             let recorder = ViewRecorder()
@@ -105,8 +106,10 @@ struct FootageViewTests {
                 fixtures, input: input.path, queue: recorder.queue, minimap: name == "minimap")
             let session = ViewFixtures.session()
             let view: GeoARView =
-                name == "map"
-                ? GeoMapView(frame: .full, session: session, configuration: configuration)
+                name.hasPrefix("map")
+                ? GeoMapView(
+                    frame: name == "map" ? .full : ViewFrame(x: 0, y: 0.5, width: 0.5, height: 0.5), session: session,
+                    configuration: configuration)
                 : GeoARView(frame: .full, session: session, configuration: configuration)
             recorder.attach(to: view)
             view.present()
@@ -121,6 +124,18 @@ struct FootageViewTests {
             try #require(outputs["minimap"]).directory.appendingPathComponent("frame-001.jpg"))
         let map = try LumaDifference.decode(
             try #require(outputs["map"]).directory.appendingPathComponent("frame-001.jpg"))
+        // The inset map view: its plan in the bottom-left quarter, the footage's grey picture around it.
+        let mapInset = try LumaDifference.decode(
+            try #require(outputs["map inset"]).directory.appendingPathComponent("frame-001.jpg"))
+        var insetInside = 0
+        var insetOutside = 0
+        for y in 0..<480 {
+            for x in 0..<640 where abs(Int(mapInset.planes[0][x, y]) - Int(inputPicture.planes[0][x, y])) > 8 {
+                if x <= 321 && y >= 238 { insetInside += 1 } else { insetOutside += 1 }
+            }
+        }
+        #expect(insetInside > 320 * 240 / 2, "the inset map covers its quarter (\(insetInside) pixels changed)")
+        #expect(insetOutside == 0, "and the picture is all around it (\(insetOutside) pixels changed)")
         let minimap = LumaDifference(plain, inset)
         let mapChanged = LumaDifference(plain, map).total
         let side = LumaDifference.side

@@ -14,15 +14,16 @@ import Testing
 struct MapViewTests {
     /// A view of `kind` on `session`, its handlers recorded, presented and running on a fixed position.
     private func running(
-        _ fixtures: ViewFixtures, session: ARSession, map: Bool = false, minimap: Bool = false, route: Bool = false
+        _ fixtures: ViewFixtures, session: ARSession, map: Bool = false, minimap: Bool = false, route: Bool = false,
+        frame: ViewFrame = .full
     ) throws -> (GeoARView, ViewRecorder) {
         let recorder = ViewRecorder()
         var configuration = fixtures.configuration(queue: recorder.queue)
         if minimap { configuration.minimap = MapRenderer.Options(orientation: .northUp, metresAcross: 600) }
         let view: GeoARView =
             map
-            ? GeoMapView(frame: .full, session: session, configuration: configuration)
-            : GeoARView(frame: .full, session: session, configuration: configuration)
+            ? GeoMapView(frame: frame, session: session, configuration: configuration)
+            : GeoARView(frame: frame, session: session, configuration: configuration)
         recorder.attach(to: view)
         view.present()
         try #require(recorder.wait { $0.phases.last == .waitingForLocationSource })
@@ -114,5 +115,59 @@ struct MapViewTests {
         #expect(arNavigation.value == nil && mapNavigation.value == nil)
         let arInfo = try #require(arFixtures.records().last?["instruction"] as? String)
         #expect(arInfo.hasPrefix("Arrive in"), "\(arInfo)")
+    }
+
+    @Test(
+        "a map view given part of the frame draws its plan there, the camera's picture around it; an AR view given part of it, or a frame outside the output, fails at present with the fix"
+    )
+    func mapViewFrame() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        // The bottom-right quarter: pixels 320–639 across, 240–479 down.
+        let (map, _) = try running(
+            fixtures, session: ViewFixtures.session(), map: true,
+            frame: ViewFrame(x: 0.5, y: 0.5, width: 0.5, height: 0.5))
+        #expect(fixtures.emit(sequence: 0))
+        #expect(waitUntil { fixtures.records().count == 1 })
+        await map.stop()
+        let drawn = try LumaDifference.decode(fixtures.directory.appendingPathComponent("frame-001.jpg"))
+        var inside = 0
+        var outside = 0
+        for y in 0..<480 {
+            for x in 0..<640 where abs(Int(drawn.planes[0][x, y]) - 128) > 8 {
+                if x >= 318 && y >= 238 { inside += 1 } else { outside += 1 }
+            }
+        }
+        #expect(inside > 320 * 240 / 2, "the plan covers its quarter (\(inside) pixels not grey)")
+        #expect(outside == 0, "and the camera's grey picture is all around it (\(outside) pixels not grey)")
+
+        for (kind, frame, fix) in [
+            ("AR", ViewFrame(x: 0, y: 0, width: 0.5, height: 1), "an AR view draws over the whole frame"),
+            ("map", ViewFrame(x: 0.6, y: 0, width: 0.5, height: 1), "is not a part of the output frame"),
+            ("map", ViewFrame(x: 0, y: 0, width: 0, height: 1), "is not a part of the output frame"),
+        ] {
+            let recorder = ViewRecorder()
+            let configuration = fixtures.configuration(queue: recorder.queue)
+            let session = ViewFixtures.session()
+            let view: GeoARView =
+                kind == "map"
+                ? GeoMapView(frame: frame, session: session, configuration: configuration)
+                : GeoARView(frame: frame, session: session, configuration: configuration)
+            recorder.attach(to: view)
+            view.present()
+            // A view that is wrongly accepted waits for a location source: end it, and fail below.
+            let settled = recorder.wait { phases in
+                if case .failed = phases.phases.last { return true }
+                return phases.phases.last == .waitingForLocationSource
+            }
+            #expect(settled, "\(recorder.snapshot.phases)")
+            await view.stop()
+            let summary = await view.ended()
+            guard case .failed(let error) = summary.ending else {
+                Issue.record("\(kind) \(frame): ended \(summary.ending), not failed")
+                continue
+            }
+            #expect(error.description.contains(fix), "\(error)")
+        }
     }
 }
