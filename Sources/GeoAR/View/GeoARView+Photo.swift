@@ -26,8 +26,9 @@ extension GeoARView {
     /// the picture alone while there is no position, ``ViewPhoto/unannotatedReason`` saying why),
     /// whether or not the view's outputs write that frame (a time-lapse's interval does not delay
     /// it). A camera's MJPEG drawn on by splicing keeps the camera's own quality; an encoded frame
-    /// uses `quality`. The camera opens once a location source is assigned: until then the photo
-    /// waits. This method is thread-safe; several requests at once get the same frame.
+    /// uses `quality`. The camera opens once a location source is assigned, and a warm-up
+    /// (``LiveCaptureSettings/warmUp``) draws no frame: until then the photo waits. This method is
+    /// thread-safe; several requests at once get the same frame.
     ///
     /// - Parameter quality: 1–100, for a frame that must be encoded.
     /// - Throws: ``ViewPhotoError``: a footage view, a view not presented, one that ends first, a
