@@ -66,9 +66,9 @@ final class LiveAnnotator {
     /// The distance units the style asks for (for instructions in the sidecar).
     var distanceUnits: DistanceUnits { units }
 
-    /// Decodes `frame` to planes and draws the overlay for `pose`; an AR view's frame is first
-    /// zoomed by `zoom` about its centre (a digital zoom, drawn with the camera narrowed to match;
-    /// a map view's plan is not zoomed).
+    /// Decodes `frame` to planes and draws the overlay for `pose`, the frame first zoomed by `zoom`
+    /// about its centre (a digital zoom, drawn with the camera narrowed to match; the view's
+    /// frame stage passes 1 for a map view, whose plan is not zoomed).
     ///
     /// - Throws: ``FrameConversionError`` for a damaged frame, or a configuration the annotator
     ///   cannot draw with (a font that cannot be opened, a calibration that does not fit).
@@ -76,7 +76,6 @@ final class LiveAnnotator {
         _ frame: VideoFrame, pose: LivePoseTracker.LivePose, map: MapDataSnapshot, selection: Set<String>,
         frameNumber: Int, zoom: Double = 1
     ) throws(LiveAnnotationError) -> Drawn {
-        let zoom = mapOnly ? 1 : zoom
         let annotator = try annotator(for: map)
         annotator.layoutOptions.selected = selectedByStyle.union(selection)
         track.append(SIMD2(pose.estimate.pose.latitude, pose.estimate.pose.longitude))

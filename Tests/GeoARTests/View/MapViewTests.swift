@@ -12,26 +12,6 @@ import Testing
 /// The map view and the minimap: a plan view of the same session, drawn with the same compositor.
 @Suite("GeoAR map view and minimap", .serialized, .timeLimit(.minutes(5)))
 struct MapViewTests {
-    /// A view of `kind` on `session`, its handlers recorded, presented and running on a fixed position.
-    private func running(
-        _ fixtures: ViewFixtures, session: ARSession, map: Bool = false, minimap: Bool = false, route: Bool = false,
-        frame: ViewFrame = .full
-    ) throws -> (GeoARView, ViewRecorder) {
-        let recorder = ViewRecorder()
-        var configuration = fixtures.configuration(queue: recorder.queue)
-        if minimap { configuration.minimap = MapRenderer.Options(orientation: .northUp, metresAcross: 600) }
-        let view: GeoARView =
-            map
-            ? GeoMapView(frame: frame, session: session, configuration: configuration)
-            : GeoARView(frame: frame, session: session, configuration: configuration)
-        recorder.attach(to: view)
-        view.present()
-        try #require(recorder.wait { $0.phases.last == .waitingForLocationSource })
-        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
-        try #require(recorder.wait { $0.phases.last == .running })
-        return (view, recorder)
-    }
-
     /// Pixels close to `color` (within 24 levels in Y, Cb and Cr).
     private func count(_ color: RGBAColor, in image: YCbCrImage) -> Int {
         let (y, cb, cr) = color.ycbcr(in: .full)
@@ -57,7 +37,9 @@ struct MapViewTests {
             inset.remove()
         }
         for (fixtures, minimap) in [(plain, false), (inset, true)] {
-            let (view, _) = try running(fixtures, session: ViewFixtures.session(), minimap: minimap)
+            let (view, _) = try fixtures.running {
+                if minimap { $0.minimap = MapRenderer.Options(orientation: .northUp, metresAcross: 600) }
+            }
             #expect(fixtures.emit(sequence: 0))
             #expect(waitUntil { fixtures.records().count == 1 })
             await view.stop()
@@ -81,8 +63,8 @@ struct MapViewTests {
         }
         // A route north from the camera, past the POIs: the AR view follows it.
         let session = try ViewFixtures.navigatingSession()
-        let (ar, _) = try running(arFixtures, session: session)
-        let (map, _) = try running(mapFixtures, session: session, map: true)
+        let (ar, _) = try arFixtures.running(session: session)
+        let (map, _) = try mapFixtures.running(session: session, map: true)
         #expect(ar.receivesUpdates && map.receivesUpdates, "one slot each")
         let arNavigation = GeoARBinding<NavigationInfo?>(nil)
         let mapNavigation = GeoARBinding<NavigationInfo?>(nil)
@@ -124,8 +106,8 @@ struct MapViewTests {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
         // The bottom-right quarter: pixels 320–639 across, 240–479 down.
-        let (map, _) = try running(
-            fixtures, session: ViewFixtures.session(), map: true,
+        let (map, _) = try fixtures.running(
+            map: true,
             frame: ViewFrame(x: 0.5, y: 0.5, width: 0.5, height: 0.5))
         #expect(fixtures.emit(sequence: 0))
         #expect(waitUntil { fixtures.records().count == 1 })

@@ -77,6 +77,27 @@ struct ViewFixtures {
         return configuration
     }
 
+    /// A camera view on `session` (a ``GeoMapView`` with `map`) given `frame`, its configuration
+    /// changed by `change`, its handlers recorded, presented, and running at ``position``.
+    func running(
+        session: ARSession = ViewFixtures.session(), map: Bool = false, frame: ViewFrame = .full,
+        change: (inout GeoARConfiguration) -> Void = { _ in }
+    ) throws -> (GeoARView, ViewRecorder) {
+        let recorder = ViewRecorder()
+        var configuration = configuration(queue: recorder.queue)
+        change(&configuration)
+        let view: GeoARView =
+            map
+            ? GeoMapView(frame: frame, session: session, configuration: configuration)
+            : GeoARView(frame: frame, session: session, configuration: configuration)
+        recorder.attach(to: view)
+        view.present()
+        try #require(recorder.wait { $0.phases.last == .waitingForLocationSource }, "\(recorder.snapshot.phases)")
+        view.locationManager.locationSource = FixedLocationSource(try Self.position)
+        try #require(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
+        return (view, recorder)
+    }
+
     /// JPEGs (`frame-%03n.jpg`) into the directory, from `devices` (switched between in order),
     /// every `every` seconds for a time-lapse.
     func liveOutput(devices: [String] = ["/dev/video-scripted"], every: Double? = nil) -> GeoARConfiguration.Output {

@@ -15,22 +15,6 @@ import Testing
 /// labels where their places are at every zoom.
 @Suite("GeoAR view: photos and zoom on the scripted camera", .serialized, .timeLimit(.minutes(5)))
 struct ViewPhotoTests {
-    /// A presented camera view, located at the fixtures' position and running.
-    private func running(
-        _ fixtures: ViewFixtures, session: ARSession = ViewFixtures.session(),
-        change: (inout GeoARConfiguration) -> Void = { _ in }
-    ) throws -> (GeoARView, ViewRecorder) {
-        let recorder = ViewRecorder()
-        var configuration = fixtures.configuration(queue: recorder.queue)
-        change(&configuration)
-        let view = GeoARView(frame: .full, session: session, configuration: configuration)
-        recorder.attach(to: view)
-        view.present()
-        view.locationManager.locationSource = FixedLocationSource(try ViewFixtures.position)
-        try #require(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
-        return (view, recorder)
-    }
-
     /// A photo asked for, known to be waiting before the test sends the frame it should get.
     private func askForPhoto(_ view: GeoARView, quality: Int = 90, waiting: Int = 1) async throws -> Task<
         ViewPhoto, any Error
@@ -69,7 +53,7 @@ struct ViewPhotoTests {
     func photoOfTheNextFrame() async throws {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
-        let (view, _) = try running(fixtures)
+        let (view, _) = try fixtures.running()
         let first = try await askForPhoto(view)
         let second = try await askForPhoto(view, quality: 50, waiting: 2)
         #expect(fixtures.emit(sequence: 7))
@@ -96,7 +80,7 @@ struct ViewPhotoTests {
     func photoBetweenTimeLapseFrames() async throws {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
-        let (view, _) = try running(fixtures) { $0.output = fixtures.liveOutput(every: 3600) }
+        let (view, _) = try fixtures.running { $0.output = fixtures.liveOutput(every: 3600) }
         #expect(fixtures.emit(sequence: 0))
         #expect(waitUntil { fixtures.records().count == 1 })
         let task = try await askForPhoto(view)
@@ -167,7 +151,7 @@ struct ViewPhotoTests {
     func zoomMovesPictureAndLabels() async throws {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
-        let (view, _) = try running(fixtures) {
+        let (view, _) = try fixtures.running {
             $0.output = fixtures.liveOutput(devices: ["/dev/video-scripted", "/dev/video-second"])
         }
         // A band at columns 240–249: zoomed by 2 about x = 320 it spans 160–179.
@@ -210,7 +194,7 @@ struct ViewPhotoTests {
     func zoomWithoutOverlay() async throws {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
-        let (view, _) = try running(fixtures, session: ARSession(mapData: MapData()))
+        let (view, _) = try fixtures.running(session: ARSession(mapData: MapData()))
         view.zoom(to: 2)
         #expect(fixtures.emit(sequence: 0, Self.bandedFrame(240..<250)))
         #expect(waitUntil { fixtures.records().count == 1 })
