@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+// The canvas device's clock (a map view with no camera ticks on a timerfd, which Glibc's Swift
+// module does not export).
+#include <sys/timerfd.h>
 
 // MARK: - Request codes
 

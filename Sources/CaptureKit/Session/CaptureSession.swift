@@ -78,6 +78,36 @@ public final class CaptureSession: @unchecked Sendable {
             }, probe: AccessProbe())
     }
 
+    /// Creates a session over a canvas rather than a camera: blank frames of `size` at
+    /// `framesPerSecond`, for a program that draws everything it shows itself (a map view with no
+    /// camera of its own). Its ``configuration`` names the device `canvas`; the session runs, is
+    /// observed and stops as for a camera. Nil for a size or rate a canvas cannot have
+    /// (``canvasProblem(size:framesPerSecond:)`` says why).
+    public convenience init?(canvas size: FrameSize, framesPerSecond: Double) {
+        guard Self.canvasProblem(size: size, framesPerSecond: framesPerSecond) == nil,
+            let interval = FrameInterval(framesPerSecond: framesPerSecond)
+        else { return nil }
+        self.init(
+            openDriver: { path, _ throws(SystemCallError) in
+                try CanvasVideoDevice.open(path: path, size: size, interval: interval)
+            }, probe: AccessProbe())
+        configuration = CaptureConfiguration(
+            devicePath: "canvas",
+            format: FormatRequest(pixelFormat: .yuyv, size: size, framesPerSecond: framesPerSecond))
+    }
+
+    /// Why a canvas cannot have this size or rate, or nil: its width is even (two pixels share a
+    /// YUYV pair), both sides 2–16384 pixels, its rate 0.01–240 frames a second.
+    public static func canvasProblem(size: FrameSize, framesPerSecond: Double) -> String? {
+        if !(2...16384).contains(size.width) || !(2...16384).contains(size.height) || size.width % 2 != 0 {
+            return "a canvas is 2 to 16384 pixels each way, its width even; \(size.width)x\(size.height) is not"
+        }
+        if !(0.01...240).contains(framesPerSecond) || FrameInterval(framesPerSecond: framesPerSecond) == nil {
+            return "a canvas ticks at 0.01 to 240 frames a second; \(framesPerSecond) is not"
+        }
+        return nil
+    }
+
     /// Creates a session over another driver (the scripted fake device in unit tests).
     @_spi(Testing) public init(
         openDriver: @escaping @Sendable (String, Bool) throws(SystemCallError) -> any VideoDeviceDriver,

@@ -1,9 +1,12 @@
+import CaptureKit
+
 extension GeoARConfiguration {
     /// Why a view built with this configuration could not do what it says, with the fix, or nil:
     /// a camera source with a footage output (the view would write nothing: a camera's frames go
-    /// to live outputs), footage with a live output, or one camera given twice as two paths (the
+    /// to live outputs), footage with a live output, one camera given twice as two paths (the
     /// capture configuration's and the first of the live settings' devices, which would open one
-    /// and report the other).
+    /// and report the other), or a canvas with a footage output, cameras to switch to, or a size
+    /// or rate it cannot have.
     ///
     /// ``GeoARView/present()`` fails with it (the failed phase and `onFailed`) before it loads or
     /// opens anything or takes the session's slot; a program can check it when it builds the
@@ -14,6 +17,18 @@ extension GeoARConfiguration {
             return .configuration(
                 "a camera view writes live outputs: give it .live(…) (JPEG files, a stream, a virtual camera) or "
                     + ".none; a footage output is for a footage source")
+        case (.canvas(let size, let rate), _):
+            if case .footage = output {
+                return .configuration(
+                    "a canvas view writes live outputs: give it .live(…) (JPEG files, a stream, a virtual camera) or "
+                        + ".none; a footage output is for a footage source")
+            }
+            if case .live(_, let settings, _) = output, !settings.devices.allSatisfy({ $0 == "canvas" }) {
+                return .configuration(
+                    "a canvas has no camera to switch to: give its live settings no devices (devices: []), not "
+                        + settings.devices.map { "'\($0)'" }.joined(separator: ", "))
+            }
+            return CaptureSession.canvasProblem(size: size, framesPerSecond: rate).map { .configuration($0) }
         case (.footage, .live), (.recording, .live):
             return .configuration(
                 "footage is written to a footage output (.footage(…): files, an MJPEG, Y4M or video file, or "

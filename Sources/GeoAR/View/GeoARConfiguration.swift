@@ -1,4 +1,5 @@
 import ARCompositor
+import ArcaptureCore
 import CaptureKit
 import Dispatch
 import Footage
@@ -21,6 +22,12 @@ public struct GeoARConfiguration: Sendable {
         /// video as ``footage(path:timing:)`` reads one: its frames, audio and telemetry continue
         /// across the joins (``FootageJob/chapters``).
         case recording(paths: [String], timing: FootageTiming)
+        /// No camera: blank frames of `size` at `framesPerSecond` (a `CaptureSession(canvas:…)`),
+        /// for a map view (``GeoMapView``) that draws the session alone (its plan, selection and
+        /// navigation) beside an AR view on the one camera, or on a board with no camera at all.
+        /// Like a camera, it starts when a location source is assigned and writes live outputs. An
+        /// AR view needs a picture to draw over and refuses it.
+        case canvas(size: FrameSize, framesPerSecond: Double)
 
         /// Recorded footage, each frame timed by `clock`.
         public static func footage(path: String, clock: FootageClock) -> Source {
@@ -30,7 +37,7 @@ public struct GeoARConfiguration: Sendable {
         /// The footage's files and timing (one for ``footage(path:timing:)``), nil for a camera.
         var footageFiles: (paths: [String], timing: FootageTiming)? {
             switch self {
-            case .camera: nil
+            case .camera, .canvas: nil
             case .footage(let path, let timing): ([path], timing)
             case .recording(let paths, let timing): (paths, timing)
             }

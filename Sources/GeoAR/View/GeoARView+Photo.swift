@@ -34,7 +34,10 @@ extension GeoARView {
     /// - Throws: ``ViewPhotoError``: a footage view, a view not presented, one that ends first, a
     ///   cancelled task.
     public func capturePhoto(quality: Int = 90) async throws(ViewPhotoError) -> ViewPhoto {
-        guard case .camera = configuration.source else { throw .notCameraView }
+        switch configuration.source {
+        case .camera, .canvas: break
+        case .footage, .recording: throw .notCameraView
+        }
         guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
         let id = photos.makeID()
         let result = await withTaskCancellationHandler {

@@ -226,6 +226,11 @@ open class GeoARView: @unchecked Sendable {
     /// given less than the whole frame.
     private var frameProblem: GeoARError? {
         if let problem = frame.problem { return .configuration(problem) }
+        if kind == .augmentedReality, case .canvas = configuration.source {
+            return .configuration(
+                "an AR view draws over a camera's picture, and a canvas has none: give it .camera(…) or footage, "
+                    + "and the canvas to a map view (GeoMapView)")
+        }
         guard kind == .augmentedReality, frame != .full else { return nil }
         return .configuration(
             "an AR view draws over the whole frame (its overlay is projected through the camera's whole picture): "
@@ -367,6 +372,18 @@ open class GeoARView: @unchecked Sendable {
             cameraAuthorized(camera, authorization)
             return
         }
+        if case .canvas(let size, let rate) = configuration.source {
+            // No device to authorize: the canvas is the process's own.
+            do throws(GeoARError) {
+                guard let canvas = CaptureSession(canvas: size, framesPerSecond: rate) else {
+                    throw .configuration("a canvas of \(size.width)x\(size.height) at \(rate) fps")
+                }
+                try prepareCamera(canvas.configuration, session: canvas)
+            } catch {
+                fail(error)
+                return
+            }
+        }
         finishPresenting()
     }
 
@@ -400,9 +417,12 @@ open class GeoARView: @unchecked Sendable {
 
     /// Makes the capture session, the outputs and the overlay stage; the camera opens when a
     /// location source is assigned.
-    private func prepareCamera(_ camera: CaptureConfiguration) throws(GeoARError) {
+    private func prepareCamera(_ camera: CaptureConfiguration, session made: CaptureSession? = nil)
+        throws(GeoARError)
+    {
         let destination: CaptureDestination
-        var settings = LiveCaptureSettings(devices: [camera.devicePath ?? "/dev/video0"])
+        let device = camera.devicePath ?? "/dev/video0"
+        var settings = LiveCaptureSettings(devices: [device])
         var logPath: String?
         switch configuration.output {
         case .live(let chosen, let live, let jsonLog):
@@ -412,6 +432,8 @@ open class GeoARView: @unchecked Sendable {
         case .footage, .none:
             destination = .discard
         }
+        // A canvas's settings name no devices (the configuration's problem refuses others).
+        if made != nil { settings.devices = [device] }
         let writer: CaptureOutputWriter
         let log: JSONLinesLog?
         let sidecar: JSONLinesLog?
@@ -437,7 +459,7 @@ open class GeoARView: @unchecked Sendable {
         } catch {
             throw .output(error)
         }
-        let captureSession = configuration.cameraHooks.makeSession()
+        let captureSession = made ?? configuration.cameraHooks.makeSession()
         captureSession.configuration = camera
         let stage = ViewFrameStage(view: self, tracker: tracker, annotator: annotator)
         let capture = LiveCapture(

@@ -1,6 +1,7 @@
 import ARCompositor
 import CaptureKit
 import Foundation
+import JPEGKit
 @_spi(Testing) import ScriptedCamera
 import TestSupport
 import Testing
@@ -55,21 +56,11 @@ struct MapViewTests {
 
     @Test("an AR view and a map view on one session share the selection and the navigation")
     func sharedSession() async throws {
-        let arFixtures = try ViewFixtures()
-        let mapFixtures = try ViewFixtures()
-        defer {
-            arFixtures.remove()
-            mapFixtures.remove()
-        }
-        // A route north from the camera, past the POIs: the AR view follows it.
-        let session = try ViewFixtures.navigatingSession()
-        let (ar, _) = try arFixtures.running(session: session)
-        let (map, _) = try mapFixtures.running(session: session, map: true)
+        let pair = try ViewPair()
+        defer { pair.remove() }
+        let (ar, map, arFixtures, mapFixtures) = (pair.ar, pair.map, pair.arFixtures, pair.mapFixtures)
+        let (session, arNavigation, mapNavigation) = (pair.session, pair.arNavigation, pair.mapNavigation)
         #expect(ar.receivesUpdates && map.receivesUpdates, "one slot each")
-        let arNavigation = GeoARBinding<NavigationInfo?>(nil)
-        let mapNavigation = GeoARBinding<NavigationInfo?>(nil)
-        ar.navigationInfo(arNavigation)
-        map.navigationInfo(mapNavigation)
 
         #expect(arFixtures.emit(sequence: 0))
         #expect(waitUntil { arFixtures.records().count == 1 })
@@ -128,28 +119,105 @@ struct MapViewTests {
             ("map", ViewFrame(x: 0.6, y: 0, width: 0.5, height: 1), "is not a part of the output frame"),
             ("map", ViewFrame(x: 0, y: 0, width: 0, height: 1), "is not a part of the output frame"),
         ] {
-            let recorder = ViewRecorder()
-            let configuration = fixtures.configuration(queue: recorder.queue)
-            let session = ViewFixtures.session()
-            let view: GeoARView =
-                kind == "map"
-                ? GeoMapView(frame: frame, session: session, configuration: configuration)
-                : GeoARView(frame: frame, session: session, configuration: configuration)
-            recorder.attach(to: view)
-            view.present()
-            // A view that is wrongly accepted waits for a location source: end it, and fail below.
-            let settled = recorder.wait { phases in
-                if case .failed = phases.phases.last { return true }
-                return phases.phases.last == .waitingForLocationSource
-            }
-            #expect(settled, "\(recorder.snapshot.phases)")
-            await view.stop()
-            let summary = await view.ended()
-            guard case .failed(let error) = summary.ending else {
-                Issue.record("\(kind) \(frame): ended \(summary.ending), not failed")
-                continue
-            }
-            #expect(error.description.contains(fix), "\(error)")
+            let error = await fixtures.failureAtPresent(map: kind == "map", frame: frame)
+            #expect(error?.description.contains(fix) == true, "\(String(describing: error))")
         }
+    }
+
+    /// The JPEGs a view wrote into `fixtures`' directory, in order.
+    private func writtenFrames(_ fixtures: ViewFixtures) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: fixtures.directory, includingPropertiesForKeys: nil)
+            .filter { $0.lastPathComponent.hasPrefix("frame-") }
+            .sorted {
+                $0.lastPathComponent.count == $1.lastPathComponent.count
+                    ? $0.lastPathComponent < $1.lastPathComponent
+                    : $0.lastPathComponent.count < $1.lastPathComponent.count
+            }
+    }
+
+    /// A map view's configuration change: a canvas of 320x240 at 25 fps, JPEGs into `fixtures`.
+    private func canvas(_ fixtures: ViewFixtures) -> (inout GeoARConfiguration) -> Void {
+        { configuration in
+            configuration.source = .canvas(size: FrameSize(width: 320, height: 240), framesPerSecond: 25)
+            configuration.output = .live(
+                .files(OutputTemplate(pattern: fixtures.directory.appendingPathComponent("frame-%03n.jpg").path)),
+                LiveCaptureSettings(devices: []), jsonLog: nil)
+        }
+    }
+
+    @Test(
+        "a map view with no camera draws the session alone, on a canvas of its own size and rate, sharing the AR view's selection and navigation live; a photo of it is the plan"
+    )
+    func canvasMapView() async throws {
+        let pair = try ViewPair(mapChange: canvas)
+        defer { pair.remove() }
+        let (ar, map, arFixtures, mapFixtures) = (pair.ar, pair.map, pair.arFixtures, pair.mapFixtures)
+        let (arNavigation, mapNavigation) = (pair.arNavigation, pair.mapNavigation)
+        #expect(mapFixtures.factory.devices.isEmpty, "the map view opened no camera")
+
+        // The canvas ticks by itself: frames come with no camera sending any.
+        #expect(await eventually { mapFixtures.records().count >= 2 })
+        #expect(arFixtures.emit(sequence: 0))
+        #expect(await eventually { arFixtures.records().count == 1 })
+        // Selected in the AR view: highlighted in the map's frames drawn after it.
+        ar.select(["a"])
+        let marked = mapFixtures.records().count
+        #expect(await eventually { mapFixtures.records().count >= marked + 2 })
+        #expect(await eventually { arNavigation.value != nil && mapNavigation.value == arNavigation.value })
+        let photo = try await map.capturePhoto()
+        await ar.stop()
+        await map.stop()
+
+        #expect(photo.size == FrameSize(width: 320, height: 240) && photo.isAnnotated, "\(photo.size)")
+        #expect(photo.devicePath == "canvas")
+        let frames = try writtenFrames(mapFixtures)
+        let first = try LumaDifference.decode(try #require(frames.first))
+        let last = try LumaDifference.decode(try #require(frames.last))
+        #expect(first.width == 320 && first.height == 240, "the canvas's size, not the camera's")
+        let selected = OverlayStyle().selectedColor
+        #expect(count(selected, in: first) < 5, "nothing selected on the map at first")
+        #expect(count(selected, in: last) > 10, "the AR view's selection is highlighted on the map")
+        let photographed = try JPEGDecoder().decode(photo.data)
+        #expect(count(selected, in: photographed) > 10, "the photo is the map as drawn")
+        #expect(mapNavigation.value == nil, "reset when the views stopped")
+    }
+
+    @Test(
+        "a canvas is refused at present, with the fix, for an AR view, a footage output, cameras to switch to, and a size it cannot have"
+    )
+    func canvasRefused() async throws {
+        let fixtures = try ViewFixtures()
+        defer { fixtures.remove() }
+        let size = FrameSize(width: 320, height: 240)
+        let cases: [(map: Bool, change: (inout GeoARConfiguration) -> Void, fix: String)] = [
+            (false, canvas(fixtures), "a canvas has none"),
+            (
+                true,
+                {
+                    $0.source = .canvas(size: size, framesPerSecond: 10)
+                    $0.output = .footage(.mjpegStream, workers: 1)
+                }, "a canvas view writes live outputs"
+            ),
+            (
+                true,
+                {
+                    $0.source = .canvas(size: size, framesPerSecond: 10)
+                    $0.output = fixtures.liveOutput(devices: ["/dev/video0"])
+                }, "a canvas has no camera to switch to"
+            ),
+            (
+                true,
+                {
+                    $0.source = .canvas(size: FrameSize(width: 321, height: 240), framesPerSecond: 10)
+                    $0.output = .none
+                },
+                "its width even"
+            ),
+        ]
+        for (map, change, fix) in cases {
+            let error = await fixtures.failureAtPresent(map: map, change: change)
+            #expect(error?.description.contains(fix) == true, "\(String(describing: error))")
+        }
+        #expect(fixtures.factory.devices.isEmpty)
     }
 }

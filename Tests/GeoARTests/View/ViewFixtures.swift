@@ -83,6 +83,18 @@ struct ViewFixtures {
         session: ARSession = ViewFixtures.session(), map: Bool = false, frame: ViewFrame = .full,
         change: (inout GeoARConfiguration) -> Void = { _ in }
     ) throws -> (GeoARView, ViewRecorder) {
+        let (view, recorder) = presented(session: session, map: map, frame: frame, change: change)
+        try #require(recorder.wait { $0.phases.last == .waitingForLocationSource }, "\(recorder.snapshot.phases)")
+        view.locationManager.locationSource = FixedLocationSource(try Self.position)
+        try #require(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
+        return (view, recorder)
+    }
+
+    /// A camera view on `session` (a ``GeoMapView`` with `map`) given `frame`, its configuration
+    /// changed by `change`, its handlers recorded, presented.
+    func presented(
+        session: ARSession, map: Bool, frame: ViewFrame, change: (inout GeoARConfiguration) -> Void
+    ) -> (GeoARView, ViewRecorder) {
         let recorder = ViewRecorder()
         var configuration = configuration(queue: recorder.queue)
         change(&configuration)
@@ -92,10 +104,29 @@ struct ViewFixtures {
             : GeoARView(frame: frame, session: session, configuration: configuration)
         recorder.attach(to: view)
         view.present()
-        try #require(recorder.wait { $0.phases.last == .waitingForLocationSource }, "\(recorder.snapshot.phases)")
-        view.locationManager.locationSource = FixedLocationSource(try Self.position)
-        try #require(recorder.wait { $0.phases.last == .running }, "\(recorder.snapshot.phases)")
         return (view, recorder)
+    }
+
+    /// The error a view on a new session (a ``GeoMapView`` with `map`), given `frame` and this
+    /// fixture's configuration changed by `change`, failed with when presented; nil, recorded as
+    /// an issue, when it was accepted (it is then stopped rather than left waiting forever).
+    func failureAtPresent(
+        map: Bool, frame: ViewFrame = .full, change: (inout GeoARConfiguration) -> Void = { _ in }
+    ) async -> GeoARError? {
+        let (view, recorder) = presented(session: Self.session(), map: map, frame: frame, change: change)
+        // A view that is wrongly accepted waits for a location source: end it, and fail below.
+        let settled = recorder.wait { phases in
+            if case .failed = phases.phases.last { return true }
+            return phases.phases.last == .waitingForLocationSource
+        }
+        #expect(settled, "\(recorder.snapshot.phases)")
+        await view.stop()
+        let summary = await view.ended()
+        guard case .failed(let error) = summary.ending else {
+            Issue.record("\(map ? "map" : "AR") view, \(frame): ended \(summary.ending), not failed")
+            return nil
+        }
+        return error
     }
 
     /// JPEGs (`frame-%03n.jpg`) into the directory, from `devices` (switched between in order),
