@@ -5,7 +5,7 @@ import Testing
 struct FrameSelectorTests {
     @Test("a time-lapse takes the first frame at or after each slot, and skips missed slots")
     func timeLapse() {
-        var selector = FrameSelector(warmUp: .none, interval: 0.2, count: 4, duration: nil)
+        var selector = FrameSelector(warmUp: .none, interval: .milliseconds(200), count: 4, duration: nil)
         var written: [Int] = []
         // 25 fps (40 ms) with a stall from 300 ms to 700 ms.
         for milliseconds in stride(from: 0, through: 1200, by: 40) where !(300..<700).contains(milliseconds) {
@@ -36,7 +36,7 @@ struct FrameSelectorTests {
 
     @Test("a duration ends by the frames' timestamps")
     func duration() {
-        var selector = FrameSelector(warmUp: .none, interval: nil, count: nil, duration: 1)
+        var selector = FrameSelector(warmUp: .none, interval: nil, count: nil, duration: .seconds(1))
         #expect(selector.decide(timestampNanoseconds: 5_000_000_000, brightness: { nil }) == .write)
         #expect(selector.decide(timestampNanoseconds: 5_999_000_000, brightness: { nil }) == .write)
         #expect(selector.decide(timestampNanoseconds: 6_000_000_000, brightness: { nil }) == .finished)

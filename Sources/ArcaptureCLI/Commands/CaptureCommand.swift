@@ -125,8 +125,10 @@ enum CaptureCommand {
             output: .live(
                 options.destination,
                 LiveCaptureSettings(
-                    devices: options.devices, warmUp: options.warmUp, every: options.every, count: options.count,
-                    duration: options.duration, idleSlowdown: serving?.idleSlowdown == true ? serving?.broadcast : nil,
+                    devices: options.devices, warmUp: options.warmUp, every: options.every.map(Duration.seconds),
+                    count: options.count,
+                    duration: options.duration.map(Duration.seconds),
+                    idleSlowdown: serving?.idleSlowdown == true ? serving?.broadcast : nil,
                     // Someone watching wants the newest frame, not every one late.
                     maxWaitingFrames: serving == nil ? 4 : 1),
                 jsonLog: options.jsonLog),

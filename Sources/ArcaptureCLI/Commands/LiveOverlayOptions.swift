@@ -110,7 +110,8 @@ struct LiveOverlayOptions {
             limits: InterpolationLimits(
                 maximumGap: poseOptions.limits.maximumGap, maximumExtrapolation: try parsed.value(Self.maxExtrapolation)
             ),
-            receiverLatency: try parsed.value(Self.receiverLatency), geoidSeparation: poseOptions.geoidSeparation)
+            receiverLatency: .seconds(try parsed.value(Self.receiverLatency)),
+            geoidSeparation: poseOptions.geoidSeparation)
     }
 
     /// The IMU pose source `--imu` names, or nil without one.

@@ -25,12 +25,12 @@ public struct FrameSelector: Sendable {
 
     /// How warm-up ends.
     public let warmUp: WarmUp
-    /// Seconds between written frames (a time-lapse), or nil for every frame.
-    public let interval: Double?
+    /// The time between written frames (a time-lapse), or nil for every frame.
+    public let interval: Duration?
     /// Frames to write, or nil for no limit.
     public let count: Int?
-    /// Seconds from the first written frame after which the capture is finished, or nil.
-    public let duration: Double?
+    /// The time from the first written frame after which the capture is finished, or nil.
+    public let duration: Duration?
 
     /// Frames dropped while warming up.
     public private(set) var warmUpSkipped = 0
@@ -42,7 +42,7 @@ public struct FrameSelector: Sendable {
     private var nextDue: Int64?
 
     /// Creates a selector that has seen no frame.
-    public init(warmUp: WarmUp, interval: Double?, count: Int?, duration: Double?) {
+    public init(warmUp: WarmUp, interval: Duration?, count: Int?, duration: Duration?) {
         self.warmUp = warmUp
         self.interval = interval
         self.count = count
@@ -82,8 +82,8 @@ public struct FrameSelector: Sendable {
         }
         let start = self.start ?? nanoseconds
         self.start = start
-        if let duration, Double(nanoseconds - start) / 1e9 >= duration { return .finished }
-        if let interval, nanoseconds < nextDue ?? start, interval > 0 { return .notDue }
+        if let duration, nanoseconds - start >= Self.nanoseconds(duration) { return .finished }
+        if let interval, nanoseconds < nextDue ?? start, interval > .zero { return .notDue }
         return .write
     }
 
@@ -93,7 +93,17 @@ public struct FrameSelector: Sendable {
         written += 1
         guard let interval, let start else { return }
         // The next slot after this frame: slots missed in a stall are not made up in a burst.
-        let step = max(Int64(interval * 1e9), 1)
+        let step = max(Self.nanoseconds(interval), 1)
         nextDue = start + ((nanoseconds - start) / step + 1) * step
+    }
+
+    /// `duration` in nanoseconds, the frames' timestamps' unit; a duration too long for them
+    /// (centuries) is as good as forever.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
+            ? .max : whole + attoseconds / 1_000_000_000
     }
 }

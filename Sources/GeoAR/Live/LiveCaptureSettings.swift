@@ -5,12 +5,12 @@ public struct LiveCaptureSettings: Sendable {
     public var devices: [String]
     /// How warm-up ends: write from the first frame, skip a few, or wait for the brightness to settle.
     public var warmUp: FrameSelector.WarmUp
-    /// For a time-lapse, seconds between written frames, by the frames' timestamps.
-    public var every: Double?
+    /// For a time-lapse, the time between written frames, by the frames' timestamps.
+    public var every: Duration?
     /// Frames to write before the capture completes.
     public var count: Int?
-    /// Seconds of capture (by the frames' timestamps) before it completes.
-    public var duration: Double?
+    /// How long the capture runs (by the frames' timestamps) before it completes.
+    public var duration: Duration?
     /// A broadcast whose viewers the capture slows down for: while no client watches its stream,
     /// one frame a second is annotated, encoded and published and the others are skipped
     /// (counted in ``LiveCapture/Counts/idleSkipped``), and the first client restores the full
@@ -26,8 +26,8 @@ public struct LiveCaptureSettings: Sendable {
 
     /// Creates settings.
     public init(
-        devices: [String], warmUp: FrameSelector.WarmUp = .none, every: Double? = nil, count: Int? = nil,
-        duration: Double? = nil, idleSlowdown: FrameBroadcast? = nil, maxWaitingFrames: Int = 4
+        devices: [String], warmUp: FrameSelector.WarmUp = .none, every: Duration? = nil, count: Int? = nil,
+        duration: Duration? = nil, idleSlowdown: FrameBroadcast? = nil, maxWaitingFrames: Int = 4
     ) {
         self.devices = devices
         self.warmUp = warmUp

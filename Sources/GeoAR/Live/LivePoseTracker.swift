@@ -38,16 +38,16 @@ public final class LivePoseTracker: Sendable {
         public var mount: CameraMount
         /// How far to interpolate and extrapolate.
         public var limits: InterpolationLimits
-        /// Seconds from a receiver's measurement to its arrival here (a serial GPS at 9600 baud is
+        /// The time from a receiver's measurement to its arrival here (a serial GPS at 9600 baud is
         /// about 0.1 s behind; gpsd adds a little): subtracted from each sample's arrival time.
-        public var receiverLatency: Double
+        public var receiverLatency: Duration
         /// Added to mean-sea-level altitudes that come without a geoid separation.
         public var geoidSeparation: Double?
 
         /// Creates options.
         public init(
             orientation: OrientationChoice = .automatic, mount: CameraMount = CameraMount(),
-            limits: InterpolationLimits = InterpolationLimits(), receiverLatency: Double = 0,
+            limits: InterpolationLimits = InterpolationLimits(), receiverLatency: Duration = .zero,
             geoidSeparation: Double? = nil
         ) {
             self.orientation = orientation
@@ -224,7 +224,7 @@ public final class LivePoseTracker: Sendable {
     /// Where a sample goes on the frames' clock: its receipt (now, if the source did not say), less
     /// the receiver's latency.
     private func arrival(_ received: Int64?) -> Date {
-        Self.date(received ?? MonotonicClock.nanoseconds()).addingTimeInterval(-options.receiverLatency)
+        Self.date(received ?? MonotonicClock.nanoseconds()).addingTimeInterval(-options.receiverLatency.seconds)
     }
 
     /// CLOCK_MONOTONIC nanoseconds as a `Date` (seconds since boot, not a calendar time: only

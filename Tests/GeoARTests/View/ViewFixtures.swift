@@ -130,8 +130,8 @@ struct ViewFixtures {
     }
 
     /// JPEGs (`frame-%03n.jpg`) into the directory, from `devices` (switched between in order),
-    /// every `every` seconds for a time-lapse.
-    func liveOutput(devices: [String] = ["/dev/video-scripted"], every: Double? = nil) -> GeoARConfiguration.Output {
+    /// `every` apart for a time-lapse.
+    func liveOutput(devices: [String] = ["/dev/video-scripted"], every: Duration? = nil) -> GeoARConfiguration.Output {
         .live(
             .files(OutputTemplate(pattern: directory.appendingPathComponent("frame-%03n.jpg").path)),
             LiveCaptureSettings(devices: devices, every: every), jsonLog: nil)

@@ -80,7 +80,7 @@ struct ViewPhotoTests {
     func photoBetweenTimeLapseFrames() async throws {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
-        let (view, _) = try fixtures.running { $0.output = fixtures.liveOutput(every: 3600) }
+        let (view, _) = try fixtures.running { $0.output = fixtures.liveOutput(every: .seconds(3600)) }
         #expect(fixtures.emit(sequence: 0))
         #expect(waitUntil { fixtures.records().count == 1 })
         let task = try await askForPhoto(view)
