@@ -102,6 +102,16 @@ public struct GeoAR: Sendable {
     ///   library keeps it while its pipeline runs, and lets it go when it stops.
     @discardableResult
     public func present() -> GeoARView {
+        let view = build()
+        view.present()
+        return view
+    }
+
+    /// Builds the view through the factory and gives it the handlers and bindings, without
+    /// presenting it: for a program in structured concurrency, which takes the view's sequences
+    /// (``GeoARView/phases``, ``GeoARView/userCoordinates``) before ``GeoARView/run()`` presents
+    /// it, so that they hear its first phase too.
+    public func build() -> GeoARView {
         let view = factory(frame, session, configuration)
         for handler in loaded { view.onLoaded(handler) }
         for handler in failed { view.onFailed(handler) }
@@ -109,7 +119,6 @@ public struct GeoAR: Sendable {
         for handler in coordinates { view.userCoordinate(handler) }
         if let navigation { view.navigationInfo(navigation) }
         if let selection { view.selectedPOIs(selection) }
-        view.present()
         return view
     }
 }
