@@ -390,7 +390,9 @@ struct GeoARViewTests {
         #expect(summary.live?.written == 1)
     }
 
-    @Test("phases, positions and a binding's changes as async sequences, with no handler queue run; each ends in time")
+    @Test(
+        "phases, positions and a binding's changes as async sequences, taken from a view built and not yet presented, with no handler queue run; each ends in time"
+    )
     func asyncSequences() async throws {
         let fixtures = try ViewFixtures()
         defer { fixtures.remove() }
@@ -399,11 +401,14 @@ struct GeoARViewTests {
         let idle = DispatchQueue(label: "never-run")
         idle.suspend()
         defer { idle.resume() }
-        let view = GeoARView(
-            frame: .full, session: ViewFixtures.session(),
-            configuration: fixtures.configuration(queue: idle, selectsCenter: true))
+        // Built, not presented (GeoAR.build()): the sequences are taken first and hear the first phase.
         let selection = GeoARBinding<Set<String>>([])
-        view.selectedPOIs(selection)
+        let view = GeoAR(
+            session: ViewFixtures.session(), configuration: fixtures.configuration(queue: idle, selectsCenter: true)
+        )
+        .selectedPOIs(selection)
+        .build()
+        #expect(view.phase == nil, "built, not presented")
         let (phaseStream, coordinateStream, changeStream) = (view.phases, view.userCoordinates, selection.changes)
         let phases = Task {
             var seen: [LoadPhase] = []
