@@ -324,11 +324,23 @@ echo $? > /out/browser-center.rc
 rmmod vivid
 insmod /modules/vivid.ko n_devs=2 node_types=0x1,0x1
 udev_apply
-su -s /bin/sh cam -c "/app/arcapture capture --device /dev/video0,/dev/video1 --size 320x180 --fps 25 --count 80 --output - --json-log $CAP/switch.jsonl" \
+# The view's switch closes the first camera while it runs on: the first node leaves the process
+# (no descriptor, no mapped buffer) while the second is in it. Then 20 frames from the second, and
+# Ctrl-C ends the run (no count: a count would race the checks on a slow guest).
+holds() { ls -l "/proc/$1/fd" | grep -q " $2\$" || grep -q " $2\$" "/proc/$1/maps"; }   # PID NODE
+switched() { holds "$1" /dev/video1 && ! holds "$1" /dev/video0; }
+su -s /bin/sh cam -c "/app/arcapture capture --device /dev/video0,/dev/video1 --size 320x180 --fps 25 --output - --json-log $CAP/switch.jsonl" \
     > /out/switch.mjpg 2> /out/switch.err &
 switcher=$!
 wait_for 60 "frames from the first camera" lines_at_least $CAP/switch.jsonl 20
-kill -USR1 "$(pidof arcapture)"
+capturer=$(pidof arcapture)
+holds "$capturer" /dev/video0 && echo "before: /dev/video0 held" > /out/switch-nodes.txt
+kill -USR1 "$capturer"
+wait_for 60 "the first camera closed, the second open" switched "$capturer" \
+    && echo "after: /dev/video1 held, /dev/video0 released" >> /out/switch-nodes.txt
+logged=$(wc -l < $CAP/switch.jsonl)
+wait_for 60 "frames from the second camera" lines_at_least $CAP/switch.jsonl $((logged + 20))
+kill -INT "$capturer"
 wait $switcher
 echo $? > /out/switch.rc
 reload_vivid

@@ -43,7 +43,9 @@ struct VividBrowserTests {
         }
     }
 
-    @Test("clicking a point selects it: highlighted in the page, in /state, in the next frames; Clear clears it")
+    @Test(
+        "clicking a point selects it: highlighted in the page, in /state, in the next frames, and heard by the program's onChange; Clear clears it"
+    )
     func selection() async throws {
         let vm = try await VividVM.shared.value
         let report = try report(vm)
@@ -56,6 +58,12 @@ struct VividBrowserTests {
         #expect(selected > before + 20, "the marker is drawn in the selection's colour: \(before) → \(selected)")
         #expect(report["cleared_in_page"] as? Bool == true)
         #expect(report["state_after_clear"] as? [String] == [])
+        // The program heard both through its selection binding's onChange: serve says them.
+        let log = try vm.scenario("browser").stderr
+        let said = try #require(
+            log.range(of: "(\(BrowserController.pointToSelect))\n"), "the click reached serve's onChange: \(log)")
+        #expect(log[..<said.lowerBound].contains("selected: "), "\(log)")
+        #expect(log[said.upperBound...].contains("selection cleared\n"), "then Clear did: \(log)")
     }
 
     @Test("--select-center: the view's own selection is shown selected in the page, in /state and in the frames")

@@ -139,9 +139,18 @@ enum CaptureCommand {
         configuration.restartRows = options.jpeg.restartRows
         configuration.splices = options.jpeg.splices
         let report = PhaseReport(source: source.name)
-        let view = GeoAR(session: ARSession(mapData: mapData), configuration: configuration)
+        var builder = GeoAR(session: ARSession(mapData: mapData), configuration: configuration)
             .onPhaseChange { phase in report.print(phase) }
-            .present()
+        if serving != nil {
+            // What viewers select in the page (and what --select-center picks) is said in the log,
+            // as the page's /events says it: the program hears it through the selection binding.
+            let selection = GeoARBinding<Set<String>>([])
+            let names = Dictionary(
+                mapData.pointsOfInterest.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            selection.onChange(on: handlerQueue) { ids in Terminal.note(selectionLine(ids, names: names)) }
+            builder = builder.selectedPOIs(selection)
+        }
+        let view = builder.present()
         report.view = view
         if let imu {
             Terminal.note("note: orientation from \(imu.name) (uncalibrated: markers fade by its 15° heading accuracy)")
@@ -188,6 +197,12 @@ enum CaptureCommand {
         handlerQueue.sync {}  // the last phase lines are out before the summary
         // A server's normal end is a signal (Ctrl-C, systemd's SIGTERM): it exits 0.
         return finish(summary, interrupted: stop.isRequested && serving == nil, overlay: overlay.drawsOverlay)
+    }
+
+    /// `selected: Buoy 2 (p2), …` (names and ids, by id), or `selection cleared`.
+    private static func selectionLine(_ ids: Set<String>, names: [String: String]) -> String {
+        guard !ids.isEmpty else { return "selection cleared" }
+        return "selected: " + ids.sorted().map { id in names[id].map { "\($0) (\(id))" } ?? id }.joined(separator: ", ")
     }
 
     /// The progress line: frames written, the rate, what was lost.

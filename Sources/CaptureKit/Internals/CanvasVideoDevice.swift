@@ -101,7 +101,9 @@ final class CanvasVideoDevice: VideoDeviceDriver {
     }
 
     func requestBuffers(_ count: UInt32, _ queue: BufferQueue) throws(SystemCallError) -> UInt32 {
-        guard mapped == 0 || count == 0 else { throw SystemCallError(call: "VIDIOC_REQBUFS", errno: .busy) }
+        // As videobuf2 answers while buffers are mapped: freeing them would pull memory from
+        // under the session.
+        guard mapped == 0 else { throw SystemCallError(call: "VIDIOC_REQBUFS", errno: .busy) }
         for buffer in buffers { buffer.deallocate() }
         buffers = (0..<min(count, 32)).map { _ in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: frameBytes, alignment: 64)
