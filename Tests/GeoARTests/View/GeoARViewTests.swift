@@ -408,7 +408,17 @@ struct GeoARViewTests {
         )
         .selectedPOIs(selection)
         .build()
-        #expect(view.phase == nil, "built, not presented")
+        // Built, not presented: a photo is refused at once (a presented view's waits for a frame).
+        let refused = Locked(false)
+        let early = Task {
+            do throws(ViewPhotoError) {
+                _ = try await view.capturePhoto()
+            } catch {
+                if case .notPresented = error { refused.withLock { $0 = true } }
+            }
+        }
+        #expect(await eventually { refused.withLock { $0 } }, "built, not presented")
+        early.cancel()
         let (phaseStream, coordinateStream, changeStream) = (view.phases, view.userCoordinates, selection.changes)
         let phases = Task {
             var seen: [LoadPhase] = []
