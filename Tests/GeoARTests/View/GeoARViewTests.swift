@@ -353,13 +353,24 @@ struct GeoARViewTests {
             )
             let view = GeoARView(frame: .full, session: session, configuration: configuration)
             view.present()
+            // A view wrongly accepted waits for a location source: bounded, then stopped, so that
+            // it fails here rather than hanging.
+            let settled = await eventually {
+                if case .failed = view.phase { return true }
+                return view.phase == .waitingForLocationSource
+            }
+            #expect(settled, "\(String(describing: view.phase))")
+            // A Bool, not the view: a failed expectation reflects its operands, and the view holds
+            // noncopyable state the testing library's reflection cannot copy (it crashed).
+            let holderKeepsSlot = holder.receivesUpdates
+            #expect(holderKeepsSlot, "the view that failed took no slot")
+            await view.stop()
             let summary = await view.ended()
             guard case .failed(let error) = summary.ending else {
                 Issue.record("\(fix): ended \(summary.ending), not failed")
                 continue
             }
             #expect(error.description.contains(fix), "\(error)")
-            #expect(holder.receivesUpdates, "the view that failed took no slot")
         }
         #expect(!FileManager.default.fileExists(atPath: footageFile))
         await holder.stop()
@@ -381,6 +392,10 @@ struct GeoARViewTests {
         #expect(fixtures.emit(sequence: 0))
         #expect(waitUntil { fixtures.records().count == 1 })
         running.cancel()
+        // Bounded, so that a run() that ignored its cancellation fails here rather than hanging.
+        let stopped = await eventually { view.phase == .stopped }
+        #expect(stopped, "cancelling run()'s task stopped the view: \(String(describing: view.phase))")
+        if !stopped { await view.stop() }
         let summary = await running.value
         guard case .stopped = summary.ending else {
             Issue.record("ended \(summary.ending), not stopped")
