@@ -503,8 +503,15 @@ extension Duration {
     }
 
     /// The duration as a Dispatch interval (nanosecond resolution).
-    package var dispatchInterval: DispatchTimeInterval {
+    package var dispatchInterval: DispatchTimeInterval { .nanoseconds(Int(nanoseconds)) }
+
+    /// The duration in whole nanoseconds, the unit of CLOCK_MONOTONIC timestamps; a duration too
+    /// long for an `Int64` (centuries) saturates, as good as forever.
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
     }
 }

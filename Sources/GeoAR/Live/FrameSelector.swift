@@ -82,7 +82,7 @@ public struct FrameSelector: Sendable {
         }
         let start = self.start ?? nanoseconds
         self.start = start
-        if let duration, nanoseconds - start >= Self.nanoseconds(duration) { return .finished }
+        if let duration, nanoseconds - start >= duration.nanoseconds { return .finished }
         if let interval, nanoseconds < nextDue ?? start, interval > .zero { return .notDue }
         return .write
     }
@@ -93,17 +93,7 @@ public struct FrameSelector: Sendable {
         written += 1
         guard let interval, let start else { return }
         // The next slot after this frame: slots missed in a stall are not made up in a burst.
-        let step = max(Self.nanoseconds(interval), 1)
+        let step = max(interval.nanoseconds, 1)
         nextDue = start + ((nanoseconds - start) / step + 1) * step
-    }
-
-    /// `duration` in nanoseconds, the frames' timestamps' unit; a duration too long for them
-    /// (centuries) is as good as forever.
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
-            ? .max : whole + attoseconds / 1_000_000_000
     }
 }

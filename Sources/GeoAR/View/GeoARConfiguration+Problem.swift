@@ -13,16 +13,12 @@ extension GeoARConfiguration {
     /// configuration, to refuse sooner.
     public var problem: GeoARError? {
         switch (source, output) {
-        case (.camera, .footage):
+        case (.camera, .footage), (.canvas, .footage):
+            let kind = if case .canvas = source { "canvas" } else { "camera" }
             return .configuration(
-                "a camera view writes live outputs: give it .live(…) (JPEG files, a stream, a virtual camera) or "
+                "a \(kind) view writes live outputs: give it .live(…) (JPEG files, a stream, a virtual camera) or "
                     + ".none; a footage output is for a footage source")
         case (.canvas(let size, let rate), _):
-            if case .footage = output {
-                return .configuration(
-                    "a canvas view writes live outputs: give it .live(…) (JPEG files, a stream, a virtual camera) or "
-                        + ".none; a footage output is for a footage source")
-            }
             if case .live(_, let settings, _) = output, !settings.devices.allSatisfy({ $0 == "canvas" }) {
                 return .configuration(
                     "a canvas has no camera to switch to: give its live settings no devices (devices: []), not "

@@ -375,8 +375,10 @@ open class GeoARView: @unchecked Sendable {
         if case .canvas(let size, let rate) = configuration.source {
             // No device to authorize: the canvas is the process's own.
             do throws(GeoARError) {
+                // The configuration's problem has refused a canvas this cannot make.
                 guard let canvas = CaptureSession(canvas: size, framesPerSecond: rate) else {
-                    throw .configuration("a canvas of \(size.width)x\(size.height) at \(rate) fps")
+                    throw .configuration(
+                        CaptureSession.canvasProblem(size: size, framesPerSecond: rate) ?? "no canvas of \(size)")
                 }
                 try prepareCamera(canvas.configuration, session: canvas)
             } catch {
