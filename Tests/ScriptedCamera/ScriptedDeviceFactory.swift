@@ -31,26 +31,14 @@ import ArcaptureCore
         return device
     }
 
-    /// The frame timeout of a session under test that is not about stalls: an hour, so that it
-    /// never fires.
-    ///
-    /// A scripted device sends frames when the test says so, so its test's task must run between
-    /// two frames. The default 5 s timeout once fired between two frames of tests that were not
-    /// about stalls, and then 120 s did too, under AddressSanitizer in CI (2026-12-04: trivial tests
-    /// reported 196 s): Swift Testing runs tests on the cooperative pool (two threads here), and
-    /// many held theirs waiting for child processes. Every program a test runs is now waited for
-    /// off the pool (`ProcessRunner`, `OffPool`), but 30 s still fired (2026-12-06, the suite beside
-    /// a fuzzing run: three `StaleBufferTests` sessions failed with no frame, their tasks not run
-    /// for 30 s): synchronous tests that compute for long hold both pool threads. Until those run
-    /// off the pool too, an hour. The stall test sets its own.
-    public static let patientFrameTimeout: Duration = .seconds(3600)
-
     /// A session whose devices come from this factory.
     public func makeSession(devicePath: String = "/dev/video-scripted") -> CaptureSession {
         let session = CaptureSession(
             openDriver: { path, libv4l2 throws(SystemCallError) in try self.open(path, libv4l2) },
             probe: AccessProbe(open: { path throws(SystemCallError) in try self.open(path, false) }))
-        session.configuration = CaptureConfiguration(devicePath: devicePath, frameTimeout: Self.patientFrameTimeout)
+        // The default frame timeout (5 s): a scripted device owes a frame only once its test has
+        // emitted one (`ScriptedVideoDevice.frameOwedSince`), so a test's pace cannot fail it.
+        session.configuration = CaptureConfiguration(devicePath: devicePath)
         return session
     }
 }

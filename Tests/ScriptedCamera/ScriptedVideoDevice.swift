@@ -33,6 +33,11 @@ import Glibc
         public var supportsFrameIntervals = true
         /// How many buffers `VIDIOC_REQBUFS` grants at most.
         public var maximumBuffers: UInt32 = 8
+        /// Whether the device owes frames all the time, as a sensor that streams on its own does,
+        /// so that the session's frame timeout runs from its last drain (the stall test's device).
+        /// By default it owes a frame only once its test has emitted one: see
+        /// ``ScriptedVideoDevice/frameOwedSince(lastDrain:)``.
+        public var streamsOnItsOwn = false
 
         /// A webcam-like device: the usual formats, no controls, no failures.
         public init() {}
@@ -71,6 +76,8 @@ import Glibc
         var mappedCount = 0
         var queued: [UInt32] = []
         var filled: [DequeuedBuffer] = []
+        /// CLOCK_MONOTONIC when each of `filled` was emitted, oldest first.
+        var filledAt: [Int64] = []
         var streaming = false
         /// CLOCK_MONOTONIC at VIDIOC_STREAMON: default timestamps count from it, as a sensor's do.
         var streamOnNanoseconds: Int64 = 0
@@ -154,6 +161,7 @@ import Glibc
                 DequeuedBuffer(
                     index: index, bytesUsed: UInt32(count), flags: flags, field: 1, sequence: sequence,
                     timestampNanoseconds: timestamp))
+            state.filledAt.append(MonotonicClock.nanoseconds())
             return true
         }
         if ready {
@@ -289,6 +297,7 @@ import Glibc
             }
             state.queued = []
             state.filled = []
+            state.filledAt = []
             return granted
         }
     }
@@ -325,6 +334,7 @@ import Glibc
                 return .failure(SystemCallError(call: "VIDIOC_DQBUF", errno: failure))
             }
             guard !state.filled.isEmpty else { return .success(nil) }
+            state.filledAt.removeFirst()
             return .success(state.filled.removeFirst())
         }
         var byte: UInt8 = 0
@@ -348,7 +358,16 @@ import Glibc
             state.streaming = false
             state.queued = []
             state.filled = []
+            state.filledAt = []
         }
+    }
+
+    /// When the oldest emitted frame still waiting to be dequeued was emitted, or nil when none
+    /// waits: the session's frame timeout counts only while the session leaves a frame undrained,
+    /// so a test's own pace (its task unscheduled for seconds on a busy machine) never fails a
+    /// session. With ``Script/streamsOnItsOwn``, `lastDrain`, as a sensor's.
+    public func frameOwedSince(lastDrain: Int64) -> Int64? {
+        state.withLock { state in state.script.streamsOnItsOwn ? lastDrain : state.filledAt.first }
     }
 
     /// The scripted answer to the request `VideoDeviceDriver` documents.

@@ -24,6 +24,8 @@ final class ActiveStream {
     /// Buffers dequeued so far, stale ones included (see ``isStale(_:)``).
     var buffersDequeued = 0
     var frameTimeout: Duration?
+    /// CLOCK_MONOTONIC when the stall timer was last pushed back: at arming, then at every drain.
+    var lastDrainNanoseconds: Int64 = 0
 
     init(
         driver: any VideoDeviceDriver, negotiated: NegotiatedFormat, buffers: [UnsafeMutableRawBufferPointer],

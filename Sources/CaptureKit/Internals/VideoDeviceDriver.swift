@@ -79,4 +79,20 @@ import ArcaptureCore
 
     /// Closes the node. Later calls are programming errors.
     func close()
+
+    /// When a missing frame starts counting against the session's frame timeout (CLOCK_MONOTONIC
+    /// nanoseconds), given when the session last drained the device; nil while the device owes no
+    /// frame.
+    ///
+    /// A sensor streams on its own, so a kernel device (and a canvas's clock) owes the next frame
+    /// from the last drain on: the default answers `lastDrain`. The unit tests' scripted camera
+    /// makes a frame only when its test emits one, so it owes one only from that moment on: a test
+    /// slow to emit (its task not scheduled on a busy machine) is not a stalled camera, while a
+    /// session that leaves an emitted frame undrained still fails within the timeout.
+    func frameOwedSince(lastDrain: Int64) -> Int64?
+}
+
+extension VideoDeviceDriver {
+    /// `lastDrain`: a device that streams on its own owes the next frame from the last drain on.
+    @_spi(Testing) public func frameOwedSince(lastDrain: Int64) -> Int64? { lastDrain }
 }

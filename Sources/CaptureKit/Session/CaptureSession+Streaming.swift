@@ -317,11 +317,24 @@ extension CaptureSession {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
             guard self.stream === stream else { return }
-            let seconds = frameTimeout.seconds
+            // The timer runs from the last drain; the device says whether a frame was owed all
+            // that time (a sensor's always is), or from when, or not yet.
+            let timeout = frameTimeout.nanoseconds
+            let now = MonotonicClock.nanoseconds()
+            guard let owed = driver.frameOwedSince(lastDrain: stream.lastDrainNanoseconds) else {
+                stream.stallTimer?.schedule(deadline: .now() + frameTimeout.dispatchInterval)
+                return
+            }
+            let waited = now &- owed
+            guard waited >= timeout else {
+                stream.stallTimer?.schedule(deadline: .now() + .nanoseconds(Int(timeout &- waited)))
+                return
+            }
             perform(
                 machine.streamFailed(
-                    .timeout(path: driver.path, seconds: seconds, framesReceived: stream.framesSeen)))
+                    .timeout(path: driver.path, seconds: frameTimeout.seconds, framesReceived: stream.framesSeen)))
         }
+        stream.lastDrainNanoseconds = MonotonicClock.nanoseconds()
         timer.schedule(deadline: .now() + frameTimeout.dispatchInterval)
         stream.stallTimer = timer
         stream.frameTimeout = frameTimeout
@@ -373,6 +386,7 @@ extension CaptureSession {
             deliver(outcome)
         }
         if self.stream === stream, let timeout = stream.frameTimeout {
+            stream.lastDrainNanoseconds = MonotonicClock.nanoseconds()
             stream.stallTimer?.schedule(deadline: .now() + timeout.dispatchInterval)
         }
         return progressed || self.stream !== stream

@@ -247,7 +247,9 @@ struct CaptureSessionTests {
 
     @Test("no frame within the timeout fails with a timeout")
     func stall() async throws {
-        let factory = ScriptedDeviceFactory()
+        var script = ScriptedVideoDevice.Script()
+        script.streamsOnItsOwn = true
+        let factory = ScriptedDeviceFactory(script: script)
         let session = factory.makeSession()
         session.configuration.frameTimeout = .milliseconds(100)
         let recorder = SessionRecorder(session)
@@ -255,6 +257,25 @@ struct CaptureSessionTests {
         session.startRunning()
         let events = try await recorder.waitForPhase { $0.failure != nil }
         #expect(events.phases.last?.failure == .timeout(path: "/dev/video-scripted", seconds: 0.1, framesReceived: 0))
+    }
+
+    @Test("a scripted device owes a frame only once its test emits one: a test's own pace never times out")
+    func timeoutCountsOwedFrames() async throws {
+        let running = try await RunningSession.start { $0.configuration.frameTimeout = .milliseconds(100) }
+        let (session, recorder, device) = (running.session, running.recorder, running.device)
+        #expect(device.frameOwedSince(lastDrain: 7) == nil, "nothing emitted: nothing owed")
+        // Three timeouts without a frame, at least (a busy machine makes it longer, never shorter):
+        // a sensor's session would have failed; this one owes nothing and keeps running.
+        try await Task.sleep(for: .milliseconds(300))
+        let before = MonotonicClock.nanoseconds()
+        #expect(device.emit(Fixtures.yuyvFrame(), sequence: 0))
+        if let owed = device.frameOwedSince(lastDrain: 7) {
+            #expect(owed >= before, "owed from the emit on, not from the last drain")
+        }
+        let events = try await recorder.wait { $0.frames.count == 1 }
+        #expect(events.phases.allSatisfy { $0.failure == nil }, "\(events.phases)")
+        #expect(device.frameOwedSince(lastDrain: 7) == nil, "the frame was dequeued")
+        await session.stop()
     }
 
     @Test("opening failures become the user's situation")

@@ -39,8 +39,7 @@ struct LiveSplicingTests {
         configuration.source = .camera(
             CaptureConfiguration(
                 devicePath: "/dev/video-scripted",
-                format: FormatRequest(pixelFormat: .mjpeg, size: FrameSize(width: 640, height: 480)),
-                frameTimeout: ScriptedDeviceFactory.patientFrameTimeout))
+                format: FormatRequest(pixelFormat: .mjpeg, size: FrameSize(width: 640, height: 480))))
         configuration.splices = splices
         let view = GeoARView(frame: .full, session: ViewFixtures.session(), configuration: configuration)
         recorder.attach(to: view)

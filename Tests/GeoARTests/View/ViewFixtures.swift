@@ -56,8 +56,7 @@ struct ViewFixtures {
     {
         var configuration = GeoARConfiguration(
             source: .camera(
-                CaptureConfiguration(
-                    devicePath: "/dev/video-scripted", frameTimeout: ScriptedDeviceFactory.patientFrameTimeout)),
+                CaptureConfiguration(devicePath: "/dev/video-scripted")),
             output: liveOutput(),
             sidecar: directory.appendingPathComponent("frames.jsonl").path,
             camera: CameraGeometry(horizontalFieldOfView: 60, heightAboveGround: 1.5),
