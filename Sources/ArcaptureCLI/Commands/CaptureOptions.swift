@@ -142,6 +142,7 @@ struct CaptureOptions: Sendable {
         let formatOut = parsed.text(Self.formatOut)?.lowercased()
         let camera: VirtualCameraTarget?
         do {
+            try OutputURL.refuse(output, streamOptions: "--output - --format-out y4m", paced: true)
             camera = try VirtualCameraTarget(output: output, format: formatOut, formatOption: "--format-out")
         } catch {
             throw UsageError(error.description)

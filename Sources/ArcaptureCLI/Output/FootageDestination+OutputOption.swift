@@ -13,6 +13,7 @@ extension FootageDestination {
     ///
     /// `v4l2:NODE` is a virtual camera, YUYV unless `--format mjpeg`.
     init(output: String, format: String?, encoding: VideoEncoding? = nil) throws(PipelineConfigurationError) {
+        try OutputURL.refuse(output, streamOptions: "--output - --format y4m", paced: false)
         if let camera = try VirtualCameraTarget(output: output, format: format, formatOption: "--format") {
             guard encoding == nil else {
                 throw PipelineConfigurationError(
@@ -68,6 +69,9 @@ extension FootageDestination {
     /// what it holds, and is refused with the choices.
     init(overlayOutput output: String, format: String?, encoding: VideoEncoding?) throws(PipelineConfigurationError) {
         let choices = "FILE.mov (ProRes 4444; --codec qtrle or png), FILE.webm (VP9) or overlay/%05n.png"
+        if OutputURL.scheme(of: output) != nil {
+            throw PipelineConfigurationError("--output '\(output)' is a URL: --overlay-only writes \(choices)")
+        }
         guard format == nil else {
             throw PipelineConfigurationError(
                 "--overlay-only takes its kind from --output's name (\(choices)), not --format")

@@ -42,6 +42,31 @@ struct AnnotateOutputChecksTests {
         #expect(files(in: directory).count == 48)
     }
 
+    @Test("a URL is never a file name: refused (64) with the ffmpeg pipe that sends there, nothing written")
+    func urlOutput() async throws {
+        let cases = [
+            ("rtsp://127.0.0.1:8554/live", "-f rtsp 'rtsp://127.0.0.1:8554/live'"),
+            ("RTMP://example.org/app/key", "-f flv 'RTMP://example.org/app/key'"),
+            ("srt://127.0.0.1:9000?mode=caller", "-f mpegts 'srt://127.0.0.1:9000?mode=caller'"),
+            ("webrtc://host/room", "pipe --output - --format y4m into a program that speaks webrtc://"),
+            ("file:///tmp/out.mjpeg", "is a URL: give the file's path (/tmp/out.mjpeg)"),
+        ]
+        for (url, message) in cases {
+            let result = try await Binary.run(["annotate", clip] + harbour() + ["--output", url])
+            #expect(result.status == 64, "\(url): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(url): \(result.stderr)")
+            let scheme = String(url.prefix { $0 != "/" })
+            #expect(!FileManager.default.fileExists(atPath: scheme), "\(url): nothing named '\(scheme)' was made")
+        }
+        let piped = try await Binary.run(["annotate", clip] + harbour() + ["--output", "rtsp://h/live"])
+        #expect(
+            piped.stderr.contains(
+                "| ffmpeg -re -i - -c:v libx264 -tune zerolatency"), "footage is paced by ffmpeg: \(piped.stderr)")
+        let overlay = try await Binary.run(
+            ["annotate", clip] + harbour() + ["--overlay-only", "--output", "rtsp://h/live"])
+        #expect(overlay.status == 64 && overlay.stderr.contains("is a URL: --overlay-only writes"), "\(overlay.stderr)")
+    }
+
     @Test("photos with one EXIF time stop the run at the repeated name (73) instead of replacing each other")
     func repeatedNameAtRunTime() async throws {
         let directory = try PackagePaths.temporaryDirectory("names")

@@ -191,6 +191,12 @@ struct CaptureOptionsBinaryTests {
             ),
             (["--output", "v4l2:video10"], "--output v4l2: needs the loopback's node, such as v4l2:/dev/video10"),
             (
+                ["--output", "srt://127.0.0.1:9000"],
+                "is a URL, not a file: arcapture writes files, stdout (-) and virtual cameras (v4l2:/dev/videoN), "
+                    + "and publishes to no server itself yet; to send to srt://, pipe it through ffmpeg: --output - "
+                    + "--format-out y4m | ffmpeg -i - -c:v libx264 -tune zerolatency -f mpegts 'srt://127.0.0.1:9000'"
+            ),
+            (
                 ["--output", "v4l2:/dev/video10", "--format-out", "y4m"],
                 "--format-out for a virtual camera must be yuyv or mjpeg, not 'y4m'"
             ),

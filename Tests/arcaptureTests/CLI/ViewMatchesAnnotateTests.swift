@@ -57,6 +57,13 @@ struct ViewMatchesAnnotateTests {
                 difference =
                     "; the same \(min(a.count, b.count)) packets (view \(a.count), annotate \(b.count)): the boxes differ"
             }
+            // And which pictures: decoded frames whose MD5s differ (the first few), which tells a
+            // drawing difference in one frame (its GOP's packets follow) from an encoder's.
+            let (c, d) = (try Self.frameHashes(view), try Self.frameHashes(annotate))
+            let differing = zip(c, d).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            difference +=
+                "; \(differing.count) of \(min(c.count, d.count)) decoded frames differ"
+                + (differing.isEmpty ? "" : " (first: \(differing.prefix(8).map(String.init).joined(separator: ", ")))")
         }
         let message =
             "\(view) (\(viewBytes.count) bytes) is not \(annotate) (\(annotateBytes.count))\(difference); both kept in "
@@ -210,6 +217,15 @@ struct ViewMatchesAnnotateTests {
         #expect((first["pose"] as? [String: Any])?["heading_deg"] as? Double == 252.7, "\(first)")
         #expect((first["pois"] as? [[String: Any]])?.first?["name"] as? String == "Ahead", "\(first)")
         try await Self.expectSame(viewOutput + ".jsonl", cli + ".jsonl")
+    }
+
+    /// The MD5 of each decoded video frame of `path`, in order (ffmpeg's framemd5 muxer).
+    static func frameHashes(_ path: String) throws -> [String] {
+        try ProcessRunner.runBlocking(
+            tool: "ffmpeg", ["-v", "error", "-i", path, "-map", "0:v:0", "-f", "framemd5", "-"],
+            install: "apt-get install ffmpeg"
+        ).stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// An MP4's packets in file order (kind, stream, times, size, flags and checksum, in the order
