@@ -76,6 +76,15 @@ writer lb1080 1920 1080 30 good-1920x1080.frames
 run lb-check-1080p30 cam check --device $L --format MJPG --frames 60 --json
 stop_writer
 
+# --- The picture: a capped lens (dark noise, every frame different) and a frozen camera (one
+# frame again and again) each fail the check's picture verdict.
+writer lbdark 640 480 10 dark-640x480.frames
+run lb-check-dark cam check --device $L --format MJPG --frames 10 --json
+stop_writer
+writer lbfrozen 640 480 10 frozen-640x480.frames
+run lb-check-frozen cam check --device $L --format MJPG --frames 10 --json
+stop_writer
+
 # --- Damaged frames among good ones (truncated, bit-flipped, zeros, larger than the buffer):
 # each dropped and counted, the stream goes on, no crash.
 writer lbbad 1280 720 5 bad-1280x720.frames

@@ -21,6 +21,10 @@ and the damaged kinds, for the bad-frames scenario:
   oversize     a frame longer than the driver's buffer (width x height x 4), which the driver
                cuts at the buffer's end: it ends without an end-of-image marker
 
+and, at 640x480, the pictures `check` must fail: dark-640x480.frames, a capped lens (eight
+frames of dark noise around luma 10, each different) and frozen-640x480.frames (one photo's frame,
+which the writer then sends again and again, byte for byte).
+
 Writes, for 1280x720 and 1920x1080: good-WxH.frames (every good kind of every photo), and for
 1280x720 restart-1280x720.frames (the good kinds with restart markers only) and
 bad-1280x720.frames (good and damaged frames interleaved); each is a sequence of records,
@@ -29,6 +33,7 @@ one per line, so a test can tell what a captured sequence number should hold.
 """
 
 import os
+import random
 import struct
 import subprocess
 import sys
@@ -171,6 +176,15 @@ def main():
                ("restart", good[2][1]), ("zeros", bytes(65536)),
                ("ffmpeg", plain[1 % len(plain)]), ("oversize", oversize)]
         write_records(os.path.join(out, f"bad-{width}x{height}.frames"), bad)
+    # A capped lens: dark grey noise (6-14), a different draw for each frame (a fixed seed, so the
+    # files are the same on every run).
+    generator = random.Random(640480)
+    dark = []
+    for _ in range(8):
+        pixels = bytes(generator.randint(6, 14) for _ in range(640 * 480 * 3))
+        dark.append(("dark", cjpeg(b"P6\n640 480\n255\n" + pixels, restart=False)))
+    write_records(os.path.join(out, "dark-640x480.frames"), dark)
+    write_records(os.path.join(out, "frozen-640x480.frames"), [("frozen", ffmpeg_jpeg(photos[0], 640, 480))])
 
 
 if __name__ == "__main__":

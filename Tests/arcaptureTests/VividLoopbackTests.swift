@@ -123,6 +123,27 @@ struct VividLoopbackTests {
                     .utf8))
     }
 
+    @Test("a capped lens (dark noise) fails the picture check as black, a camera repeating one frame as frozen")
+    func pictureVerdicts() async throws {
+        let vm = try await vm()
+        let dark = try vm.report("lb-check-dark")
+        let picture = try #require(dark.check("picture"))
+        #expect(picture.status == "fail" && picture.detail.hasPrefix("black: luma mean"), "\(picture.detail)")
+        #expect(dark.picture.framesRead >= 1 && dark.picture.blackFrames == dark.picture.framesRead)
+        #expect(try #require(dark.picture.lumaMean) < 24, "the frames' noise is luma 6 to 14")
+        #expect(dark.picture.repeatedFrames < dark.frames.valid - 1, "each frame different: not frozen")
+        #expect(dark.exitStatus == 1 && dark.check("frames")?.status == "pass")
+        let frozen = try vm.report("lb-check-frozen")
+        let stuck = try #require(frozen.check("picture"))
+        #expect(stuck.status == "fail" && stuck.detail.hasPrefix("frozen: all 10 frames"), "\(stuck.detail)")
+        #expect(frozen.picture.repeatedFrames == 9)
+        #expect(frozen.picture.blackFrames == 0, "a photo: frozen, not black")
+        #expect(frozen.exitStatus == 1 && frozen.check("frames")?.status == "pass")
+        // The good camera beside them: its picture passes.
+        let good = try vm.report("lb-check-720p30")
+        #expect(good.check("picture")?.status == "pass", "\(good.check("picture")?.detail ?? "")")
+    }
+
     @Test("a still is the camera's own JPEG, byte for byte, with the standard Huffman tables added where it had none")
     func still() async throws {
         let vm = try await vm()

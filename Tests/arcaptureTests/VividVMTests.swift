@@ -95,8 +95,19 @@ struct VividVMTests {
         #expect(try #require(report.timing.timeToFirstFrameMs) > 0)
         #expect(
             report.checks.map(\.name) == [
-                "access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames",
+                "access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames", "picture",
+                "restarts", "stop-queued", "reopen",
             ])
+        // The lifecycle (--cycles 3 by default): three more starts to a first frame, a stop with
+        // every buffer queued, a close and reopen that streams; each timed from STREAMON.
+        let lifecycle = try #require(report.lifecycle)
+        #expect(lifecycle.cyclesRequested == 3 && lifecycle.cycles.count == 3)
+        #expect(lifecycle.cycles.allSatisfy { $0.problem == nil && ($0.timeToFirstFrameMs ?? 0) > 0 })
+        #expect(lifecycle.stopWithBuffersQueued?.problem == nil && lifecycle.reopened?.problem == nil)
+        #expect((lifecycle.reopened?.timeToFirstFrameMs ?? 0) > 0)
+        // vivid's picture: colour bars under a counter and the time, a new picture every frame.
+        #expect(report.picture.framesRead == report.frames.valid && report.picture.repeatedFrames == 0)
+        #expect(report.picture.blackFrames == 0 && report.picture.flatFrames == 0)
         #expect(
             report.checks.filter { !["frame-rate", "drops"].contains($0.name) }.allSatisfy { $0.status == "pass" })
         #expect(report.location == "none")
@@ -146,17 +157,24 @@ struct VividVMTests {
         #expect(text.status == 0)
         #expect(text.stdout.contains("PASS  format      YUYV 640x360 at 10 fps"))
         #expect(text.stdout.contains("PASS  frame-rate"))
-        #expect(text.stdout.contains("result: PASS (8 passed, 0 failed)"))
+        #expect(text.stdout.contains("PASS  picture     not frozen, black or flat: luma mean"))
+        #expect(text.stdout.contains("PASS  restarts    3 of 3 starts streamed, each on a fresh open: first frame"))
+        #expect(text.stdout.contains("PASS  reopen      closed and opened again, it streams: first frame"))
+        #expect(text.stdout.contains("result: PASS (12 passed, 0 failed)"))
         // The JUnit file of the YUYV run: its failures are that run's failed checks (drops and rate
         // follow the guest's pace there; see checkPasses).
         let xml = try XMLDocument(data: Data(try vm.file("check-yuyv.junit.xml")))
         let suite = try #require(xml.rootElement()?.elements(forName: "testsuite").first)
         let yuyv = try vm.report("check-yuyv-640x480")
-        #expect(suite.attribute(forName: "tests")?.stringValue == "8")
+        #expect(suite.attribute(forName: "tests")?.stringValue == "12")
         #expect(
             suite.attribute(forName: "failures")?.stringValue == "\(yuyv.checks.filter { $0.status == "fail" }.count)")
         let cases = suite.elements(forName: "testcase").compactMap { $0.attribute(forName: "name")?.stringValue }
-        #expect(cases == ["access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames"])
+        #expect(
+            cases == [
+                "access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames", "picture",
+                "restarts", "stop-queued", "reopen",
+            ])
     }
 
     @Test("frames written to vivid's output node come back byte for byte")

@@ -23,6 +23,16 @@ struct CheckAnalysis: Equatable, Sendable {
     var jitterMilliseconds: Double?
     /// The largest distance of an interval from the nominal frame time.
     var maxDeviationMilliseconds: Double?
+    /// Valid frames whose picture was read (their luma statistics).
+    var pictureFrames = 0
+    /// Their mean luma and mean spread, 0–255.
+    var lumaMean: Double?
+    var lumaSpread: Double?
+    /// Of them, the black ones and the flat ones (see ``PictureThresholds``).
+    var blackFrames = 0
+    var flatFrames = 0
+    /// Valid frames that repeat the frame before byte for byte.
+    var repeatedFrames = 0
 
     /// Analyses `records` in arrival order; `nominalInterval` is the applied frame time in seconds,
     /// when the driver reports one (else the mean interval is the reference).
@@ -33,6 +43,15 @@ struct CheckAnalysis: Equatable, Sendable {
         dropped = records.dropFirst().reduce(0) { $0 + Int($1.droppedBefore) }
         firstSequence = records.first?.sequence
         lastSequence = records.last?.sequence
+        let pictures = records.filter { $0.problem == nil }.compactMap(\.luma)
+        pictureFrames = pictures.count
+        if !pictures.isEmpty {
+            lumaMean = pictures.reduce(0) { $0 + $1.mean } / Double(pictures.count)
+            lumaSpread = pictures.reduce(0) { $0 + $1.spread } / Double(pictures.count)
+            blackFrames = pictures.filter(PictureThresholds.isBlack).count
+            flatFrames = pictures.filter(PictureThresholds.isFlat).count
+        }
+        repeatedFrames = records.dropFirst().filter { $0.problem == nil && $0.repeatsPrevious }.count
         guard let first = records.first, let last = records.last, records.count >= 2 else { return }
         var intervals: [Double] = []
         for (previous, current) in zip(records, records.dropFirst()) {

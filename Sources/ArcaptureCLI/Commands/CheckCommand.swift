@@ -9,7 +9,8 @@ enum CheckCommand {
             Test whether a camera works. Walks the authorization flow (present, permitted, not busy, a \
             capture node), negotiates a format, streams N frames, and reports the format chosen and why, \
             the measured frame rate against the applied one, dropped and invalid frames, timestamp \
-            monotonicity and jitter, and the time to the first frame.
+            monotonicity and jitter, the time to the first frame, and whether the picture is frozen, \
+            black or one flat colour.
             """,
         usage: """
             [--device PATH] [--frames N] [--format FOURCC|auto] [--size WxH] [--fps N] [--libv4l2] \
@@ -20,7 +21,7 @@ enum CheckCommand {
         discussion: """
             EXIT STATUS:
               0    every check passed
-              1    a check failed (frame rate, drops, timestamps or frame validity)
+              1    a check failed (frame rate, drops, timestamps, frame validity, or a frozen, black or flat picture)
               64   bad command line
               69   the device is missing, gone, not a capture node, unplugged while streaming, or lacks the format
               73   the --stream-to or --junit file cannot be written

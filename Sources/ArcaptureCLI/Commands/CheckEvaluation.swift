@@ -16,12 +16,15 @@ struct CheckEvaluation: Sendable {
     /// Buffers the session skipped as filled before STREAMON (see `CaptureStatistics`).
     var staleBuffers = 0
     var duration: Duration = .zero
+    /// The starts and stops after the stream (`--cycles`); nil when the stream did not complete.
+    var lifecycle: CheckLifecycle?
 
-    /// The failure that stopped the check before its measurements, if any.
+    /// The failure that stopped the check: before its measurements, or at a start of the
+    /// lifecycle after them.
     var blockingError: CaptureError? {
         if let problem = authorization.problem { return problem }
         if case .failed(let error) = outcome { return error }
-        return nil
+        return lifecycle?.error
     }
 
     /// The verdicts, in the order they are reported.
@@ -53,11 +56,16 @@ struct CheckEvaluation: Sendable {
         items.append(dropsItem(analysis))
         items.append(timestampsItem(analysis))
         items.append(framesItem(analysis))
-        return items
+        items.append(pictureItem(analysis))
+        return items + lifecycleItems()
     }
 
     private func skipped(after name: String) -> [CheckItem] {
-        let order = ["access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames"]
+        let order = [
+            "access", "device", "format", "stream", "frame-rate", "drops", "timestamps", "frames", "picture",
+            "restarts",
+            "stop-queued", "reopen",
+        ]
         guard let index = order.firstIndex(of: name) else { return [] }
         return order[(index + 1)...].map { CheckItem($0, .skip, "not run: '\(name)' failed") }
     }
@@ -157,6 +165,103 @@ struct CheckEvaluation: Sendable {
         return CheckItem("frames", analysis.invalid == 0 ? .pass : .fail, detail)
     }
 
+    /// Whether the camera sees anything: not frozen (every frame the one before, byte for byte),
+    /// not black, not one flat colour, by ``PictureThresholds``.
+    private func pictureItem(_ analysis: CheckAnalysis) -> CheckItem {
+        var failures: [String] = []
+        if analysis.valid >= 2 && analysis.repeatedFrames == analysis.valid - 1 {
+            failures.append(
+                "frozen: all \(analysis.valid) frames are one picture, byte for byte (a stalled sensor or a driver repeating its last buffer)"
+            )
+        }
+        let read = analysis.pictureFrames
+        let figures = analysis.lumaMean.map { mean in
+            String(format: "luma mean %.1f, spread %.1f of 255", mean, analysis.lumaSpread ?? 0)
+        }
+        if read > 0, analysis.blackFrames == read {
+            failures.append(
+                "black: \(figures ?? "") in every frame read (a capped lens, no light, or a sensor that delivers nothing; black is a mean below \(Int(PictureThresholds.blackMean)) and a spread below \(Int(PictureThresholds.blackSpread)))"
+            )
+        } else if read > 0, analysis.flatFrames == read {
+            failures.append(
+                "one flat colour: \(figures ?? "") in every frame read (flat is a spread below \(Int(PictureThresholds.flatSpread)))"
+            )
+        }
+        var notes: [String] = []
+        if failures.isEmpty && analysis.repeatedFrames > 0 {
+            notes.append(
+                "\(analysis.repeatedFrames) frame\(analysis.repeatedFrames == 1 ? "" : "s") repeated the one before, byte for byte"
+            )
+        }
+        if failures.isEmpty && read > 0 && (analysis.blackFrames > 0 || analysis.flatFrames > 0) {
+            notes.append("\(analysis.blackFrames) black and \(analysis.flatFrames) flat of \(read) frames read")
+        }
+        if !failures.isEmpty { return CheckItem("picture", .fail, failures.joined(separator: "; "), notes: notes) }
+        guard read > 0, let figures else {
+            let format = negotiated.map { "\($0.format.pixelFormat)" } ?? "this format"
+            return CheckItem(
+                "picture", .skip,
+                "not frozen; brightness not read: \(format) is a format whose luma arcapture does not read",
+                notes: notes)
+        }
+        let decoded = records.contains(where: \.decoded) && read < analysis.valid ? " (the frames decoded)" : ""
+        return CheckItem(
+            "picture", .pass, "not frozen, black or flat: \(figures) over \(read) frames\(decoded)", notes: notes)
+    }
+
+    /// The `--cycles` checks: `restarts` (each start to its first frame), `stop-queued` (a stop
+    /// with every buffer queued) and `reopen` (a close and open after it). Skipped when the stream
+    /// did not complete, or with `--cycles 0`.
+    private func lifecycleItems() -> [CheckItem] {
+        let names = ["restarts", "stop-queued", "reopen"]
+        guard let lifecycle else {
+            return names.map { CheckItem($0, .skip, "not run: the stream did not complete") }
+        }
+        guard lifecycle.requested > 0 else { return names.map { CheckItem($0, .skip, "not run: --cycles 0") } }
+        let times = lifecycle.cycles.compactMap(\.timeToFirstFrame).map { String(format: "%.1f", milliseconds($0)) }
+        var items: [CheckItem] = []
+        let started = lifecycle.cycles.filter { $0.problem == nil }.count
+        let restarts =
+            "\(started) of \(lifecycle.requested) starts streamed, each on a fresh open"
+            + (times.isEmpty ? "" : ": first frame \(times.joined(separator: ", ")) ms after STREAMON")
+        if let failed = lifecycle.cycles.first(where: { $0.problem != nil }) {
+            items.append(
+                CheckItem("restarts", .fail, restarts + "; start \(started + 1) failed: \(failed.problem ?? "")"))
+            return items + names.dropFirst().map { CheckItem($0, .skip, "not run: 'restarts' failed") }
+        }
+        items.append(CheckItem("restarts", lifecycle.interrupted ? .skip : .pass, restarts))
+        guard let queued = lifecycle.stopWithBuffersQueued else {
+            return items + names.dropFirst().map { CheckItem($0, .skip, "not run: interrupted") }
+        }
+        if let problem = queued.problem {
+            items.append(CheckItem("stop-queued", .fail, "a start to be stopped at once failed: \(problem)"))
+            return items + [CheckItem("reopen", .skip, "not run: 'stop-queued' failed")]
+        }
+        let before =
+            queued.framesBeforeStop == 0
+            ? "before any frame" : "after \(queued.framesBeforeStop) frame\(queued.framesBeforeStop == 1 ? "" : "s")"
+        items.append(
+            CheckItem(
+                "stop-queued", .pass,
+                "stopped right after STREAMON (\(before)), its buffers queued, and closed without an error"))
+        guard let reopened = lifecycle.reopened else {
+            return items + [CheckItem("reopen", .skip, "not run: interrupted")]
+        }
+        if let problem = reopened.problem {
+            items.append(CheckItem("reopen", .fail, "closed and opened again, it did not stream: \(problem)"))
+        } else {
+            let first = reopened.timeToFirstFrame.map {
+                String(format: ": first frame %.1f ms after STREAMON", milliseconds($0))
+            }
+            // Its buffers could be requested: the stop before gave every one back.
+            items.append(
+                CheckItem(
+                    "reopen", .pass,
+                    "closed and opened again, it streams" + (first ?? "") + " (so that stop gave every buffer back)"))
+        }
+        return items
+    }
+
     /// How many frames were decoded in full: nil unless the format is compressed. A frame the
     /// session rejected as damaged counts as neither decoded nor structure-only.
     private var decodedCount: Int? {
@@ -220,6 +325,11 @@ struct CheckEvaluation: Sendable {
                 problems: records.filter { $0.problem != nil }.prefix(20).map {
                     CheckReport.FrameProblem(sequence: $0.sequence, problem: $0.problem ?? "")
                 }),
+            lifecycle: Nullable(lifecycle.map(lifecycleSection)),
+            picture: CheckReport.PictureSection(
+                framesRead: analysis.pictureFrames, lumaMean: Nullable(rounded(analysis.lumaMean)),
+                lumaSpread: Nullable(rounded(analysis.lumaSpread)), blackFrames: analysis.blackFrames,
+                flatFrames: analysis.flatFrames, repeatedFrames: analysis.repeatedFrames),
             timing: CheckReport.TimingSection(
                 timeToFirstFrameMs: Nullable(timeToFirstFrame.map(milliseconds)),
                 startToFirstFrameMs: Nullable(startToFirstFrame.map(milliseconds)),
@@ -230,6 +340,18 @@ struct CheckEvaluation: Sendable {
                 maxDeviationMs: Nullable(rounded(analysis.maxDeviationMilliseconds)), monotonic: analysis.monotonic),
             checks: checks,
             durationS: rounded(seconds(duration)) ?? 0)
+    }
+
+    private func lifecycleSection(_ lifecycle: CheckLifecycle) -> CheckReport.LifecycleSection {
+        func start(_ start: CheckLifecycle.Start) -> CheckReport.LifecycleSection.Start {
+            CheckReport.LifecycleSection.Start(
+                timeToFirstFrameMs: Nullable(start.timeToFirstFrame.map(milliseconds)),
+                framesBeforeStop: start.framesBeforeStop, problem: Nullable(start.problem))
+        }
+        return CheckReport.LifecycleSection(
+            cyclesRequested: lifecycle.requested, cycles: lifecycle.cycles.map(start),
+            stopWithBuffersQueued: Nullable(lifecycle.stopWithBuffersQueued.map(start)),
+            reopened: Nullable(lifecycle.reopened.map(start)))
     }
 
     private func formatSection(_ negotiated: NegotiatedFormat) -> CheckReport.FormatSection {

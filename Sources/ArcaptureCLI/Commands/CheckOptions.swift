@@ -15,6 +15,7 @@ struct CheckOptions: Equatable, Sendable {
     var streamTo: String?
     var json = false
     var junit: String?
+    var cycles = 3
 
     static let device = CameraOptions.device.described(
         "The device node or a /dev/v4l/by-id or by-path link.",
@@ -39,6 +40,11 @@ struct CheckOptions: Equatable, Sendable {
     static let streamTo = Option.text(
         "stream-to", "FILE",
         help: "Write the valid frames, exactly as received and concatenated, to FILE (written atomically).")
+    static let cycles = Option.integer(
+        "cycles", "N", in: 0...100, default: 3,
+        help:
+            "After the stream, start and stop it N more times (each on a fresh open, to its first frame), then once stopped with every buffer queued, then closed and opened again; 0: none."
+    )
     static let json = Flag("json", help: "Print the report as JSON (schema arcapture.check/1, see docs/json.md).")
     static let junit = Option.text("junit", "FILE", help: "Also write the report as JUnit XML to FILE, for CI systems.")
 
@@ -46,7 +52,7 @@ struct CheckOptions: Equatable, Sendable {
     static let specs: [OptionSpec] = [
         device.spec, frames.spec, CameraOptions.format.spec, CameraOptions.size.spec, CameraOptions.fps.spec,
         CameraOptions.buffers.spec, CameraOptions.libv4l2.spec, CameraOptions.timeout.spec, CameraOptions.wait.spec,
-        location.spec, maxDrops.spec, fpsTolerance.spec, streamTo.spec, json.spec, junit.spec,
+        location.spec, maxDrops.spec, fpsTolerance.spec, cycles.spec, streamTo.spec, json.spec, junit.spec,
     ]
 
     /// Reads the options from a parsed command line.
@@ -63,5 +69,6 @@ struct CheckOptions: Equatable, Sendable {
         streamTo = parsed.text(Self.streamTo)
         json = parsed.isSet(Self.json)
         junit = parsed.text(Self.junit)
+        cycles = try parsed.value(Self.cycles)
     }
 }

@@ -1,6 +1,7 @@
 import ArcaptureCore
 import CaptureKit
 import Dispatch
+import Foundation
 import GeoAR
 import JPEGKit
 
@@ -38,6 +39,8 @@ final class CheckRecorder: Sendable {
         var writer: AtomicFileWriter?
         /// MJPEG frames handed to the validation queue and not yet decoded.
         var decodesPending = 0
+        /// The last delivered frame's bytes, to tell a frame that repeats it (a frozen picture).
+        var previousData: [UInt8]?
     }
 
     /// How many MJPEG frames may wait for the decoder before frames are taken on their structure
@@ -90,19 +93,34 @@ final class CheckRecorder: Sendable {
                 }
             }
             let decodes = compressed && state.decodesPending < Self.decodeBacklog
+            // memcmp, not Array's ==: a debug build compares a 1080p frame element by element.
+            let repeats =
+                state.previousData.map { previous in
+                    previous.count == frame.data.count
+                        && previous.withUnsafeBytes { a in
+                            frame.data.withUnsafeBytes { b in
+                                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                                return memcmp(a, b, previous.count) == 0
+                            }
+                        }
+                } ?? false
+            state.previousData = frame.data
             state.records.append(
                 FrameRecord(
                     sequence: frame.sequence, droppedBefore: frame.droppedBefore,
                     timestampNanoseconds: frame.timestampNanoseconds, bytesUsed: frame.data.count, problem: problem,
-                    structureOnly: compressed && !decodes, decoded: decodes))
+                    structureOnly: compressed && !decodes, decoded: decodes,
+                    luma: problem == nil && !compressed ? frame.lumaStatistics : nil, repeatsPrevious: repeats))
             if decodes {
                 state.decodesPending += 1
                 let index = state.records.count - 1
                 let (data, size) = (frame.data, format.size)
                 validationQueue.async { [self] in
-                    let problem = validation.map { $0(data, size) } ?? decodeProblem(data, size: size)
+                    let (problem, luma) =
+                        validation.map { ($0(data, size), nil) } ?? decoded(data, size: size)
                     self.state.withLock { state in
                         state.records[index].problem = problem
+                        state.records[index].luma = luma
                         state.decodesPending -= 1
                     }
                 }
@@ -146,7 +164,11 @@ final class CheckRecorder: Sendable {
     /// Ends the run as interrupted.
     func interrupt() {
         ending.set(.interrupted)
+        interruption.set(())
     }
+
+    /// Set by Ctrl-C, even after the stream ended (the lifecycle's starts follow it).
+    let interruption = OutcomeLatch<Void>()
 
     /// Waits for the run to end; any number of callers may wait.
     func outcome() async -> Outcome { await ending.wait() }
@@ -172,19 +194,21 @@ final class CheckRecorder: Sendable {
     /// Why an MJPEG frame does not decode to `size`, or nil.
     ///
     /// - Important: Runs on the validation queue.
-    private func decodeProblem(_ data: [UInt8], size: FrameSize) -> String? {
+    /// Why a compressed frame is invalid (nil when it decodes to `size`), and its luma
+    /// statistics when it decodes.
+    private func decoded(_ data: [UInt8], size: FrameSize) -> (problem: String?, luma: LumaStatistics?) {
         dispatchPrecondition(condition: .onQueue(validationQueue))
-        return decoder.withLock { decoder -> String? in
+        return decoder.withLock { decoder -> (String?, LumaStatistics?) in
             do {
                 if decoder == nil { decoder = try JPEGDecoder() }
-                guard let decoder else { return "no JPEG decoder" }
+                guard let decoder else { return ("no JPEG decoder", nil) }
                 let image = try decoder.decode(data)
                 if image.width != Int(size.width) || image.height != Int(size.height) {
-                    return "JPEG is \(image.width)x\(image.height), format says \(size)"
+                    return ("JPEG is \(image.width)x\(image.height), format says \(size)", nil)
                 }
-                return nil
+                return (nil, LumaStatistics(image))
             } catch {
-                return String(describing: error)
+                return (String(describing: error), nil)
             }
         }
     }

@@ -88,6 +88,16 @@ struct CheckRun: Sendable {
         } catch {
             return finish(evaluation, outcome: .outputFailed(error.description))
         }
+        if outcome == .completed, let negotiated = snapshot.negotiated {
+            let progress = ProgressLine()
+            progress.start { "starting and stopping \(path) again (--cycles \(options.cycles))" }
+            let lifecycle = await CheckLifecycle.run(
+                cycles: options.cycles, path: path, negotiated: negotiated, options: options, location: location,
+                interruption: recorder.interruption)
+            progress.stop()
+            evaluation.lifecycle = lifecycle
+            if lifecycle.interrupted { return finish(evaluation, outcome: .interrupted) }
+        }
         return finish(evaluation, outcome: outcome)
     }
 

@@ -1,3 +1,5 @@
+import ArcaptureCore
+
 /// What `check` keeps of each frame it received: enough to measure rate, drops, timing and
 /// validity, without holding the pixels.
 struct FrameRecord: Equatable, Sendable {
@@ -16,4 +18,9 @@ struct FrameRecord: Equatable, Sendable {
     var structureOnly = false
     /// An MJPEG frame handed to the decoder (its `problem` is the decoder's verdict).
     var decoded = false
+    /// The picture's brightness and spread: a raw frame's, or a decoded MJPEG frame's; nil when
+    /// not read (invalid, not decoded, or a format whose luma is not read).
+    var luma: LumaStatistics?
+    /// The frame's bytes are the frame before's, byte for byte.
+    var repeatsPrevious = false
 }

@@ -55,6 +55,31 @@ struct CheckReport: Encodable, Sendable {
         let problems: [FrameProblem]
     }
 
+    /// The starts and stops after the stream (`--cycles`, `CheckLifecycle`).
+    struct LifecycleSection: Encodable, Sendable {
+        struct Start: Encodable, Sendable {
+            let timeToFirstFrameMs: Nullable<Double>
+            let framesBeforeStop: Int
+            let problem: Nullable<String>
+        }
+        let cyclesRequested: Int
+        let cycles: [Start]
+        let stopWithBuffersQueued: Nullable<Start>
+        let reopened: Nullable<Start>
+    }
+
+    /// What the pictures show, by luma (`PictureThresholds`).
+    struct PictureSection: Encodable, Sendable {
+        /// Valid frames whose luma was read (raw frames, and MJPEG frames decoded in full).
+        let framesRead: Int
+        let lumaMean: Nullable<Double>
+        let lumaSpread: Nullable<Double>
+        let blackFrames: Int
+        let flatFrames: Int
+        /// Valid frames that repeat the frame before byte for byte.
+        let repeatedFrames: Int
+    }
+
     struct TimingSection: Encodable, Sendable {
         let timeToFirstFrameMs: Nullable<Double>
         let startToFirstFrameMs: Nullable<Double>
@@ -79,6 +104,9 @@ struct CheckReport: Encodable, Sendable {
     let location: String
     let format: Nullable<FormatSection>
     let frames: FramesSection
+    /// Null when the stream did not complete.
+    let lifecycle: Nullable<LifecycleSection>
+    let picture: PictureSection
     let timing: TimingSection
     let checks: [CheckItem]
     let durationS: Double

@@ -50,6 +50,25 @@ struct CheckDocument: Decodable {
         let structureOnly: Int
         let problems: [FrameProblem]
     }
+    struct Lifecycle: Decodable {
+        struct Start: Decodable {
+            let timeToFirstFrameMs: Double?
+            let framesBeforeStop: Int
+            let problem: String?
+        }
+        let cyclesRequested: Int
+        let cycles: [Start]
+        let stopWithBuffersQueued: Start?
+        let reopened: Start?
+    }
+    struct Picture: Decodable {
+        let framesRead: Int
+        let lumaMean: Double?
+        let lumaSpread: Double?
+        let blackFrames: Int
+        let flatFrames: Int
+        let repeatedFrames: Int
+    }
     struct Timing: Decodable {
         let timeToFirstFrameMs: Double?
         let startToFirstFrameMs: Double?
@@ -79,6 +98,8 @@ struct CheckDocument: Decodable {
     let location: String
     let format: Format?
     let frames: Frames
+    let lifecycle: Lifecycle?
+    let picture: Picture
     let timing: Timing
     let checks: [Check]
     let durationS: Double
