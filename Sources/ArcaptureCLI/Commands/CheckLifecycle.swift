@@ -66,14 +66,13 @@ struct CheckLifecycle: Equatable, Sendable {
     ) async -> CheckLifecycle {
         var lifecycle = CheckLifecycle(requested: cycles)
         guard cycles > 0 else { return lifecycle }
-        var configuration = CaptureConfiguration(
+        let configuration = CaptureConfiguration(
             devicePath: path,
             format: FormatRequest(
                 pixelFormat: negotiated.format.pixelFormat, size: negotiated.format.size,
                 framesPerSecond: negotiated.frameInterval?.framesPerSecond,
                 conversion: negotiated.usesLibV4L2 ? .libv4l2 : .native),
             bufferCount: negotiated.bufferCount, frameTimeout: .milliseconds(Int64(options.timeoutSeconds * 1000)))
-        configuration.reconnects = false
         // The cycles, then the stop with buffers queued, then the reopen; the first failure ends them.
         for index in 0...(cycles + 1) {
             let point: StopPoint = index == cycles ? .streaming : .firstFrame

@@ -17,6 +17,9 @@ enum OutputURL {
     ///     they are drawn (footage), which ffmpeg's `-re` then paces.
     static func refuse(_ output: String, streamOptions: String, paced: Bool) throws(PipelineConfigurationError) {
         guard let scheme = scheme(of: output) else { return }
+        let refusal =
+            "--output '\(output)' is a URL, not a file: arcapture writes files, stdout (-) and virtual cameras "
+            + "(v4l2:/dev/videoN), and publishes to no server itself"
         let muxer: String
         switch scheme {
         case "rtsp", "rtsps": muxer = "rtsp"
@@ -27,15 +30,11 @@ enum OutputURL {
                 "--output '\(output)' is a URL: give the file's path (\(output.dropFirst("file://".count)))")
         default:
             throw PipelineConfigurationError(
-                "--output '\(output)' is a URL, not a file: arcapture writes files, stdout (-) and virtual cameras "
-                    + "(v4l2:/dev/videoN), and publishes to no server itself; pipe \(streamOptions) into a program "
-                    + "that speaks \(scheme)://")
+                refusal + "; pipe \(streamOptions) into a program that speaks \(scheme)://")
         }
         throw PipelineConfigurationError(
-            "--output '\(output)' is a URL, not a file: arcapture writes files, stdout (-) and virtual cameras "
-                + "(v4l2:/dev/videoN), and publishes to no server itself yet; to send to \(scheme)://, pipe it "
-                + "through ffmpeg: \(streamOptions) | ffmpeg\(paced ? "" : " -re") -i - -c:v libx264 "
-                + "-tune zerolatency -f \(muxer) '\(output)'")
+            refusal + " yet; to send to \(scheme)://, pipe it through ffmpeg: \(streamOptions) | ffmpeg"
+                + "\(paced ? "" : " -re") -i - -c:v libx264 -tune zerolatency -f \(muxer) '\(output)'")
     }
 
     /// The URL scheme `output` starts with, lowercased, or nil when it is no URL.
