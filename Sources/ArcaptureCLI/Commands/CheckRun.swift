@@ -83,11 +83,6 @@ struct CheckRun: Sendable {
         evaluation.timeToFirstFrame = statistics.timeToFirstFrame
         evaluation.staleBuffers = statistics.staleBuffersSkipped
         evaluation.startToFirstFrame = snapshot.firstFrameAt.map { streamStart.duration(to: $0) }
-        do {
-            try recorder.closeOutput(keep: outcome == .completed)
-        } catch {
-            return finish(evaluation, outcome: .outputFailed(error.description))
-        }
         if outcome == .completed, let negotiated = snapshot.negotiated {
             let progress = ProgressLine()
             progress.start { "starting and stopping \(path) again (--cycles \(options.cycles))" }
@@ -96,7 +91,17 @@ struct CheckRun: Sendable {
                 interruption: recorder.interruption)
             progress.stop()
             evaluation.lifecycle = lifecycle
-            if lifecycle.interrupted { return finish(evaluation, outcome: .interrupted) }
+            if lifecycle.interrupted {
+                try? recorder.closeOutput(keep: false)
+                return finish(evaluation, outcome: .interrupted)
+            }
+        }
+        // The --stream-to file appears only when the whole check ran: not when a start after the
+        // stream failed (a camera unplugged between two starts is 69, and keeps no file).
+        do {
+            try recorder.closeOutput(keep: outcome == .completed && evaluation.lifecycle?.error == nil)
+        } catch {
+            return finish(evaluation, outcome: .outputFailed(error.description))
         }
         return finish(evaluation, outcome: outcome)
     }
