@@ -71,6 +71,14 @@ echo $? > /out/buf-error.rc
 v4l2-ctl -d $C -c inject_vidioc_streamon_error=1
 run streamon-error cam check --frames 5 --json
 
+# --- Every mode (--all-formats) of YUYV's six sizes, at most three tried: the largest goes first
+# and fails at VIDIOC_STREAMON (vivid's fault is one-shot), then the smallest two stream; the
+# check's own stream and restarts after them pass. Pace-free, and no 4K frame is ever made.
+v4l2-ctl -d $C -c inject_vidioc_streamon_error=1
+run all-formats cam check --all-formats --format YUYV --max-modes 3 --size 320x180 --frames 10 --cycles 1 --timeout 60 --max-drops 1000 --fps-tolerance 100 --json
+v4l2-ctl -d $C -c inject_vidioc_streamon_error=1
+run all-formats-text cam check --all-formats --format YUYV --max-modes 2 --size 320x180 --frames 5 --cycles 1 --timeout 60 --max-drops 1000 --fps-tolerance 100
+
 # --- Ctrl-C while streaming: the session stops cleanly, exit 130, and --stream-to leaves no file.
 su -s /bin/sh cam -c "exec ./arcapture check --format YUYV --size 320x180 --fps 25 --frames 5000 --stream-to $R/interrupted.yuyv --json" \
     > /out/interrupt.out 2> /out/interrupt.err &

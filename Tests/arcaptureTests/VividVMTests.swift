@@ -274,6 +274,43 @@ struct VividVMTests {
         #expect(run.stderr.contains("streaming from '/dev/video0' failed: VIDIOC_STREAMON failed"))
     }
 
+    @Test("--all-formats streams each mode tried: a fault at one fails it (status 1), the others and the stream pass")
+    func everyMode() async throws {
+        let vm = try await vm()
+        let run = try vm.scenario("all-formats")
+        #expect(run.status == 1, "stderr: \(run.stderr)")
+        let report = try CheckDocument.decode(run.stdout)
+        let modes = try #require(report.modes)
+        // vivid's webcam: YUYV at six sizes; three tried, the largest first (its VIDIOC_STREAMON
+        // failed by vivid's one-shot fault), then the smallest two.
+        #expect((modes.advertised, modes.tried, modes.maxModes, modes.framesPerMode) == (6, 3, 3, 5))
+        let bySize = Dictionary(uniqueKeysWithValues: modes.modes.map { ("\($0.width)x\($0.height)", $0) })
+        let failed = try #require(bySize["3840x2160"])
+        #expect(failed.result == "fail" && failed.problem?.contains("VIDIOC_STREAMON failed") == true, "\(failed)")
+        for size in ["320x180", "640x360"] {
+            let mode = try #require(bySize[size])
+            #expect(mode.result == "pass" && mode.frames == 5 && mode.invalid == 0, "\(mode)")
+            #expect(mode.pixelFormat == "YUYV" && (mode.timeToFirstFrameMs ?? 0) > 0 && mode.fpsApplied != nil)
+        }
+        #expect(modes.modes.filter { $0.result == "not_tried" }.count == 3)
+        #expect(report.check("modes")?.status == "fail")
+        #expect(
+            report.check("modes")?.detail
+                == "2 of 3 modes tried streamed 5 valid frames as advertised (6 advertised, 3 over --max-modes 3)")
+        // The check's own stream and its restart, after the sweep, pass.
+        for name in ["stream", "frames", "restarts", "stop-queued", "reopen"] {
+            #expect(report.check(name)?.status == "pass", "\(name): \(report.check(name)?.detail ?? "missing")")
+        }
+        let text = try vm.scenario("all-formats-text")
+        #expect(text.status == 1, "stderr: \(text.stderr)")
+        #expect(
+            text.stdout.contains("modes (--all-formats): 2 of 6 advertised tried, 5 frames each\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  YUYV    3840x2160  2      FAIL      -            -  "), "\(text.stdout)")
+        #expect(text.stdout.contains("  YUYV    320x180    60     PASS      "), "\(text.stdout)")
+        #expect(text.stdout.contains("  YUYV    1920x1080  5      NOT TRIED -            -\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  FAIL  modes       1 of 2 modes tried streamed"), "\(text.stdout)")
+    }
+
     @Test("vivid's disconnect while streaming ends the stream with the unplug error")
     func unplug() async throws {
         let vm = try await vm()

@@ -18,17 +18,27 @@ struct CheckEvaluation: Sendable {
     var duration: Duration = .zero
     /// The starts and stops after the stream (`--cycles`); nil when the stream did not complete.
     var lifecycle: CheckLifecycle?
+    /// Every mode streamed (`--all-formats`); nil when not asked for.
+    var modes: CheckModes?
 
     /// The failure that stopped the check: before its measurements, or at a start of the
     /// lifecycle after them.
     var blockingError: CaptureError? {
         if let problem = authorization.problem { return problem }
         if case .failed(let error) = outcome { return error }
+        if let error = modes?.blockingError { return error }
         return lifecycle?.error
     }
 
-    /// The verdicts, in the order they are reported.
+    /// The verdicts, in the order they are reported: `modes` last, when asked for.
     func checks(_ analysis: CheckAnalysis) -> [CheckItem] {
+        let items = streamChecks(analysis)
+        guard let modes else { return items }
+        return items + [modesItem(modes)]
+    }
+
+    /// The verdicts on the access, the device, the stream and the lifecycle.
+    private func streamChecks(_ analysis: CheckAnalysis) -> [CheckItem] {
         var items: [CheckItem] = []
         if let problem = authorization.problem {
             items.append(CheckItem("access", .fail, "\(authorization.status.rawValue): \(problem.reason)"))
@@ -209,6 +219,27 @@ struct CheckEvaluation: Sendable {
             "picture", .pass, "not frozen, black or flat: \(figures) over \(read) frames\(decoded)", notes: notes)
     }
 
+    /// `--all-formats`: every mode tried streamed as advertised.
+    private func modesItem(_ modes: CheckModes) -> CheckItem {
+        let failed = modes.trials.filter { $0.problem != nil }
+        var detail =
+            "\(modes.trials.count - failed.count) of \(modes.trials.count) modes tried streamed \(CheckModes.framesPerMode) valid frames as advertised"
+        detail += " (\(modes.advertised.count) advertised"
+        let untried = modes.advertised.count - modes.trials.count
+        if untried > 0 {
+            detail +=
+                modes.interrupted || modes.blockingError != nil
+                ? ", \(untried) not tried" : ", \(untried) over --max-modes \(modes.limit)"
+        }
+        detail += ")"
+        let notes = failed.prefix(8).map { "\(ModeTable.name($0.mode)): \($0.problem ?? "")" }
+        if modes.interrupted { return CheckItem("modes", .skip, detail + "; interrupted", notes: notes) }
+        if modes.advertised.isEmpty {
+            return CheckItem("modes", .skip, "the driver enumerates no frame sizes, so there is no mode to try")
+        }
+        return CheckItem("modes", failed.isEmpty ? .pass : .fail, detail, notes: notes)
+    }
+
     /// The `--cycles` checks: `restarts` (each start to its first frame), `stop-queued` (a stop
     /// with every buffer queued) and `reopen` (a close and open after it). Skipped when the stream
     /// did not complete, or with `--cycles 0`.
@@ -326,6 +357,7 @@ struct CheckEvaluation: Sendable {
                     CheckReport.FrameProblem(sequence: $0.sequence, problem: $0.problem ?? "")
                 }),
             lifecycle: Nullable(lifecycle.map(lifecycleSection)),
+            modes: Nullable(modes.map(Self.modesSection)),
             picture: CheckReport.PictureSection(
                 framesRead: analysis.pictureFrames, lumaMean: Nullable(rounded(analysis.lumaMean)),
                 lumaSpread: Nullable(rounded(analysis.lumaSpread)), blackFrames: analysis.blackFrames,
@@ -352,6 +384,24 @@ struct CheckEvaluation: Sendable {
             cyclesRequested: lifecycle.requested, cycles: lifecycle.cycles.map(start),
             stopWithBuffersQueued: Nullable(lifecycle.stopWithBuffersQueued.map(start)),
             reopened: Nullable(lifecycle.reopened.map(start)))
+    }
+
+    private static func modesSection(_ modes: CheckModes) -> CheckReport.ModesSection {
+        let modeReports = modes.advertised.map { mode -> CheckReport.ModesSection.Mode in
+            let trial = modes.trials.first { $0.mode == mode }
+            let problem = trial?.problem
+            return CheckReport.ModesSection.Mode(
+                pixelFormat: mode.pixelFormat.description, width: mode.size.width, height: mode.size.height,
+                fpsAdvertised: Nullable(rounded(mode.framesPerSecond)),
+                result: trial == nil ? "not_tried" : problem == nil ? "pass" : "fail",
+                fpsApplied: Nullable(rounded(trial?.negotiated?.frameInterval?.framesPerSecond)),
+                frames: trial?.framesReceived ?? 0, invalid: trial?.invalidFrames ?? 0,
+                timeToFirstFrameMs: Nullable(trial?.timeToFirstFrame.map(milliseconds)),
+                fpsMeasured: Nullable(rounded(trial?.measuredFPS)), problem: Nullable(problem))
+        }
+        return CheckReport.ModesSection(
+            advertised: modes.advertised.count, tried: modes.trials.count, maxModes: modes.limit,
+            framesPerMode: CheckModes.framesPerMode, modes: modeReports)
     }
 
     private func formatSection(_ negotiated: NegotiatedFormat) -> CheckReport.FormatSection {

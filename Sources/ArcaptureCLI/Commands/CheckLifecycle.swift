@@ -109,11 +109,8 @@ struct CheckLifecycle: Equatable, Sendable {
             default: break
             }
         }
-        interruption.whenSet { event.set(.interrupted) }
-        session.locationSource = location
-        session.startRunning()
-        let ended = await event.wait()
-        await session.stop()
+        let ended = await CheckSessionRun.run(
+            session, until: event, interrupted: .interrupted, interruption: interruption, location: location)
         let statistics = session.statistics
         var start = Start(
             timeToFirstFrame: statistics.timeToFirstFrame, framesBeforeStop: statistics.framesDelivered)

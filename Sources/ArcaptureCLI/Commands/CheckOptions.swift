@@ -16,6 +16,8 @@ struct CheckOptions: Equatable, Sendable {
     var json = false
     var junit: String?
     var cycles = 3
+    var allFormats = false
+    var maxModes = 32
 
     static let device = CameraOptions.device.described(
         "The device node or a /dev/v4l/by-id or by-path link.",
@@ -45,6 +47,16 @@ struct CheckOptions: Equatable, Sendable {
         help:
             "After the stream, start and stop it N more times (each on a fresh open, to its first frame), then once stopped with every buffer queued, then closed and opened again; 0: none."
     )
+    static let allFormats = Flag(
+        "all-formats",
+        help:
+            "Before the stream, stream \(CheckModes.framesPerMode) frames at every mode the camera advertises (each format at each size, at its fastest rate; only --format's when given) and report each in a table."
+    )
+    static let maxModes = Option.integer(
+        "max-modes", "N", in: 1...10_000, default: 32,
+        help:
+            "With --all-formats, try at most N modes (each bounded by --timeout): the largest size of every format first, then the smallest, then the rest."
+    )
     static let json = Flag("json", help: "Print the report as JSON (schema arcapture.check/1, see docs/json.md).")
     static let junit = Option.text("junit", "FILE", help: "Also write the report as JUnit XML to FILE, for CI systems.")
 
@@ -52,7 +64,8 @@ struct CheckOptions: Equatable, Sendable {
     static let specs: [OptionSpec] = [
         device.spec, frames.spec, CameraOptions.format.spec, CameraOptions.size.spec, CameraOptions.fps.spec,
         CameraOptions.buffers.spec, CameraOptions.libv4l2.spec, CameraOptions.timeout.spec, CameraOptions.wait.spec,
-        location.spec, maxDrops.spec, fpsTolerance.spec, cycles.spec, streamTo.spec, json.spec, junit.spec,
+        location.spec, maxDrops.spec, fpsTolerance.spec, cycles.spec, allFormats.spec, maxModes.spec, streamTo.spec,
+        json.spec, junit.spec,
     ]
 
     /// Reads the options from a parsed command line.
@@ -70,5 +83,10 @@ struct CheckOptions: Equatable, Sendable {
         json = parsed.isSet(Self.json)
         junit = parsed.text(Self.junit)
         cycles = try parsed.value(Self.cycles)
+        allFormats = parsed.isSet(Self.allFormats)
+        maxModes = try parsed.value(Self.maxModes)
+        if parsed.isGiven(Self.maxModes) && !allFormats {
+            throw UsageError("--max-modes bounds --all-formats; give both, or neither")
+        }
     }
 }

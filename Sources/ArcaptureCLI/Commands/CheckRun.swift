@@ -1,3 +1,4 @@
+import ArcaptureCore
 import CaptureKit
 import Foundation
 import GeoAR
@@ -47,7 +48,37 @@ struct CheckRun: Sendable {
             return finish(evaluation, outcome: nil)
         }
         evaluation.device = CaptureDevice.inspect(path)
+        if options.allFormats, let device = evaluation.device {
+            let sweep = await sweepModes(device)
+            evaluation.modes = sweep
+            if sweep.interrupted {
+                try? recorder.closeOutput(keep: false)
+                return finish(evaluation, outcome: .interrupted)
+            }
+            if sweep.blockingError != nil {
+                try? recorder.closeOutput(keep: false)
+                return finish(evaluation, outcome: nil)
+            }
+        }
         return await stream(evaluation)
+    }
+
+    /// `--all-formats`: each advertised mode streamed in turn, before the check's own stream.
+    private func sweepModes(_ device: CaptureDevice) async -> CheckModes {
+        let progress = ProgressLine()
+        let current = Locked("")
+        progress.start { current.withLock { $0 } }
+        let path = self.path
+        let sweep = await CheckModes.run(
+            device: device, format: options.format.pixelFormat, limit: options.maxModes, options: options,
+            location: location, interruption: recorder.interruption
+        ) { index, count, mode in
+            current.withLock {
+                $0 = "trying \(path)'s modes (--all-formats): \(index)/\(count), \(mode.pixelFormat) \(mode.size)"
+            }
+        }
+        progress.stop()
+        return sweep
     }
 
     /// Streams the requested frames through a session and reports.

@@ -5,7 +5,8 @@ struct CheckItem: Encodable, Equatable, Sendable {
         case pass, fail, skip
     }
 
-    /// `access`, `device`, `format`, `stream`, `frame-rate`, `drops`, `timestamps` or `frames`.
+    /// `access`, `device`, `format`, `stream`, `frame-rate`, `drops`, `timestamps`, `frames`, `picture`,
+    /// `restarts`, `stop-queued`, `reopen` or (with `--all-formats`) `modes`.
     let name: String
     let status: Status
     /// One line with the figures, such as `24.98 fps measured, 25 fps applied`.

@@ -68,6 +68,32 @@ struct CheckReport: Encodable, Sendable {
         let reopened: Nullable<Start>
     }
 
+    /// Every mode the camera advertises and how each streamed (`--all-formats`, `CheckModes`).
+    struct ModesSection: Encodable, Sendable {
+        struct Mode: Encodable, Sendable {
+            let pixelFormat: String
+            let width: UInt32
+            let height: UInt32
+            /// The fastest rate the driver lists at this size (the one asked for).
+            let fpsAdvertised: Nullable<Double>
+            /// `pass`, `fail` or `not_tried`.
+            let result: String
+            let fpsApplied: Nullable<Double>
+            let frames: Int
+            let invalid: Int
+            let timeToFirstFrameMs: Nullable<Double>
+            /// From the driver's timestamps over the frames received: reported, not judged.
+            let fpsMeasured: Nullable<Double>
+            let problem: Nullable<String>
+        }
+        let advertised: Int
+        let tried: Int
+        let maxModes: Int
+        let framesPerMode: Int
+        /// Every advertised mode, in the driver's order.
+        let modes: [Mode]
+    }
+
     /// What the pictures show, by luma (`PictureThresholds`).
     struct PictureSection: Encodable, Sendable {
         /// Valid frames whose luma was read (raw frames, and MJPEG frames decoded in full).
@@ -106,6 +132,8 @@ struct CheckReport: Encodable, Sendable {
     let frames: FramesSection
     /// Null when the stream did not complete.
     let lifecycle: Nullable<LifecycleSection>
+    /// Null without `--all-formats`.
+    let modes: Nullable<ModesSection>
     let picture: PictureSection
     let timing: TimingSection
     let checks: [CheckItem]

@@ -11,6 +11,7 @@ enum CheckReportText {
             text += "  \(verdict)\(check.name.padding(to: 12))\(check.detail)\n"
             for note in check.notes { text += "                    \(note)\n" }
         }
+        if let modes = report.modes.value { text += ModeTable.render(modes) }
         let passed = report.checks.filter { $0.status == .pass }.count
         let failed = report.checks.filter { $0.status == .fail }.count
         text += "result: \(report.result.uppercased()) (\(passed) passed, \(failed) failed"

@@ -61,6 +61,26 @@ struct CheckDocument: Decodable {
         let stopWithBuffersQueued: Start?
         let reopened: Start?
     }
+    struct Modes: Decodable {
+        struct Mode: Decodable {
+            let pixelFormat: String
+            let width: Int
+            let height: Int
+            let fpsAdvertised: Double?
+            let result: String
+            let fpsApplied: Double?
+            let frames: Int
+            let invalid: Int
+            let timeToFirstFrameMs: Double?
+            let fpsMeasured: Double?
+            let problem: String?
+        }
+        let advertised: Int
+        let tried: Int
+        let maxModes: Int
+        let framesPerMode: Int
+        let modes: [Mode]
+    }
     struct Picture: Decodable {
         let framesRead: Int
         let lumaMean: Double?
@@ -99,6 +119,7 @@ struct CheckDocument: Decodable {
     let format: Format?
     let frames: Frames
     let lifecycle: Lifecycle?
+    let modes: Modes?
     let picture: Picture
     let timing: Timing
     let checks: [Check]
