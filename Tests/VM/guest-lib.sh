@@ -7,6 +7,10 @@ O=/dev/video1
 # memory, and are copied to /out at the end by root: when QEMU runs as a normal user, the 9p share
 # lets the guest's root write but not its other users.
 R=/tmp/results
+# Seconds since the guest booted (guest-loopback.sh times the virtual camera's footage with it: it
+# once called an up that only guest-suite.sh defined, so its 'took at least 2.5 s' measured the
+# uptime and could not fail).
+up() { cut -d' ' -f1 /proc/uptime; }
 mkdir -p $R/profiles && chmod -R 0777 $R
 # A test build is instrumented for coverage: each run writes its counters to R/profiles, which the
 # host merges into the suite's coverage report (/app is read-only for the guest's users).

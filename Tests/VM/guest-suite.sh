@@ -11,7 +11,6 @@ set -u
 . ./signal-stress.sh
 
 udev_apply
-up() { cut -d' ' -f1 /proc/uptime; }
 echo "start $(up)" > /out/times.txt
 
 # --- Listing.

@@ -21,7 +21,6 @@ capturer=$!
 WATCH=$capturer
 wait_for 120 "the first frames" lines_at_least /tmp/soak/log.jsonl 5
 pid=$(pidof arcapture)
-up() { cut -d' ' -f1 /proc/uptime; }
 began=$(up)
 # The samples' zero on the monotonic clock the log's timestamp_ns counts (uptime, in seconds).
 echo "$began" > $out/began.txt

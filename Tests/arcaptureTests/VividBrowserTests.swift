@@ -6,7 +6,7 @@ import Testing
 /// chromedriver, on the host, against the server on vivid in the VM (through QEMU's forwarded
 /// port). Tests/Browser/live-view.py clicks and reads as a person would and reports what it saw;
 /// its screenshots stay in the run's folder (`.build/debug/vivid-vm-run/out/browser-*.png`).
-@Suite("arcapture serve's page in chromium", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+@Suite("arcapture serve's page in chromium", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividBrowserTests {
     private func report(_ vm: VividVM, round: String = "browser") throws -> [String: Any] {
         let data = Data(try vm.file("\(round)-report.json"))

@@ -5,7 +5,7 @@ import Testing
 /// `arcapture capture` against vivid in the VM (the scenarios are in Tests/VM/guest-suite.sh, in the
 /// same boot as the smoke-test scenarios). Files and streams are checked with ffprobe, an
 /// independent reader.
-@Suite("capture on vivid in a VM", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+@Suite("capture on vivid in a VM", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividCaptureTests {
     func vm() async throws -> VividVM { try await VividVM.shared.value }
 

@@ -7,7 +7,7 @@ import Testing
 /// that starts failing mid-time-lapse, and a stream reader that goes away. Each case: the exit
 /// status the help documents, a message that names the fault, and only whole files left (each
 /// opened by ffprobe, an independent decoder), never a temporary one.
-@Suite("disk and output faults on vivid in a VM", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+@Suite("disk and output faults on vivid in a VM", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividDiskFaultTests {
     struct Case: CustomStringConvertible, Sendable {
         var name: String

@@ -9,7 +9,7 @@ import Testing
 /// Live annotated capture end to end against real parts: vivid as the camera in the VM, a real
 /// gpsd on the host fed by gpsfake replaying a boat's log (samples/nmea/bundg_zeus_9.log), stopped
 /// and started again mid-run (the scenario is in Tests/VM/guest-suite.sh, in the same boot).
-@Suite("live annotated capture on vivid with gpsd", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+@Suite("live annotated capture on vivid with gpsd", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividGeoARTests {
     func vm() async throws -> VividVM { try await VividVM.shared.value }
 

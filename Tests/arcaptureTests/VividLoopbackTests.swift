@@ -8,7 +8,7 @@ import Testing
 /// MJPEG capture from a real driver: v4l2loopback in the VM (Tests/VM/guest-loopback.sh), fed by
 /// an independent writer with the kinds of frame USB webcams send. Files and streams are checked
 /// with ffprobe and djpeg, and against the very bytes the writer sent.
-@Suite("MJPEG from v4l2loopback in a VM", .serialized, .timeLimit(.minutes(30)), .bootsLoopbackVM)
+@Suite("MJPEG from v4l2loopback in a VM", .serialized, .timeLimit(.minutes(40)), .bootsLoopbackVM)
 struct VividLoopbackTests {
     func vm() async throws -> LoopbackVM { try await LoopbackVM.shared.value }
 
@@ -114,7 +114,13 @@ struct VividLoopbackTests {
             "\(report.check("frames")?.detail ?? "")")
         #expect((report.format?.width, report.format?.height) == (width, height))
         let decoded = try #require(report.frames.decoded)
-        #expect(decoded + report.frames.structureOnly == 60 && decoded >= 1)
+        // Every frame is decoded, checked for structure only, or rejected whole by the session as
+        // damaged (a torn frame without its end marker: neither of the first two); the rejected
+        // are among the damaged. (This once asserted the first two made 60, which a loaded host's
+        // torn frames broke: 58 of 60 valid at 720p, two truncated.)
+        #expect(decoded + report.frames.structureOnly <= 60)
+        #expect(decoded + report.frames.structureOnly >= 60 - damaged, "\(report.check("frames")?.detail ?? "")")
+        #expect(decoded >= 1)
         report.expectVerdictsFollowFigures()
         let measured = try #require(report.timing.fpsMeasured)
         FileHandle.standardError.write(

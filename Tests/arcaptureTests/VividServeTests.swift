@@ -7,7 +7,7 @@ import Testing
 
 /// `arcapture serve` on vivid in the VM (the scenario in Tests/VM/guest-suite.sh): the whole live
 /// pipeline to HTTP clients (busybox wget in the guest), with the buoys ahead of a fixed position.
-@Suite("arcapture serve on vivid in a VM", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+@Suite("arcapture serve on vivid in a VM", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividServeTests {
     private func json(_ name: String, in vm: VividVM) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(try vm.file(name))) as? [String: Any])

@@ -8,7 +8,7 @@ import Testing
 /// only whole files: every frame decodes with ffmpeg, every log line parses and names a frame that
 /// is there, and no temporary file is left.
 @Suite(
-    "signals at random moments of live capture on vivid in a VM", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+    "signals at random moments of live capture on vivid in a VM", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividSignalStressTests {
     /// One line of runs.txt.
     struct Run {

@@ -7,7 +7,7 @@ import Testing
 /// (SIGSEGV in libdispatch's event loop as the camera's read source was torn down, about 1 in 100
 /// unplugs of the test build; now the camera is polled by `ReadinessWatcher`); one unplug per boot
 /// could not show that it is gone.
-@Suite("unplugs at random moments on vivid in a VM", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+@Suite("unplugs at random moments on vivid in a VM", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividUnplugStressTests {
     /// One line of runs.txt.
     struct Run {

@@ -6,7 +6,7 @@ import Testing
 
 /// arcapture against Linux's real vivid driver, in a QEMU VM (Tests/VM). One boot runs every
 /// scenario (Tests/VM/guest-suite.sh); each test asserts on the figures its scenario reported.
-@Suite("vivid in a VM", .serialized, .timeLimit(.minutes(20)), .bootsVividVM)
+@Suite("vivid in a VM", .serialized, .timeLimit(.minutes(40)), .bootsVividVM)
 struct VividVMTests {
     func vm() async throws -> VividVM { try await VividVM.shared.value }
 

@@ -7,7 +7,7 @@ import Testing
 /// `capture --output v4l2:NODE`: arcapture as a virtual camera, written to v4l2loopback in the VM
 /// (Tests/VM/guest-loopback.sh) and read back by two independent consumers: v4l2-ctl, then ffmpeg
 /// (the host's, run in the guest from the host's /usr), which copies the packets it reads.
-@Suite("a virtual camera out, through v4l2loopback in a VM", .serialized, .timeLimit(.minutes(30)), .bootsLoopbackVM)
+@Suite("a virtual camera out, through v4l2loopback in a VM", .serialized, .timeLimit(.minutes(40)), .bootsLoopbackVM)
 struct VividVirtualCameraTests {
     func vm() async throws -> LoopbackVM { try await LoopbackVM.shared.value }
 
