@@ -92,11 +92,6 @@ struct CheckModes: Equatable, Sendable {
         return Array(ordered.prefix(limit))
     }
 
-    /// The advertised modes not tried (over `--max-modes`, or after the sweep stopped).
-    var notTried: [CaptureMode] {
-        advertised.filter { mode in !trials.contains { $0.mode == mode } }
-    }
-
     /// Streams each of `device`'s modes (of `format` only, when given) in turn, at most `limit`,
     /// until `interruption` is set; `progress` is told before each.
     static func run(
@@ -194,7 +189,7 @@ struct CheckModes: Equatable, Sendable {
                     frame.sizeImage > 0 && frame.data.count != Int(frame.sizeImage)
                     ? "\(frame.data.count) bytes, the format needs \(frame.sizeImage)" : nil
             } else if mode.pixelFormat == .mjpeg || mode.pixelFormat == .jpeg, let decoder {
-                problem = Self.jpegProblem(frame.data, size: frame.size, decoder: decoder)
+                problem = CheckRecorder.decode(frame.data, size: frame.size, with: decoder).problem
             } else {
                 // Another compressed format (H.264…): its structure is the driver's word.
                 problem = nil
@@ -209,18 +204,5 @@ struct CheckModes: Equatable, Sendable {
             trial.measuredFPS = Double(stamps.count - 1) / (Double(last - first) / 1e9)
         }
         return trial
-    }
-
-    /// Why a JPEG frame does not decode to `size`, or nil.
-    private static func jpegProblem(_ data: [UInt8], size: FrameSize, decoder: JPEGDecoder) -> String? {
-        do {
-            let image = try decoder.decode(data)
-            guard image.width == Int(size.width), image.height == Int(size.height) else {
-                return "a JPEG of \(image.width)x\(image.height), the format says \(size)"
-            }
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 }

@@ -199,17 +199,31 @@ final class CheckRecorder: Sendable {
     private func decoded(_ data: [UInt8], size: FrameSize) -> (problem: String?, luma: LumaStatistics?) {
         dispatchPrecondition(condition: .onQueue(validationQueue))
         return decoder.withLock { decoder -> (String?, LumaStatistics?) in
-            do {
-                if decoder == nil { decoder = try JPEGDecoder() }
-                guard let decoder else { return ("no JPEG decoder", nil) }
-                let image = try decoder.decode(data)
-                if image.width != Int(size.width) || image.height != Int(size.height) {
-                    return ("JPEG is \(image.width)x\(image.height), format says \(size)", nil)
+            if decoder == nil {
+                do {
+                    decoder = try JPEGDecoder()
+                } catch {
+                    return (String(describing: error), nil)
                 }
-                return (nil, LumaStatistics(image))
-            } catch {
-                return (String(describing: error), nil)
             }
+            guard let decoder else { return ("no JPEG decoder", nil) }
+            return Self.decode(data, size: size, with: decoder)
+        }
+    }
+
+    /// Decodes an MJPEG frame with `decoder`: why it is invalid (nil when it decodes to `size`),
+    /// and its luma statistics when it decodes (`check`'s stream and `--all-formats`' modes).
+    static func decode(_ data: [UInt8], size: FrameSize, with decoder: JPEGDecoder) -> (
+        problem: String?, luma: LumaStatistics?
+    ) {
+        do {
+            let image = try decoder.decode(data)
+            if image.width != Int(size.width) || image.height != Int(size.height) {
+                return ("JPEG is \(image.width)x\(image.height), format says \(size)", nil)
+            }
+            return (nil, LumaStatistics(image))
+        } catch {
+            return (String(describing: error), nil)
         }
     }
 }
